@@ -1,0 +1,219 @@
+/* h5t_config.c — parsing of h5turbo options from the connector string and the environment.
+ * Every option has a key (connector string) and an H5TURBO_<KEY> environment variable. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "h5t_config.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+unsigned
+h5t_cpu_count(void)
+{
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (sched_getaffinity(0, sizeof(set), &set) == 0) {
+        int n = CPU_COUNT(&set);
+        if (n > 0)
+            return (unsigned)n;
+    }
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n > 0 ? (unsigned)n : 1u;
+}
+
+static int
+parse_uint(const char *s, size_t len, unsigned long *out)
+{
+    char   tmp[32];
+    char  *end;
+    if (len == 0 || len >= sizeof(tmp))
+        return -1;
+    memcpy(tmp, s, len);
+    tmp[len] = '\0';
+    if (!isdigit((unsigned char)tmp[0]))
+        return -1;
+    errno = 0;
+    unsigned long v = strtoul(tmp, &end, 10);
+    if (errno || *end)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+h5t_status_t
+h5t_parse_size(const char *s, size_t len, size_t *nbytes_out)
+{
+    size_t mult = 1;
+    if (len > 0) {
+        switch (s[len - 1]) {
+            case 'k': case 'K': mult = (size_t)1 << 10; len--; break;
+            case 'm': case 'M': mult = (size_t)1 << 20; len--; break;
+            case 'g': case 'G': mult = (size_t)1 << 30; len--; break;
+            default: break;
+        }
+    }
+    unsigned long v;
+    if (parse_uint(s, len, &v) < 0 || v > SIZE_MAX / mult)
+        return H5T_ERR_ARG;
+    *nbytes_out = (size_t)v * mult;
+    return H5T_OK;
+}
+
+static int
+parse_bool(const char *s, size_t len, int *out)
+{
+    static const char *yes[] = {"1", "on", "yes", "true"};
+    static const char *no[]  = {"0", "off", "no", "false"};
+    for (size_t i = 0; i < 4; i++) {
+        if (strlen(yes[i]) == len && strncasecmp(s, yes[i], len) == 0) { *out = 1; return 0; }
+        if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) { *out = 0; return 0; }
+    }
+    return -1;
+}
+
+unsigned
+h5t_threads_from_env(void)
+{
+    unsigned long v;
+    const char   *e = getenv("H5TURBO_THREADS");
+    if (e && parse_uint(e, strlen(e), &v) == 0 && v > 0 && v <= 1024)
+        return (unsigned)v;
+    e = getenv("BLOSC_NTHREADS");
+    if (e && parse_uint(e, strlen(e), &v) == 0 && v > 0 && v <= 1024)
+        return (unsigned)v;
+    return h5t_cpu_count();
+}
+
+/* The table of options: key, environment variable, and what it sets. */
+typedef enum { OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_SMALLDATA, OPT_DEBUG } opt_id;
+static const struct {
+    const char *key;
+    const char *env;
+    opt_id      id;
+} options[] = {
+    {"threads", "H5TURBO_THREADS", OPT_THREADS},
+    {"index", "H5TURBO_INDEX", OPT_INDEX},
+    {"pipeline", "H5TURBO_PIPELINE", OPT_PIPELINE},
+    {"write_behind", "H5TURBO_WRITE_BEHIND", OPT_WRITE_BEHIND},
+    {"inflight", "H5TURBO_INFLIGHT", OPT_INFLIGHT},
+    {"small_data", "H5TURBO_SMALL_DATA", OPT_SMALLDATA},
+    {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
+};
+
+static h5t_status_t
+apply(h5t_config_t *cfg, opt_id id, const char *val, size_t len)
+{
+    unsigned long v;
+    size_t        sz;
+    int           b;
+    switch (id) {
+        case OPT_THREADS:
+            if (parse_uint(val, len, &v) < 0 || v > 1024)
+                return H5T_ERR_ARG;
+            cfg->threads = (unsigned)v;
+            return H5T_OK;
+        case OPT_INDEX:
+            if (len == 3 && strncasecmp(val, "off", 3) == 0) cfg->index = H5T_INDEX_OFF;
+            else if (len == 6 && strncasecmp(val, "memory", 6) == 0) cfg->index = H5T_INDEX_MEMORY;
+            else if (len == 10 && strncasecmp(val, "persistent", 10) == 0) cfg->index = H5T_INDEX_PERSISTENT;
+            else return H5T_ERR_ARG;
+            return H5T_OK;
+        case OPT_PIPELINE:
+            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            cfg->pipeline = b;
+            return H5T_OK;
+        case OPT_WRITE_BEHIND:
+            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            cfg->write_behind = b;
+            return H5T_OK;
+        case OPT_INFLIGHT:
+            if (h5t_parse_size(val, len, &sz) < 0 || sz == 0) return H5T_ERR_ARG;
+            cfg->inflight_nbytes = sz;
+            return H5T_OK;
+        case OPT_SMALLDATA:
+            if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
+            cfg->small_data_nbytes = sz;
+            return H5T_OK;
+        case OPT_DEBUG:
+            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            cfg->debug = b;
+            return H5T_OK;
+    }
+    return H5T_ERR_ARG;
+}
+
+void
+h5t_config_defaults(h5t_config_t *cfg)
+{
+    memset(cfg, 0, sizeof(*cfg));
+    cfg->threads           = 0; /* resolved lazily by the thread pool */
+    cfg->index             = H5T_INDEX_PERSISTENT;
+    cfg->pipeline          = 1;
+    cfg->write_behind      = 0;
+    cfg->inflight_nbytes   = (size_t)256 << 20;
+    cfg->small_data_nbytes = (size_t)256 << 20;
+    cfg->debug             = 0;
+    for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+        const char *e = getenv(options[i].env);
+        if (!e || !*e)
+            continue;
+        if (apply(cfg, options[i].id, e, strlen(e)) < 0 && getenv("H5TURBO_DEBUG"))
+            fprintf(stderr, "h5turbo: ignoring invalid %s='%s'\n", options[i].env, e);
+    }
+}
+
+h5t_status_t
+h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *val, size_t val_len,
+               char *errmsg, size_t errmsg_nbytes)
+{
+    for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
+        if (strlen(options[i].key) == key_len && strncmp(options[i].key, key, key_len) == 0) {
+            if (apply(cfg, options[i].id, val, val_len) == H5T_OK)
+                return H5T_OK;
+            if (errmsg_nbytes)
+                snprintf(errmsg, errmsg_nbytes, "invalid value '%.*s' for h5turbo option '%s'",
+                         (int)val_len, val, options[i].key);
+            return H5T_ERR_ARG;
+        }
+    }
+    if (errmsg_nbytes)
+        snprintf(errmsg, errmsg_nbytes,
+                 "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
+                 "write_behind, inflight, small_data, debug)",
+                 (int)key_len, key);
+    return H5T_ERR_ARG;
+}
+
+size_t
+h5t_config_to_str(const h5t_config_t *cfg, char *buf, size_t n)
+{
+    static const char *index_names[] = {"off", "memory", "persistent"};
+    h5t_config_t       def;
+    size_t             len = 0;
+    h5t_config_defaults(&def);
+#define H5T_APPEND(...)                                                                                    \
+    do {                                                                                                   \
+        int w_ = snprintf(len < n ? buf + len : NULL, len < n ? n - len : 0, __VA_ARGS__);                 \
+        if (w_ > 0)                                                                                        \
+            len += (size_t)w_;                                                                             \
+    } while (0)
+    if (cfg->threads != def.threads) H5T_APPEND("%sthreads=%u", len ? ";" : "", cfg->threads);
+    if (cfg->index != def.index) H5T_APPEND("%sindex=%s", len ? ";" : "", index_names[cfg->index]);
+    if (cfg->pipeline != def.pipeline) H5T_APPEND("%spipeline=%d", len ? ";" : "", cfg->pipeline);
+    if (cfg->write_behind != def.write_behind) H5T_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
+    if (cfg->inflight_nbytes != def.inflight_nbytes) H5T_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
+    if (cfg->small_data_nbytes != def.small_data_nbytes) H5T_APPEND("%ssmall_data=%zu", len ? ";" : "", cfg->small_data_nbytes);
+    if (cfg->debug != def.debug) H5T_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
+#undef H5T_APPEND
+    if (n && len < n)
+        buf[len] = '\0';
+    else if (n)
+        buf[n - 1] = '\0';
+    return len;
+}

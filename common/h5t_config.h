@@ -1,0 +1,46 @@
+/* h5t_config.h — h5turbo's options: parsed from the connector string ("threads=8;index=off")
+ * and from H5TURBO_* environment variables. The connector string wins over the environment. */
+#ifndef H5T_CONFIG_H
+#define H5T_CONFIG_H
+
+#include "h5t_common.h"
+
+typedef enum h5t_index_mode {
+    H5T_INDEX_OFF = 0,   /* no link/object index: every query forwarded */
+    H5T_INDEX_MEMORY,    /* in-process index only */
+    H5T_INDEX_PERSISTENT /* in-process index plus validated sidecar for read-only opens */
+} h5t_index_mode_t;
+
+typedef struct h5t_config {
+    unsigned         threads;            /* worker threads for codecs; 0 = default */
+    h5t_index_mode_t index;              /* link/object index mode */
+    int              pipeline;           /* 1: parallel chunk pipeline on, 0: forward all I/O */
+    int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
+    size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
+    size_t           small_data_nbytes;  /* memory budget of the small-data cache */
+    int              debug;              /* 1: debug messages on stderr */
+} h5t_config_t;
+
+/* Defaults, with H5TURBO_* environment variables applied. Never fails: an unparsable
+ * environment value is ignored (reported on stderr when H5TURBO_DEBUG is set). */
+void h5t_config_defaults(h5t_config_t *cfg_out);
+
+/* Applies one "key=value" option. Returns H5T_ERR_ARG for an unknown key or a bad
+ * value and writes a message naming it into errmsg (errmsg_nbytes may be 0). */
+h5t_status_t h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *val,
+                            size_t val_len, char *errmsg, size_t errmsg_nbytes);
+
+/* Writes the options that differ from a default config as "k=v;k=v" (no trailing ';').
+ * Returns the length that would have been written (snprintf convention). */
+size_t h5t_config_to_str(const h5t_config_t *cfg, char *buf, size_t buf_nbytes);
+
+/* Number of CPUs this process may run on (sched_getaffinity), at least 1. */
+unsigned h5t_cpu_count(void);
+
+/* Default worker count: H5TURBO_THREADS, else BLOSC_NTHREADS, else h5t_cpu_count(). */
+unsigned h5t_threads_from_env(void);
+
+/* Parses a size with an optional K/M/G suffix (powers of 1024). */
+h5t_status_t h5t_parse_size(const char *s, size_t len, size_t *nbytes_out);
+
+#endif

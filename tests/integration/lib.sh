@@ -1,0 +1,28 @@
+# lib.sh — helpers shared by the integration scripts: run a command stock (no plugins at all) or
+# with h5turbo active, and prove the connector really loaded (HDF5 falls back silently).
+set -euo pipefail
+: "${H5T_BUILD:?run through ctest}"
+export PATH="$H5T_HDF5_BIN:$PATH"
+
+# Stock HDF5: no connector, no plugin path.
+stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH -u H5TURBO_STATS "$@"; }
+
+# h5turbo active, with the pool counters printed at library close as proof of activation.
+# Output of the command goes to stdout; its stderr to stderr, minus the stats line, which is
+# appended to the file named by $H5T_STATS_LOG when set.
+turbo() {
+  local conn=${H5T_CONNECTOR:-h5turbo}
+  local log; log=$(mktemp)
+  local rc=0
+  HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS=1 "$@" 2>"$log" || rc=$?
+  grep -v '^h5turbo stats:' "$log" >&2 || true
+  if [ -n "${H5T_STATS_LOG:-}" ]; then grep '^h5turbo stats:' "$log" >> "$H5T_STATS_LOG" || true; fi
+  if ! grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$log"; then
+    echo "FAIL: h5turbo was not active for: $* (HDF5 fell back to native?)" >&2
+    rm -f "$log"; return 97
+  fi
+  rm -f "$log"
+  return $rc
+}
+
+fail() { echo "FAIL: $*" >&2; exit 1; }

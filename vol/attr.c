@@ -1,0 +1,64 @@
+/* attr.c — H5A callbacks, forwarded to the connector below. */
+#include "h5t_vol.h"
+
+static void *
+attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t space_id,
+            hid_t acpl_id, hid_t aapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id, aapl_id,
+                                        dxpl_id, req),
+                        o, req);
+}
+
+static void *
+attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
+}
+
+static herr_t
+attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+}
+
+static herr_t
+attr_write(void *obj, hid_t mem_type_id, const void *buf, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+}
+
+static herr_t
+attr_get(void *obj, H5VL_attr_get_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+attr_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLattr_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+attr_close(void *obj, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD_CLOSE(o, req, H5VLattr_close(o->under, o->under_vol_id, dxpl_id, req));
+}
+
+const H5VL_attr_class_t h5t_attr_cls = {attr_create, attr_open, attr_read, attr_write,
+                                         attr_get, attr_specific, attr_optional, attr_close};

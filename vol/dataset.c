@@ -1,0 +1,111 @@
+/* dataset.c — H5D callbacks. Reads and writes are where the parallel chunk pipeline hooks in
+ * (see pipeline.c, when present); everything else is forwarded to the connector below. */
+#include "h5t_vol.h"
+
+#include <stdlib.h>
+
+/* HDF5 hands multi-dataset I/O as arrays of our objects; the connector below wants its own.
+ * Small counts use the stack, so the common single-dataset call allocates nothing. */
+#define H5T_DSET_STACK 16
+
+static void **
+unwrap_dsets(size_t count, void *dset[], void *stack[H5T_DSET_STACK])
+{
+    void **u = count <= H5T_DSET_STACK ? stack : malloc(count * sizeof(void *));
+    if (!u) {
+        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate %zu dataset pointers", count);
+        return NULL;
+    }
+    for (size_t i = 0; i < count; i++) {
+        if (((h5t_obj_t *)dset[i])->under_vol_id != ((h5t_obj_t *)dset[0])->under_vol_id) {
+            H5T_PUSH("vol", H5T_ERR_ARG, "multi-dataset I/O across different connectors");
+            if (u != stack)
+                free(u);
+            return NULL;
+        }
+        u[i] = ((h5t_obj_t *)dset[i])->under;
+    }
+    return u;
+}
+
+static void *
+dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lcpl_id, hid_t type_id,
+               hid_t space_id, hid_t dcpl_id, hid_t dapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
+                                           dapl_id, dxpl_id, req),
+                        o, req);
+}
+
+static void *
+dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+}
+
+static herr_t
+dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
+             hid_t dxpl_id, void *buf[], void **req)
+{
+    void  *stack[H5T_DSET_STACK];
+    void **u = unwrap_dsets(count, dset, stack);
+    if (!u)
+        return -1;
+    h5t_obj_t *o0  = dset[0];
+    herr_t     ret = H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id, dxpl_id,
+                                      buf, req);
+    h5t_req_wrap(req, o0->ctx);
+    if (u != stack)
+        free(u);
+    return ret;
+}
+
+static herr_t
+dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
+              hid_t dxpl_id, const void *buf[], void **req)
+{
+    void  *stack[H5T_DSET_STACK];
+    void **u = unwrap_dsets(count, dset, stack);
+    if (!u)
+        return -1;
+    h5t_obj_t *o0  = dset[0];
+    herr_t     ret = H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id, dxpl_id,
+                                       buf, req);
+    h5t_req_wrap(req, o0->ctx);
+    if (u != stack)
+        free(u);
+    return ret;
+}
+
+static herr_t
+dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+dataset_close(void *obj, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD_CLOSE(o, req, H5VLdataset_close(o->under, o->under_vol_id, dxpl_id, req));
+}
+
+const H5VL_dataset_class_t h5t_dataset_cls = {dataset_create, dataset_open,     dataset_read,     dataset_write,
+                                               dataset_get,    dataset_specific, dataset_optional, dataset_close};

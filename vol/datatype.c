@@ -1,0 +1,50 @@
+/* datatype.c — H5T (committed datatype) callbacks, forwarded to the connector below. */
+#include "h5t_vol.h"
+
+static void *
+datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t lcpl_id,
+                hid_t tcpl_id, hid_t tapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
+                                            dxpl_id, req),
+                        o, req);
+}
+
+static void *
+datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
+}
+
+static herr_t
+datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+datatype_specific(void *obj, H5VL_datatype_specific_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+datatype_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+datatype_close(void *obj, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD_CLOSE(o, req, H5VLdatatype_close(o->under, o->under_vol_id, dxpl_id, req));
+}
+
+const H5VL_datatype_class_t h5t_datatype_cls = {datatype_commit,   datatype_open,     datatype_get,
+                                                 datatype_specific, datatype_optional, datatype_close};

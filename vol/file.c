@@ -1,0 +1,132 @@
+/* file.c — H5F callbacks. Creating or opening a file builds the shared context (connector below,
+ * configuration); the probes HDF5 makes with no h5turbo info in the FAPL (is_accessible, delete)
+ * fall back to native underneath. */
+#include "h5t_vol.h"
+
+/* Opens or creates through the connector below, and wraps the result in a fresh context. */
+static void *
+open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, hid_t dxpl_id, void **req,
+               int create)
+{
+    h5t_info_t *info = h5t_info_from_fapl(fapl_id);
+    void       *under = NULL;
+    h5t_obj_t  *file  = NULL;
+    if (!info)
+        return NULL;
+    hid_t under_fapl = h5t_under_fapl(fapl_id, info);
+    if (under_fapl < 0)
+        goto done;
+    under = create ? H5VLfile_create(name, flags, fcpl_id, under_fapl, dxpl_id, req)
+                   : H5VLfile_open(name, flags, under_fapl, dxpl_id, req);
+    if (under) {
+        h5t_ctx_t *ctx = h5t_ctx_new(info->under_vol_id, &info->cfg);
+        if (ctx) {
+            file = h5t_obj_new(under, ctx);
+            h5t_req_wrap(req, ctx);
+            h5t_ctx_unref(ctx); /* the file object holds it now */
+        }
+        if (!file)
+            H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
+    }
+done:
+    if (under_fapl >= 0) {
+        hid_t saved = h5t_err_save();
+        H5Pclose(under_fapl);
+        h5t_err_restore(saved);
+    }
+    h5t_info_release(info);
+    return file;
+}
+
+static void *
+file_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, hid_t dxpl_id, void **req)
+{
+    return open_or_create(name, flags, fcpl_id, fapl_id, dxpl_id, req, 1);
+}
+
+static void *
+file_open(const char *name, unsigned flags, hid_t fapl_id, hid_t dxpl_id, void **req)
+{
+    return open_or_create(name, flags, H5P_DEFAULT, fapl_id, dxpl_id, req, 0);
+}
+
+static herr_t
+file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+/* is_accessible and delete carry a FAPL naming us: hand the connector below a FAPL naming it. */
+static herr_t
+file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t dxpl_id, void **req)
+{
+    h5t_info_t *info = h5t_info_from_fapl(*fapl_slot);
+    herr_t      ret  = -1;
+    if (!info)
+        return -1;
+    H5VL_file_specific_args_t my = *args;
+    hid_t under_fapl = h5t_under_fapl(*fapl_slot, info);
+    if (under_fapl >= 0) {
+        if (my.op_type == H5VL_FILE_IS_ACCESSIBLE)
+            my.args.is_accessible.fapl_id = under_fapl;
+        else
+            my.args.del.fapl_id = under_fapl;
+        ret = H5VLfile_specific(NULL, info->under_vol_id, &my, dxpl_id, req);
+        if (req && *req) {
+            h5t_ctx_t *ctx = h5t_ctx_new(info->under_vol_id, &info->cfg);
+            if (ctx) {
+                h5t_req_wrap(req, ctx);
+                h5t_ctx_unref(ctx);
+            }
+        }
+        hid_t saved = h5t_err_save();
+        H5Pclose(under_fapl);
+        h5t_err_restore(saved);
+    }
+    h5t_info_release(info);
+    return ret;
+}
+
+static herr_t
+file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    herr_t     ret;
+    switch (args->op_type) {
+        case H5VL_FILE_IS_ACCESSIBLE:
+            return file_specific_with_fapl(args, &args->args.is_accessible.fapl_id, dxpl_id, req);
+        case H5VL_FILE_DELETE:
+            return file_specific_with_fapl(args, &args->args.del.fapl_id, dxpl_id, req);
+        default:
+            break;
+    }
+    ret = H5VLfile_specific(o->under, o->under_vol_id, args, dxpl_id, req);
+    h5t_req_wrap(req, o->ctx);
+    if (ret >= 0 && args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
+        h5t_obj_t *re = h5t_obj_new(*args->args.reopen.file, o->ctx);
+        if (!re) {
+            H5VLfile_close(*args->args.reopen.file, o->under_vol_id, dxpl_id, NULL);
+            *args->args.reopen.file = NULL;
+            return -1;
+        }
+        *args->args.reopen.file = re;
+    }
+    return ret;
+}
+
+static herr_t
+file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+file_close(void *obj, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
+}
+
+const H5VL_file_class_t h5t_file_cls = {file_create, file_open, file_get, file_specific, file_optional, file_close};

@@ -1,0 +1,42 @@
+/* object.c — H5O callbacks, forwarded to the connector below. */
+#include "h5t_vol.h"
+
+static void *
+object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    return h5t_wrap_new(H5VLobject_open(o->under, loc, o->under_vol_id, opened_type, dxpl_id, req), o, req);
+}
+
+static herr_t
+object_copy(void *src, const H5VL_loc_params_t *loc1, const char *src_name, void *dst, const H5VL_loc_params_t *loc2,
+            const char *dst_name, hid_t ocpypl_id, hid_t lcpl_id, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = src;
+    H5T_FORWARD(o, req, H5VLobject_copy(o->under, loc1, src_name, h5t_under(dst), loc2, dst_name, o->under_vol_id,
+                                        ocpypl_id, lcpl_id, dxpl_id, req));
+}
+
+static herr_t
+object_get(void *obj, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLobject_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args, hid_t dxpl_id,
+                void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+}
+
+static herr_t
+object_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+{
+    h5t_obj_t *o = obj;
+    H5T_FORWARD(o, req, H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+}
+
+const H5VL_object_class_t h5t_object_cls = {object_open, object_copy, object_get, object_specific, object_optional};

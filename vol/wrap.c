@@ -1,0 +1,154 @@
+/* wrap.c — our object wrappers and their shared contexts, drawn from free lists, and the VOL
+ * wrap class (get_object, get/free_wrap_ctx, wrap/unwrap_object) HDF5 uses to wrap objects it
+ * creates on our behalf (iteration callbacks, H5Oopen_by_token, references). */
+#include "h5t_vol.h"
+#include "h5t_pool.h"
+
+#include <stdlib.h>
+
+/* Free lists: HDF5 asks for a wrap context on almost every API call, and iteration wraps one
+ * object per callback; neither may cost a malloc once warm. */
+static h5t_objpool_t obj_pool  = H5T_OBJPOOL_INIT(h5t_obj_t, 4096);
+static h5t_objpool_t wrap_pool = H5T_OBJPOOL_INIT(h5t_wrap_ctx_t, 256);
+static size_t        ctx_live;
+
+h5t_ctx_t *
+h5t_ctx_new(hid_t under_vol_id, const h5t_config_t *cfg)
+{
+    h5t_ctx_t *ctx = calloc(1, sizeof(*ctx));
+    if (!ctx) {
+        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate a connector context");
+        return NULL;
+    }
+    if (H5Iinc_ref(under_vol_id) < 0) {
+        free(ctx);
+        H5T_PUSH("vol", H5T_ERR_HDF5, "invalid under connector ID");
+        return NULL;
+    }
+    ctx->refs         = 1;
+    ctx->under_vol_id = under_vol_id;
+    ctx->cfg          = *cfg;
+    ctx_live++;
+    return ctx;
+}
+
+void
+h5t_ctx_ref(h5t_ctx_t *ctx)
+{
+    ctx->refs++;
+}
+
+void
+h5t_ctx_unref(h5t_ctx_t *ctx)
+{
+    if (--ctx->refs > 0)
+        return;
+    /* H5Idec_ref is a public API call and would clear the application's error stack. */
+    hid_t saved = h5t_err_save();
+    H5Idec_ref(ctx->under_vol_id);
+    h5t_err_restore(saved);
+    ctx_live--;
+    free(ctx);
+}
+
+h5t_obj_t *
+h5t_obj_new(void *under, h5t_ctx_t *ctx)
+{
+    h5t_obj_t *o = h5t_objpool_get(&obj_pool);
+    if (!o) {
+        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate an object wrapper");
+        return NULL;
+    }
+    o->under        = under;
+    o->under_vol_id = ctx->under_vol_id;
+    o->ctx          = ctx;
+    h5t_ctx_ref(ctx);
+    return o;
+}
+
+void
+h5t_obj_free(h5t_obj_t *o)
+{
+    if (!o)
+        return;
+    h5t_ctx_t *ctx = o->ctx;
+    h5t_objpool_put(&obj_pool, o);
+    h5t_ctx_unref(ctx);
+}
+
+void
+h5t_vol_stats(h5t_vol_stats_t *out)
+{
+    pthread_mutex_lock(&obj_pool.mu);
+    out->obj_malloc = obj_pool.n_malloc;
+    out->obj_reused = obj_pool.n_reused;
+    out->obj_live   = obj_pool.n_live;
+    pthread_mutex_unlock(&obj_pool.mu);
+    pthread_mutex_lock(&wrap_pool.mu);
+    out->wrap_malloc = wrap_pool.n_malloc;
+    out->wrap_reused = wrap_pool.n_reused;
+    out->wrap_live   = wrap_pool.n_live;
+    pthread_mutex_unlock(&wrap_pool.mu);
+    out->ctx_live = ctx_live;
+}
+
+/* ------------------------------------------------------------------ wrap class */
+static void *
+get_object(const void *obj)
+{
+    const h5t_obj_t *o = obj;
+    return H5VLget_object(o->under, o->under_vol_id);
+}
+
+static herr_t
+get_wrap_ctx(const void *obj, void **wrap_ctx_out)
+{
+    const h5t_obj_t *o = obj;
+    h5t_wrap_ctx_t  *w = h5t_objpool_get(&wrap_pool);
+    if (!w) {
+        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate a wrap context");
+        return -1;
+    }
+    if (H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
+        h5t_objpool_put(&wrap_pool, w);
+        return -1;
+    }
+    w->ctx = o->ctx;
+    h5t_ctx_ref(o->ctx);
+    *wrap_ctx_out = w;
+    return 0;
+}
+
+static void *
+wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
+{
+    h5t_wrap_ctx_t *w     = wrap_ctx;
+    void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
+    if (!under)
+        return NULL;
+    return h5t_obj_new(under, w->ctx);
+}
+
+static void *
+unwrap_object(void *obj)
+{
+    h5t_obj_t *o     = obj;
+    void      *under = H5VLunwrap_object(o->under, o->under_vol_id);
+    if (under)
+        h5t_obj_free(o);
+    return under;
+}
+
+static herr_t
+free_wrap_ctx(void *wrap_ctx)
+{
+    h5t_wrap_ctx_t *w   = wrap_ctx;
+    herr_t          ret = 0;
+    if (w->under_wrap_ctx)
+        ret = H5VLfree_wrap_ctx(w->under_wrap_ctx, w->ctx->under_vol_id);
+    h5t_ctx_unref(w->ctx);
+    h5t_objpool_put(&wrap_pool, w);
+    return ret;
+}
+
+const H5VL_wrap_class_t h5t_wrap_cls = {get_object, get_wrap_ctx, wrap_object, unwrap_object, free_wrap_ctx};
