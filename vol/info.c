@@ -105,6 +105,23 @@ info_to_str(const void *info_v, char **str_out)
     return 0;
 }
 
+/* The connector below, by value or name. HDF5's built-in pass-through (value 1) is not found by
+ * H5VLregister_connector_by_value until something registered it, so register it here. */
+static hid_t
+load_connector(const char *name, int by_value, H5VL_class_value_t value)
+{
+#ifdef H5VL_PASSTHRU_VALUE
+    if ((by_value && value == H5VL_PASSTHRU_VALUE) || (!by_value && strcmp(name, "pass_through") == 0)) {
+        hid_t id = H5VL_PASSTHRU;
+        if (id >= 0)
+            H5Iinc_ref(id);
+        return id;
+    }
+#endif
+    return by_value ? H5VLregister_connector_by_value(value, H5P_DEFAULT)
+                    : H5VLregister_connector_by_name(name, H5P_DEFAULT);
+}
+
 /* Finds the '}' matching the '{' at s[0]; NULL if unbalanced. */
 static const char *
 match_brace(const char *s)
@@ -173,8 +190,7 @@ str_to_info(const char *str, void **info_out)
             unsigned long n = strtoul(name, &end, 10);
             if (info->under_vol_id >= 0)
                 H5Idec_ref(info->under_vol_id);
-            info->under_vol_id = *end == '\0' ? H5VLregister_connector_by_value((H5VL_class_value_t)n, H5P_DEFAULT)
-                                              : H5VLregister_connector_by_name(name, H5P_DEFAULT);
+            info->under_vol_id = load_connector(name, *end == '\0', (H5VL_class_value_t)n);
             if (info->under_vol_id < 0) {
                 H5T_PUSH("vol", H5T_ERR_ARG, "cannot load the connector below h5turbo: under_vol=%s", name);
                 goto fail;
