@@ -14,9 +14,15 @@ turbo() {
   local conn=${H5T_CONNECTOR:-h5turbo}
   local log; log=$(mktemp)
   local rc=0
+  local preload=${H5T_SANITIZE_PRELOAD:-}
+  # Sanitizer builds: leak checking is off because HDF5 itself keeps allocations at exit.
+  LD_PRELOAD="${preload}${LD_PRELOAD:+:$LD_PRELOAD}" ASAN_OPTIONS="${ASAN_OPTIONS:-detect_leaks=0}" \
   HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS=1 "$@" 2>"$log" || rc=$?
   grep -v '^h5turbo stats:' "$log" >&2 || true
   if [ -n "${H5T_STATS_LOG:-}" ]; then grep '^h5turbo stats:' "$log" >> "$H5T_STATS_LOG" || true; fi
+  if grep -q -E 'ERROR: AddressSanitizer|runtime error:' "$log"; then
+    cat "$log" >&2; echo "FAIL: sanitizer report under h5turbo for: $*" >&2; rm -f "$log"; return 98
+  fi
   if ! grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$log"; then
     echo "FAIL: h5turbo was not active for: $* (HDF5 fell back to native?)" >&2
     rm -f "$log"; return 97

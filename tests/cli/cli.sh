@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# cli.sh — the h5turbo command: `run` really activates the connector (the child sees it), stacks
+# on a connector already chosen and keeps HDF5_PLUGIN_PATH; `env` output works when sourced;
+# `info` fails when the plugin folder is wrong; usage errors exit 2.
+source "$(dirname "$0")/../integration/lib.sh"
+cli="$H5T_BUILD/bin/h5turbo"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+stock "$H5T_MKFILES" "$tmp" >/dev/null
+stock h5dump "$tmp/layouts.h5" > "$tmp/stock.out"
+clean() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
+
+# run: the child runs through h5turbo and prints the same as stock.
+clean H5TURBO_STATS=1 "$cli" run -- h5dump "$tmp/layouts.h5" > "$tmp/out" 2> "$tmp/err" || fail "run failed"
+grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$tmp/err" || fail "run: the connector was not active in the child"
+diff -q "$tmp/stock.out" "$tmp/out" >/dev/null || fail "run: output differs from stock"
+echo "ok: run activates h5turbo"
+# run: options reach the connector string; the user's plugin path is kept.
+clean HDF5_PLUGIN_PATH=/opt/other "$cli" run --threads 3 --index memory --write-behind -- env > "$tmp/env"
+grep -q "^HDF5_VOL_CONNECTOR=h5turbo threads=3;index=memory;write_behind=1$" "$tmp/env" || { cat "$tmp/env" | grep HDF5; fail "run: options"; }
+grep -q "^HDF5_PLUGIN_PATH=$H5T_PLUGIN_DIR:/opt/other$" "$tmp/env" || { grep HDF5_PLUGIN "$tmp/env"; fail "run: plugin path"; }
+echo "ok: run passes options and keeps HDF5_PLUGIN_PATH"
+# run: stacks on an existing connector instead of discarding it, and the stack works.
+clean HDF5_VOL_CONNECTOR="pass_through under_vol=0;under_info={}" "$cli" run -- env | grep -q \
+  "^HDF5_VOL_CONNECTOR=h5turbo under_vol=pass_through;under_info={under_vol=0;under_info={}}$" || fail "run: stacking"
+clean HDF5_VOL_CONNECTOR="pass_through under_vol=0;under_info={}" H5TURBO_STATS=1 "$cli" run -- h5dump "$tmp/layouts.h5" \
+  > "$tmp/out" 2> "$tmp/err" || fail "run over pass_through failed"
+grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$tmp/err" || fail "run over pass_through: not active"
+diff -q "$tmp/stock.out" "$tmp/out" >/dev/null || fail "run over pass_through: output differs"
+echo "ok: run stacks over an existing connector"
+# env: sourcing its output activates h5turbo in a shell.
+clean bash -c "eval \"\$('$cli' env)\"; H5TURBO_STATS=1 h5dump '$tmp/layouts.h5' > '$tmp/out' 2> '$tmp/err'" || fail "env: sourced shell failed"
+grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$tmp/err" || fail "env: sourced shell did not activate h5turbo"
+"$cli" env --shell fish | grep -q "^set -gx HDF5_VOL_CONNECTOR" || fail "env --shell fish"
+echo "ok: env output works when sourced"
+# info: passes here, fails (exit 3) with a wrong plugin folder.
+clean "$cli" info > "$tmp/info" || { cat "$tmp/info"; fail "info failed with the right plugin folder"; }
+grep -q "self-test passed" "$tmp/info" || fail "info: no self-test"
+rc=0; clean H5TURBO_PLUGIN_DIR="$tmp/empty" "$cli" info > "$tmp/info" 2>&1 || rc=$?
+[ $rc -eq 3 ] || { cat "$tmp/info"; fail "info with a wrong plugin folder exited $rc, not 3"; }
+mkdir "$tmp/empty"; rc=0; clean H5TURBO_PLUGIN_DIR="$tmp/empty" "$cli" info > "$tmp/info" 2>&1 || rc=$?
+[ $rc -eq 3 ] || { cat "$tmp/info"; fail "info with an empty plugin folder exited $rc, not 3"; }
+echo "ok: info self-test passes, and fails with a wrong plugin folder"
+# usage errors
+rc=0; "$cli" frobnicate 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "unknown command exited $rc"
+rc=0; "$cli" run --threads 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "run --threads without value exited $rc"
+rc=0; "$cli" run --index sometimes -- true 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "bad --index exited $rc"
+rc=0; "$cli" run -- /nonexistent/program 2>/dev/null || rc=$?; [ $rc -eq 127 ] || fail "missing program exited $rc"
+for c in run env info; do "$cli" $c --help | grep -q "usage: h5turbo $c" || fail "$c --help"; done
+echo "ok: usage errors and --help"
