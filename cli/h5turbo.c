@@ -116,6 +116,20 @@ plugin_path(char *out, size_t n, const char *dir)
         snprintf(out, n, "%s", dir);
 }
 
+/* The two variables that activate h5turbo: the connector string and the plugin path. */
+static int
+activation(const char *opts, char *conn, size_t conn_n, char *path, size_t path_n)
+{
+    char dir[PATH_MAX];
+    if (plugin_dir(dir, sizeof(dir)) < 0) {
+        fprintf(stderr, "%s: cannot find the plugin folder (set H5TURBO_PLUGIN_DIR)\n", prog);
+        return -1;
+    }
+    connector_string(conn, conn_n, opts);
+    plugin_path(path, path_n, dir);
+    return 0;
+}
+
 static int
 parse_run_opts(int argc, char **argv, int *i, char *opts, size_t n, int allow_shell, const char **shell)
 {
@@ -164,7 +178,7 @@ parse_run_opts(int argc, char **argv, int *i, char *opts, size_t n, int allow_sh
 static int
 cmd_run(int argc, char **argv)
 {
-    char opts[512], dir[PATH_MAX], conn[8192], path[8192];
+    char opts[512], conn[8192], path[8192];
     int  i = 2;
     if (argc > 2 && strcmp(argv[2], "--help") == 0) {
         printf("usage: h5turbo run [--threads N] [--index off|memory|persistent] [--write-behind] -- PROGRAM ARGS...\n"
@@ -178,12 +192,8 @@ cmd_run(int argc, char **argv)
         fprintf(stderr, "%s run: no program given (usage: h5turbo run [OPTIONS] -- PROGRAM ARGS...)\n", prog);
         return EXIT_USAGE;
     }
-    if (plugin_dir(dir, sizeof(dir)) < 0) {
-        fprintf(stderr, "%s: cannot find the plugin folder (set H5TURBO_PLUGIN_DIR)\n", prog);
+    if (activation(opts, conn, sizeof(conn), path, sizeof(path)) < 0)
         return EXIT_SETUP;
-    }
-    connector_string(conn, sizeof(conn), opts);
-    plugin_path(path, sizeof(path), dir);
     /* These change only our own environment, which the program inherits through exec. */
     setenv("HDF5_PLUGIN_PATH", path, 1);
     setenv("HDF5_VOL_CONNECTOR", conn, 1);
@@ -195,7 +205,7 @@ cmd_run(int argc, char **argv)
 static int
 cmd_env(int argc, char **argv)
 {
-    char        opts[512], dir[PATH_MAX], conn[8192], path[8192];
+    char        opts[512], conn[8192], path[8192];
     const char *shell = "sh";
     int         i     = 2;
     if (argc > 2 && strcmp(argv[2], "--help") == 0) {
@@ -208,12 +218,8 @@ cmd_env(int argc, char **argv)
             fprintf(stderr, "%s env: unexpected argument '%s'\n", prog, argv[i]);
         return EXIT_USAGE;
     }
-    if (plugin_dir(dir, sizeof(dir)) < 0) {
-        fprintf(stderr, "%s: cannot find the plugin folder (set H5TURBO_PLUGIN_DIR)\n", prog);
+    if (activation(opts, conn, sizeof(conn), path, sizeof(path)) < 0)
         return EXIT_SETUP;
-    }
-    connector_string(conn, sizeof(conn), opts);
-    plugin_path(path, sizeof(path), dir);
     if (strcmp(shell, "fish") == 0) {
         printf("set -gx HDF5_PLUGIN_PATH '%s';\n", path);
         printf("set -gx HDF5_VOL_CONNECTOR '%s';\n", conn);
