@@ -35,6 +35,8 @@ usage(FILE *out)
             "        run an unmodified program with h5turbo active\n"
             "  env [--shell sh|fish]   print the lines that activate h5turbo in a shell\n"
             "  info                    versions, plugin directory, threads, and a self-test\n"
+            "  bench [--quick] [--out DIR] [--only SUITES]\n"
+            "                          benchmark suite: stock HDF5 vs h5turbo, ratios, results.json, PNG plots\n"
             "  help                    this text; every command also takes --help\n\n"
             "exit codes: 0 success; 1 failure; 2 bad usage; 3 plugins missing or failing the self-test;\n"
             "`run` exits with the program's own status (127 if it cannot be started).\n");
@@ -312,6 +314,43 @@ cmd_info(int argc, char **argv)
     return failures ? EXIT_SETUP : 0;
 }
 
+/* The benchmark driver is a Python program (it draws the plots) in the source tree's bench/;
+ * it runs the benchmark executables of the build tree this command was built in. */
+static int
+cmd_bench(int argc, char **argv)
+{
+    char        py[PATH_MAX], script[PATH_MAX];
+    const char *src = H5TURBO_SOURCE_DIR, *build = H5TURBO_BUILD_DIR;
+    if (argc > 2 && strcmp(argv[2], "--help") == 0) {
+        printf("usage: h5turbo bench [--quick] [--out DIR] [--only SUITES] [--reps N]\n"
+               "Runs the benchmark suites (overhead, blosc, pipeline, index) stock and with h5turbo in the same\n"
+               "run, prints min/median/max and speedups, writes DIR/results.json and DIR/<suite>.png.\n");
+        return 0;
+    }
+    snprintf(script, sizeof(script), "%s/bench/h5turbo_bench.py", src);
+    snprintf(py, sizeof(py), "%s/.venv/bin/python", src);
+    if (access(script, R_OK) != 0) {
+        fprintf(stderr, "%s bench: %s not found (bench runs from a source and build tree)\n", prog, script);
+        return EXIT_SETUP;
+    }
+    if (access(py, X_OK) != 0)
+        snprintf(py, sizeof(py), "python3");
+    char **args = calloc((size_t)argc + 4, sizeof(char *));
+    if (!args)
+        return 1;
+    int k     = 0;
+    args[k++] = py;
+    args[k++] = script;
+    args[k++] = "--build";
+    args[k++] = (char *)build;
+    for (int i = 2; i < argc; i++)
+        args[k++] = argv[i];
+    execvp(py, args);
+    fprintf(stderr, "%s bench: cannot start %s: %s\n", prog, py, strerror(errno));
+    free(args);
+    return 127;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -325,6 +364,8 @@ main(int argc, char **argv)
         return cmd_env(argc, argv);
     if (strcmp(argv[1], "info") == 0)
         return cmd_info(argc, argv);
+    if (strcmp(argv[1], "bench") == 0)
+        return cmd_bench(argc, argv);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
     usage(stderr);
     return EXIT_USAGE;

@@ -47,3 +47,22 @@ rc=0; "$cli" run --index sometimes -- true 2>/dev/null || rc=$?; [ $rc -eq 2 ] |
 rc=0; "$cli" run -- /nonexistent/program 2>/dev/null || rc=$?; [ $rc -eq 127 ] || fail "missing program exited $rc"
 for c in run env info; do "$cli" $c --help | grep -q "usage: h5turbo $c" || fail "$c --help"; done
 echo "ok: usage errors and --help"
+# bench --quick: a valid results.json with every suite's modes, and non-empty PNGs.
+"$cli" bench --quick --reps 1 --out "$tmp/bench" > "$tmp/bench.txt" 2>&1 || { tail -20 "$tmp/bench.txt"; fail "bench --quick failed"; }
+"$H5T_SRC/.venv/bin/python" - "$tmp/bench" <<'PY' || fail "bench results invalid"
+import json, os, sys
+d = sys.argv[1]
+r = json.load(open(os.path.join(d, "results.json")))
+assert r["results"], "no results"
+suites = {x["suite"] for x in r["results"]}
+for x in r["results"]:
+    assert x["median"] > 0 and x["min"] <= x["median"] <= x["max"], x
+    assert x["speedup_median"] and x["speedup_median"] > 0, x
+for s in suites:
+    modes = {x["mode"] for x in r["results"] if x["suite"] == s}
+    assert "stock" in modes and any(m != "stock" for m in modes), (s, modes)
+    png = os.path.join(d, s + ".png")
+    assert os.path.getsize(png) > 1000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", png
+print("suites:", ", ".join(sorted(suites)))
+PY
+echo "ok: bench --quick wrote a valid results.json and PNG plots"
