@@ -44,14 +44,20 @@ def env_for(mode, build, extra=None):
     return env
 
 
-def run_seconds(cmd, env):
-    """Runs cmd; its first stdout token is the seconds it measured (else the wall time)."""
+def first_number(out):
+    """The default parser: the first token of the program's output, in seconds."""
+    return float(out.split()[0])
+
+
+def run_value(cmd, env, parse):
+    """Runs cmd and parses the value it reports (seconds by default; the wall time if it prints
+    nothing parsable)."""
     t0 = time.perf_counter()
     out = subprocess.run(cmd, env=env, check=True, capture_output=True, text=True).stdout
     wall = time.perf_counter() - t0
     try:
-        return float(out.split()[0])
-    except (ValueError, IndexError):
+        return parse(out)
+    except (ValueError, IndexError, KeyError):
         return wall
 
 
@@ -65,9 +71,11 @@ class Suite:
     def __init__(self, name, title):
         self.name, self.title, self.cases = name, title, []
 
-    def add(self, case, modes, prepare=None, params=None):
-        # modes: list of (label, cmd, env)
-        self.cases.append({"case": case, "modes": modes, "prepare": prepare, "params": params or {}})
+    def add(self, case, modes, prepare=None, params=None, parse=first_number, unit="s", higher_better=False):
+        """modes: list of (label, cmd, env), the stock/baseline first. parse maps a run's stdout
+        to its value in `unit`; higher_better says whether that value is a speed or a time."""
+        self.cases.append({"case": case, "modes": modes, "prepare": prepare, "params": params or {},
+                           "parse": parse, "unit": unit, "higher_better": higher_better})
 
 
 def run_suite(suite, reps, progress):
@@ -78,16 +86,19 @@ def run_suite(suite, reps, progress):
         times = {label: [] for label, _, _ in c["modes"]}
         for _ in range(reps):
             for label, cmd, env in c["modes"]:
-                times[label].append(run_seconds(cmd, env))
+                times[label].append(run_value(cmd, env, c["parse"]))
                 progress.step(f"{suite.name}: {c['case']} {label}")
-        stock_label = c["modes"][0][0]
-        base = statistics.median(times[stock_label])
+        base_t = times[c["modes"][0][0]]
         for label, _, _ in c["modes"]:
-            s = summarize(times[label])
-            # ratio > 1: h5turbo faster (stock time / this time), per repetition order statistics
-            s["speedup_median"] = base / s["median"] if s["median"] > 0 else None
-            s["speedup_min"] = min(times[stock_label]) / s["max"] if s["max"] > 0 else None
-            s["speedup_max"] = max(times[stock_label]) / s["min"] if s["min"] > 0 else None
+            t = times[label]
+            s = summarize(t)
+            # speedup > 1: faster than the baseline; min/max pair the extreme repetitions.
+            if c["higher_better"]:
+                sp = (s["median"] / statistics.median(base_t), s["min"] / max(base_t), s["max"] / min(base_t))
+            else:
+                sp = (statistics.median(base_t) / s["median"], min(base_t) / s["max"], max(base_t) / s["min"])
+            s["speedup_median"], s["speedup_min"], s["speedup_max"] = sp
+            s["unit"] = c["unit"]
             results.append({"suite": suite.name, "case": c["case"], "mode": label, **c["params"], **s})
     return results
 
@@ -127,12 +138,12 @@ def discover_extra_suites(build):
 
 
 def print_table(results):
-    print("| suite | case | mode | min s | median s | max s | speedup vs stock (median [min..max]) |")
-    print("|---|---|---|---|---|---|---|")
+    print("| suite | case | mode | unit | min | median | max | speedup vs first mode (median [min..max]) |")
+    print("|---|---|---|---|---|---|---|---|")
     for r in results:
         sp = r["speedup_median"]
         rng = f"{sp:.2f}x [{r['speedup_min']:.2f}..{r['speedup_max']:.2f}]" if sp else "-"
-        print(f"| {r['suite']} | {r['case']} | {r['mode']} | {r['min']:.4f} | {r['median']:.4f} | {r['max']:.4f} | {rng} |")
+        print(f"| {r['suite']} | {r['case']} | {r['mode']} | {r['unit']} | {r['min']:.4g} | {r['median']:.4g} | {r['max']:.4g} | {rng} |")
 
 
 def plot(results, out):
@@ -154,12 +165,12 @@ def plot(results, out):
                     series.setdefault((r["case"].split(" @")[0], r["mode"]), []).append((r[xkey], r))
             for (case, mode), pts in sorted(series.items()):
                 pts.sort(key=lambda p: p[0])
-                if xkey == "threads" and all("mbytes" in p[1] for p in pts):
+                if xkey == "threads" and all("mbytes" in p[1] for p in pts) and p[1]["unit"] == "s":
                     ys = [p[1]["mbytes"] / p[1]["median"] for p in pts]
                     ax.set_ylabel("MB/s (median)")
                 else:
                     ys = [p[1]["median"] for p in pts]
-                    ax.set_ylabel("seconds (median)")
+                    ax.set_ylabel(f"{pts[0][1]['unit']} (median)")
                 ax.plot([p[0] for p in pts], ys, marker="o", label=f"{case}: {mode}")
             ax.set_xlabel(xkey)
             ax.legend(fontsize=7)
@@ -169,7 +180,7 @@ def plot(results, out):
                    yerr=[[r["median"] - r["min"] for r in rs], [r["max"] - r["median"] for r in rs]])
             ax.set_xticks(range(len(rs)))
             ax.set_xticklabels(labels, fontsize=6, rotation=30, ha="right")
-            ax.set_ylabel("seconds (median, min..max)")
+            ax.set_ylabel(f"{rs[0]['unit']} (median, min..max)")
         ax.set_title(f"h5turbo bench: {suite}")
         fig.tight_layout()
         p = os.path.join(out, f"{suite}.png")
