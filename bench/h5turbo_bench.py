@@ -165,7 +165,7 @@ def plot(results, out):
                     series.setdefault((r["case"].split(" @")[0], r["mode"]), []).append((r[xkey], r))
             for (case, mode), pts in sorted(series.items()):
                 pts.sort(key=lambda p: p[0])
-                if xkey == "threads" and all("mbytes" in p[1] for p in pts) and p[1]["unit"] == "s":
+                if xkey == "threads" and all("mbytes" in p[1] for p in pts) and pts[0][1]["unit"] == "s":
                     ys = [p[1]["mbytes"] / p[1]["median"] for p in pts]
                     ax.set_ylabel("MB/s (median)")
                 else:

@@ -1,21 +1,27 @@
 /* attr.c — H5A callbacks, forwarded to the connector below. */
 #include "h5t_vol.h"
+#include "index.h"
 
 static void *
 attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t space_id,
             hid_t acpl_id, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    return h5t_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id, aapl_id,
-                                        dxpl_id, req),
-                        o, req);
+    h5t_index_modified();
+    void *a = h5t_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id,
+                                           aapl_id, dxpl_id, req),
+                           o, req);
+    h5t_index_attr_opened(a, o, loc);
+    return a;
 }
 
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    return h5t_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
+    void      *a = h5t_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
+    h5t_index_attr_opened(a, o, loc);
+    return a;
 }
 
 static herr_t
@@ -29,6 +35,7 @@ static herr_t
 attr_write(void *obj, hid_t mem_type_id, const void *buf, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_index_modified();
     H5T_FORWARD(o, req, H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
 }
 
@@ -43,6 +50,9 @@ static herr_t
 attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    if (args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
+        args->op_type == H5VL_ATTR_RENAME)
+        h5t_index_modified();
     H5T_FORWARD(o, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 

@@ -1,6 +1,8 @@
 /* dataset.c — H5D callbacks. Reads and writes are where the parallel chunk pipeline hooks in
  * (see pipeline.c, when present); everything else is forwarded to the connector below. */
 #include "h5t_vol.h"
+#include "index.h"
+#include "pipeline.h"
 
 #include <stdlib.h>
 
@@ -33,6 +35,7 @@ dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t 
                hid_t space_id, hid_t dcpl_id, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_index_modified();
     return h5t_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
                                            dapl_id, dxpl_id, req),
                         o, req);
@@ -42,6 +45,9 @@ static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
+    if (w)
+        return w;
     return h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
 }
 
@@ -50,6 +56,12 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
              hid_t dxpl_id, void *buf[], void **req)
 {
     void  *stack[H5T_DSET_STACK];
+    herr_t pret;
+    if (count == 1 && h5t_pipe_read(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req,
+                                    &pret))
+        return pret;
+    if (count != 1 && h5t_pipe_drain(NULL, dxpl_id) < 0)
+        return -1;
     void **u = unwrap_dsets(count, dset, stack);
     if (!u)
         return -1;
@@ -67,6 +79,12 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
               hid_t dxpl_id, const void *buf[], void **req)
 {
     void  *stack[H5T_DSET_STACK];
+    herr_t pret;
+    if (count == 1 && h5t_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
+                                     req, &pret))
+        return pret;
+    if (count != 1 && h5t_pipe_drain(NULL, dxpl_id) < 0)
+        return -1;
     void **u = unwrap_dsets(count, dset, stack);
     if (!u)
         return -1;
@@ -83,6 +101,8 @@ static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+        return -1;
     H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -90,6 +110,8 @@ static herr_t
 dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+        return -1;
     H5T_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -97,6 +119,8 @@ static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+        return -1;
     H5T_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -104,6 +128,9 @@ static herr_t
 dataset_close(void *obj, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    /* Write what write-behind holds while the dataset is open; a failure is on the error stack,
+     * but the close goes on (failing it would leave the ID pointing at a released object). */
+    (void)h5t_pipe_drain(o, dxpl_id);
     H5T_FORWARD_CLOSE(o, req, H5VLdataset_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

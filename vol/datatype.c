@@ -1,11 +1,13 @@
 /* datatype.c — H5T (committed datatype) callbacks, forwarded to the connector below. */
 #include "h5t_vol.h"
+#include "index.h"
 
 static void *
 datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t lcpl_id,
                 hid_t tcpl_id, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_index_modified();
     return h5t_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
                                             dxpl_id, req),
                         o, req);
@@ -15,6 +17,9 @@ static void *
 datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
+    if (w)
+        return w;
     return h5t_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
 }
 

@@ -2,6 +2,8 @@
  * configuration); the probes HDF5 makes with no h5turbo info in the FAPL (is_accessible, delete)
  * fall back to native underneath. */
 #include "h5t_vol.h"
+#include "index.h"
+#include "pipeline.h"
 
 /* Opens or creates through the connector below, and wraps the result in a fresh context. */
 static void *
@@ -21,12 +23,19 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
     if (under) {
         h5t_ctx_t *ctx = h5t_ctx_new(info->under_vol_id, &info->cfg);
         if (ctx) {
+            ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
+#ifdef H5_HAVE_PARALLEL
+            if (H5Pget_driver(fapl_id) == H5FD_MPIO)
+                ctx->cfg.pipeline = 0; /* collective I/O is native's business */
+#endif
             file = h5t_obj_new(under, ctx);
             h5t_req_wrap(req, ctx);
             h5t_ctx_unref(ctx); /* the file object holds it now */
         }
         if (!file)
             H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
+        else if (!(req && *req))
+            h5t_index_file_opened(file, name, flags, fapl_id, create);
     }
 done:
     if (under_fapl >= 0) {
@@ -54,6 +63,7 @@ static herr_t
 file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_pipe_drain(NULL, dxpl_id); /* sizes and contents include chunks write-behind holds */
     H5T_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -101,6 +111,7 @@ file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **
         default:
             break;
     }
+    h5t_pipe_drain(NULL, dxpl_id); /* flush, reopen, mount: after chunks write-behind holds */
     ret = H5VLfile_specific(o->under, o->under_vol_id, args, dxpl_id, req);
     h5t_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
@@ -119,13 +130,19 @@ static herr_t
 file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    H5T_FORWARD(o, req, H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    h5t_pipe_drain(NULL, dxpl_id);
+    herr_t ret = H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req);
+    h5t_req_wrap(req, o->ctx);
+    if (ret >= 0 && args->op_type == H5VL_NATIVE_FILE_START_SWMR_WRITE)
+        o->ctx->file_intent |= H5F_ACC_SWMR_WRITE; /* the pipeline leaves SWMR writers to native */
+    return ret;
 }
 
 static herr_t
 file_close(void *obj, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_pipe_drain(NULL, dxpl_id);
     H5T_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

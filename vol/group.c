@@ -1,11 +1,13 @@
 /* group.c — H5G callbacks, forwarded to the connector below. */
 #include "h5t_vol.h"
+#include "index.h"
 
 static void *
 group_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lcpl_id, hid_t gcpl_id,
              hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    h5t_index_modified();
     return h5t_wrap_new(H5VLgroup_create(o->under, loc, o->under_vol_id, name, lcpl_id, gcpl_id, gapl_id, dxpl_id, req),
                         o, req);
 }
@@ -21,6 +23,9 @@ static herr_t
 group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    herr_t     ret;
+    if (h5t_index_group_get(o, args, req, &ret))
+        return ret;
     H5T_FORWARD(o, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -31,6 +36,8 @@ group_specific(void *obj, H5VL_group_specific_args_t *args, hid_t dxpl_id, void 
     H5VL_group_specific_args_t my;
     herr_t                     ret;
     /* Mounting names a child file object: hand the connector below its own object. */
+    if (args->op_type == H5VL_GROUP_MOUNT || args->op_type == H5VL_GROUP_UNMOUNT)
+        h5t_index_mounted();
     if (args->op_type == H5VL_GROUP_MOUNT) {
         my                          = *args;
         my.args.mount.child_file    = h5t_under(args->args.mount.child_file);

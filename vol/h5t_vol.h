@@ -41,6 +41,9 @@ typedef struct h5t_ctx {
     hid_t                  under_vol_id; /* one H5I reference, dropped with the last object */
     h5t_config_t           cfg;
     struct h5t_index_file *index;        /* owned by index.c; NULL when the index is off */
+    unsigned               file_intent;  /* H5F_ACC_* of the open/create (plus SWMR_WRITE once
+                                          * started); objects reached through external links
+                                          * share their parent's. The chunk pipeline reads it. */
 } h5t_ctx_t;
 
 /* What HDF5 holds for each of our objects (file, group, dataset, attribute, datatype, request). */

@@ -1,6 +1,7 @@
 /* link.c — H5L callbacks, forwarded to the connector below. Either location may be NULL
  * (H5L_SAME_LOC); hard-link creation names a target object that must be unwrapped. */
 #include "h5t_vol.h"
+#include "index.h"
 
 /* The under connector of a call that names two locations, either of which may be NULL. */
 static const h5t_obj_t *
@@ -23,6 +24,7 @@ link_create(H5VL_link_create_args_t *args, void *obj, const H5VL_loc_params_t *l
         H5T_PUSH("vol", H5T_ERR_ARG, "link creation with no location");
         return -1;
     }
+    h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_create(&my, h5t_under(obj), loc, o->under_vol_id, lcpl_id, lapl_id, dxpl_id, req));
 }
 
@@ -31,6 +33,7 @@ link_copy(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_pa
           hid_t lapl_id, hid_t dxpl_id, void **req)
 {
     const h5t_obj_t *o = either(src, dst);
+    h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_copy(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
                                       dxpl_id, req));
 }
@@ -40,6 +43,7 @@ link_move(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_pa
           hid_t lapl_id, hid_t dxpl_id, void **req)
 {
     const h5t_obj_t *o = either(src, dst);
+    h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_move(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
                                       dxpl_id, req));
 }
@@ -48,6 +52,9 @@ static herr_t
 link_get(void *obj, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    herr_t     ret;
+    if (h5t_index_link_get(o, loc, args, req, &ret))
+        return ret;
     H5T_FORWARD(o, req, H5VLlink_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -55,6 +62,11 @@ static herr_t
 link_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    herr_t     ret;
+    if (args->op_type == H5VL_LINK_DELETE)
+        h5t_index_modified();
+    else if (h5t_index_link_specific(o, loc, args, req, &ret))
+        return ret;
     H5T_FORWARD(o, req, H5VLlink_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 

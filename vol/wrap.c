@@ -3,6 +3,8 @@
  * creates on our behalf (iteration callbacks, H5Oopen_by_token, references). */
 #include "h5t_vol.h"
 #include "h5t_pool.h"
+#include "index.h"
+#include "pipeline.h"
 
 #include <stdlib.h>
 
@@ -43,6 +45,7 @@ h5t_ctx_unref(h5t_ctx_t *ctx)
 {
     if (--ctx->refs > 0)
         return;
+    h5t_index_ctx_release(ctx);
     /* H5Idec_ref is a public API call and would clear the application's error stack. */
     hid_t saved = h5t_err_save();
     H5Idec_ref(ctx->under_vol_id);
@@ -72,6 +75,8 @@ h5t_obj_free(h5t_obj_t *o)
     if (!o)
         return;
     h5t_ctx_t *ctx = o->ctx;
+    h5t_index_obj_release(o);
+    h5t_pipe_release(o);
     h5t_objpool_put(&obj_pool, o);
     h5t_ctx_unref(ctx);
 }

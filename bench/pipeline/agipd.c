@@ -1,0 +1,303 @@
+/* agipd.c — the AGIPD-like benchmark of the chunk pipeline: frames of 512x128 pixels, a gain
+ * dataset (uint8, mostly 0, some 1 and 2) and a mask dataset (uint32, sparse bits, the same for
+ * every frame), deflate level 1 + shuffle + fletcher32, one chunk per frame.
+ *
+ *   agipd write FILE NFRAMES BLOCK      H5Dwrite, BLOCK frames per call (stock or h5turbo: the
+ *                                       environment decides)
+ *   agipd read FILE BLOCK               H5Dread of both datasets, BLOCK frames per call
+ *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
+ *                                       level 1 in a pool of THREADS threads, H5Dwrite_chunk,
+ *                                       no fletcher32 (run it without h5turbo)
+ *
+ * Prints "seconds=<s> bytes=<stored chunk bytes> sum=<checksum of the data>". */
+#define H5_USE_114_API_DEFAULT 1
+#include <hdf5.h>
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <zlib.h>
+
+#define NY      512
+#define NX      128
+#define NPIX    (NY * NX)
+#define NDISTINCT 64 /* distinct gain frames, cycled: generation stays out of the timing */
+
+#define CHECK(x)                                                                                           \
+    do {                                                                                                   \
+        if ((x) < 0) {                                                                                     \
+            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);                                 \
+            exit(2);                                                                                       \
+        }                                                                                                  \
+    } while (0)
+
+static uint8_t  gain[NDISTINCT][NPIX];
+static uint32_t mask[NPIX];
+
+static double
+now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static void
+generate(void)
+{
+    uint64_t s = 0x9E3779B97F4A7C15ull;
+    for (int f = 0; f < NDISTINCT; f++)
+        for (int i = 0; i < NPIX; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            unsigned r = (unsigned)(s >> 40) % 1000;
+            /* ~88% high gain (0), ~10% medium (1), ~2% low (2) */
+            gain[f][i] = r < 880 ? 0 : r < 980 ? 1 : 2;
+        }
+    for (int i = 0; i < NPIX; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned r = (unsigned)(s >> 40);
+        mask[i]    = (r % 100 == 0) ? (1u << (r % 11)) : 0; /* ~1% bad pixels, one bit each */
+    }
+}
+
+static hid_t
+create_dset(hid_t file, const char *name, hid_t type, hsize_t nframes, int fletcher)
+{
+    hsize_t dims[3] = {nframes, NY, NX}, chunk[3] = {1, NY, NX};
+    hid_t   sp = H5Screate_simple(3, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(H5Pset_chunk(dcpl, 3, chunk));
+    CHECK(H5Pset_shuffle(dcpl));
+    CHECK(H5Pset_deflate(dcpl, 1));
+    if (fletcher)
+        CHECK(H5Pset_fletcher32(dcpl));
+    hid_t d = H5Dcreate2(file, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(d);
+    H5Pclose(dcpl);
+    H5Sclose(sp);
+    return d;
+}
+
+static hsize_t
+stored_bytes(hid_t d)
+{
+    return H5Dget_storage_size(d);
+}
+
+static int
+do_write(const char *path, int nframes, int block)
+{
+    uint8_t  *gbuf = malloc((size_t)block * NPIX);
+    uint32_t *mbuf = malloc((size_t)block * NPIX * 4);
+    for (int b = 0; b < block; b++)
+        memcpy(mbuf + (size_t)b * NPIX, mask, sizeof(mask));
+    double t0   = now();
+    hid_t  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    hid_t dg = create_dset(file, "gain", H5T_NATIVE_UINT8, (hsize_t)nframes, 1);
+    hid_t dm = create_dset(file, "mask", H5T_NATIVE_UINT32, (hsize_t)nframes, 1);
+    hid_t fs = H5Dget_space(dg);
+    for (int f = 0; f < nframes; f += block) {
+        int n = nframes - f < block ? nframes - f : block;
+        for (int b = 0; b < n; b++)
+            memcpy(gbuf + (size_t)b * NPIX, gain[(f + b) % NDISTINCT], NPIX);
+        hsize_t start[3] = {(hsize_t)f, 0, 0}, count[3] = {(hsize_t)n, NY, NX};
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+        hid_t ms = H5Screate_simple(3, count, NULL);
+        CHECK(H5Dwrite(dg, H5T_NATIVE_UINT8, ms, fs, H5P_DEFAULT, gbuf));
+        CHECK(H5Dwrite(dm, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, mbuf));
+        H5Sclose(ms);
+    }
+    hsize_t bytes = stored_bytes(dg) + stored_bytes(dm);
+    H5Sclose(fs);
+    H5Dclose(dg);
+    H5Dclose(dm);
+    CHECK(H5Fclose(file));
+    double t1 = now();
+    printf("seconds=%.4f bytes=%llu sum=0\n", t1 - t0, (unsigned long long)bytes);
+    free(gbuf);
+    free(mbuf);
+    return 0;
+}
+
+static int
+do_read(const char *path, int block)
+{
+    double t0   = now();
+    hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    hid_t   dg = H5Dopen2(file, "gain", H5P_DEFAULT), dm = H5Dopen2(file, "mask", H5P_DEFAULT);
+    hid_t   fs = H5Dget_space(dg);
+    hsize_t dims[3];
+    H5Sget_simple_extent_dims(fs, dims, NULL);
+    int       nframes = (int)dims[0];
+    uint8_t  *gbuf    = malloc((size_t)block * NPIX);
+    uint32_t *mbuf    = malloc((size_t)block * NPIX * 4);
+    uint64_t  sum     = 0;
+    for (int f = 0; f < nframes; f += block) {
+        int     n        = nframes - f < block ? nframes - f : block;
+        hsize_t start[3] = {(hsize_t)f, 0, 0}, count[3] = {(hsize_t)n, NY, NX};
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+        hid_t ms = H5Screate_simple(3, count, NULL);
+        CHECK(H5Dread(dg, H5T_NATIVE_UINT8, ms, fs, H5P_DEFAULT, gbuf));
+        CHECK(H5Dread(dm, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, mbuf));
+        H5Sclose(ms);
+        /* Sampled checksum: proves the data, costs little. */
+        for (size_t i = 0; i < (size_t)n * NPIX; i += 61)
+            sum = sum * 31 + gbuf[i] + mbuf[i];
+    }
+    H5Sclose(fs);
+    H5Dclose(dg);
+    H5Dclose(dm);
+    CHECK(H5Fclose(file));
+    double t1 = now();
+    printf("seconds=%.4f bytes=0 sum=%llu\n", t1 - t0, (unsigned long long)sum);
+    free(gbuf);
+    free(mbuf);
+    return 0;
+}
+
+/* ---- the hand-written reference: a small persistent thread pool, shuffle + zlib level 1 */
+typedef struct ref_job {
+    const uint8_t *src[64];   /* frame data */
+    size_t         es;        /* element size */
+    int            n;         /* frames in this batch */
+    uint8_t       *out[64];   /* compressed frames */
+    uLongf         out_n[64];
+    uint8_t       *tmp[64];   /* shuffle scratch */
+} ref_job_t;
+
+static struct {
+    pthread_mutex_t mu;
+    pthread_cond_t  go, done;
+    ref_job_t      *job;
+    int             next, finished, generation, stop, nthreads;
+} rp = {PTHREAD_MUTEX_INITIALIZER, PTHREAD_COND_INITIALIZER, PTHREAD_COND_INITIALIZER, NULL, 0, 0, 0, 0, 0};
+
+static void
+ref_one(ref_job_t *j, int i)
+{
+    size_t         n = NPIX, es = j->es;
+    const uint8_t *in = j->src[i];
+    /* Shuffle as HDF5 defines it (a no-op for 1-byte elements), with the element size a
+     * constant in the loop so the compiler can do its best: the reference is not a straw man. */
+    if (es == 4) {
+        uint8_t *t = j->tmp[i];
+        for (size_t e = 0; e < n; e++) {
+            t[e]         = in[4 * e];
+            t[n + e]     = in[4 * e + 1];
+            t[2 * n + e] = in[4 * e + 2];
+            t[3 * n + e] = in[4 * e + 3];
+        }
+        in = t;
+    }
+    j->out_n[i] = compressBound((uLong)(n * es));
+    if (compress2(j->out[i], &j->out_n[i], in, (uLong)(n * es), 1) != Z_OK)
+        exit(3);
+}
+
+static void *
+ref_worker(void *arg)
+{
+    (void)arg;
+    int seen = 0;
+    pthread_mutex_lock(&rp.mu);
+    for (;;) {
+        while (!rp.stop && rp.generation == seen)
+            pthread_cond_wait(&rp.go, &rp.mu);
+        if (rp.stop)
+            break;
+        seen = rp.generation;
+        while (rp.next < rp.job->n) {
+            int i = rp.next++;
+            pthread_mutex_unlock(&rp.mu);
+            ref_one(rp.job, i);
+            pthread_mutex_lock(&rp.mu);
+            if (++rp.finished == rp.job->n)
+                pthread_cond_broadcast(&rp.done);
+        }
+    }
+    pthread_mutex_unlock(&rp.mu);
+    return NULL;
+}
+
+static void
+ref_run(ref_job_t *j)
+{
+    pthread_mutex_lock(&rp.mu);
+    rp.job      = j;
+    rp.next     = 0;
+    rp.finished = 0;
+    rp.generation++;
+    pthread_cond_broadcast(&rp.go);
+    while (rp.finished < j->n)
+        pthread_cond_wait(&rp.done, &rp.mu);
+    pthread_mutex_unlock(&rp.mu);
+}
+
+static int
+do_ref(const char *path, int nframes, int block, int nthreads)
+{
+    if (block > 64)
+        block = 64;
+    pthread_t th[64];
+    rp.nthreads = nthreads;
+    for (int t = 0; t < nthreads; t++)
+        pthread_create(&th[t], NULL, ref_worker, NULL);
+    ref_job_t jg, jm;
+    jg.es = 1;
+    jm.es = 4;
+    for (int i = 0; i < 64; i++) {
+        jg.out[i] = malloc(compressBound(NPIX));
+        jg.tmp[i] = malloc(NPIX);
+        jm.out[i] = malloc(compressBound(NPIX * 4));
+        jm.tmp[i] = malloc(NPIX * 4);
+        jm.src[i] = (const uint8_t *)mask;
+    }
+    double t0   = now();
+    hid_t  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t  dg   = create_dset(file, "gain", H5T_NATIVE_UINT8, (hsize_t)nframes, 0);
+    hid_t  dm   = create_dset(file, "mask", H5T_NATIVE_UINT32, (hsize_t)nframes, 0);
+    for (int f = 0; f < nframes; f += block) {
+        int n = nframes - f < block ? nframes - f : block;
+        jg.n = jm.n = n;
+        for (int b = 0; b < n; b++)
+            jg.src[b] = gain[(f + b) % NDISTINCT];
+        ref_run(&jg);
+        ref_run(&jm);
+        for (int b = 0; b < n; b++) {
+            hsize_t off[3] = {(hsize_t)(f + b), 0, 0};
+            CHECK(H5Dwrite_chunk(dg, H5P_DEFAULT, 0, off, jg.out_n[b], jg.out[b]));
+            CHECK(H5Dwrite_chunk(dm, H5P_DEFAULT, 0, off, jm.out_n[b], jm.out[b]));
+        }
+    }
+    hsize_t bytes = stored_bytes(dg) + stored_bytes(dm);
+    H5Dclose(dg);
+    H5Dclose(dm);
+    CHECK(H5Fclose(file));
+    double t1 = now();
+    printf("seconds=%.4f bytes=%llu sum=0\n", t1 - t0, (unsigned long long)bytes);
+    pthread_mutex_lock(&rp.mu);
+    rp.stop = 1;
+    pthread_cond_broadcast(&rp.go);
+    pthread_mutex_unlock(&rp.mu);
+    for (int t = 0; t < nthreads; t++)
+        pthread_join(th[t], NULL);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    generate();
+    if (argc == 5 && !strcmp(argv[1], "write"))
+        return do_write(argv[2], atoi(argv[3]), atoi(argv[4]));
+    if (argc == 4 && !strcmp(argv[1], "read"))
+        return do_read(argv[2], atoi(argv[3]));
+    if (argc == 6 && !strcmp(argv[1], "ref"))
+        return do_ref(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
+    fprintf(stderr, "usage: agipd write FILE NFRAMES BLOCK | read FILE BLOCK | ref FILE NFRAMES BLOCK THREADS\n");
+    return 2;
+}

@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# run.sh [BUILD_DIR] [NFRAMES] — AGIPD-like benchmark of the chunk pipeline, all in one run:
+# stock HDF5, h5turbo, and the hand-written XFEL-style reference (thread pool + zlib level 1 +
+# H5Dwrite_chunk, no fletcher32); writes in blocks of 32 frames and frame by frame, reads, a
+# thread sweep, and the compressed-size guard. The issue's workload is 4,000 frames; the default
+# here is 800 so that a run stays under two minutes on a 2-core machine (pass 4000 for the full one).
+# Each timing is the best of REPEAT interleaved rounds (default 3). Files go to $TMPDIR (page cache).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+build=${1:-$here/../../build-pipe}
+build=$(cd "$build" && pwd)
+nframes=${2:-800}
+repeat=${REPEAT:-3}
+bin=$build/bench/pipeline/h5t_bench_agipd
+plugins=$build/plugins
+hdf5_bin=$(sed -n 's/^export PATH="\(.*\)\/bin:.*/\1/p' "$build/h5turbo-env.sh")/bin
+ncpu=$(nproc)
+work=$(mktemp -d "${TMPDIR:-/tmp}/h5t_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
+
+stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
+turbo() { env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo "$@"; }
+# Every case runs once per round, REPEAT rounds, interleaved so that load from other processes
+# hits all cases alike; each case keeps its best (smallest) time. case NAME CMD... records
+# seconds into $work/NAME.t (minimum) and the output line into $work/NAME.out.
+case_run() {
+  local name=$1; shift
+  local line s
+  line=$("$@")
+  echo "$line" > "$work/$name.out"
+  s=${line#seconds=}; s=${s%% *}
+  if [ ! -s "$work/$name.t" ] || awk "BEGIN{exit !($s < $(cat "$work/$name.t"))}"; then echo "$s" > "$work/$name.t"; fi
+}
+t() { cat "$work/$1.t"; }
+field() { tr ' ' '\n' < "$work/$1.out" | sed -n "s/^$2=//p"; }
+ratio() { awk "BEGIN{printf \"%.2f\", $1 / $2}"; }
+
+echo "AGIPD-like: $nframes frames of 512x128, gain uint8 + mask uint32, shuffle+deflate(1)+fletcher32,"
+echo "one chunk per frame; $ncpu CPUs; best of $repeat; files in $work"
+echo
+
+for _ in $(seq "$repeat"); do
+  case_run sw32 stock "$bin" write "$work/s32.h5" "$nframes" 32
+  case_run tw32 turbo "$bin" write "$work/t32.h5" "$nframes" 32
+  case_run rw32 stock "$bin" ref "$work/r32.h5" "$nframes" 32 "$ncpu"
+  case_run sw1 stock "$bin" write "$work/s1.h5" "$nframes" 1
+  case_run tw1 turbo "$bin" write "$work/t1.h5" "$nframes" 1
+  case_run rw1 stock "$bin" ref "$work/r1.h5" "$nframes" 1 "$ncpu"
+  case_run tw32b turbo env H5TURBO_WRITE_BEHIND=1 "$bin" write "$work/t32b.h5" "$nframes" 32
+  case_run tw1b turbo env H5TURBO_WRITE_BEHIND=1 "$bin" write "$work/t1b.h5" "$nframes" 1
+  # Reads of the stock-written file (what users have), both ways, blocks and frames.
+  case_run sr32 stock "$bin" read "$work/s32.h5" 32
+  case_run tr32 turbo "$bin" read "$work/s32.h5" 32
+  case_run sr1 stock "$bin" read "$work/s32.h5" 1
+  case_run tr1 turbo "$bin" read "$work/s32.h5" 1
+done
+sw32=$(t sw32) tw32=$(t tw32) rw32=$(t rw32) sw1=$(t sw1) tw1=$(t tw1) rw1=$(t rw1) tw32b=$(t tw32b) tw1b=$(t tw1b)
+sr32=$(t sr32) tr32=$(t tr32) sr1=$(t sr1) tr1=$(t tr1)
+s_bytes=$(field sw32 bytes) t_bytes=$(field tw32 bytes) r_bytes=$(field rw32 bytes)
+[ "$(field sr32 sum)" = "$(field tr32 sum)" ] || { echo "FAIL: h5turbo read different data"; exit 1; }
+for f in t32 t1 t32b t1b; do
+  stock "$hdf5_bin/h5diff" "$work/s32.h5" "$work/$f.h5" >/dev/null || { echo "FAIL: h5turbo file $f differs"; exit 1; }
+done
+
+printf '%-34s %9s %9s %9s %14s %14s\n' "case" "stock s" "h5turbo s" "ref s" "turbo/stock" "turbo/ref"
+printf '%-34s %9s %9s %9s %13sx %13sx\n' "write, 32 frames per H5Dwrite" "$sw32" "$tw32" "$rw32" "$(ratio "$sw32" "$tw32")" "$(ratio "$rw32" "$tw32")"
+printf '%-34s %9s %9s %9s %13sx %13sx\n' "write, frame by frame" "$sw1" "$tw1" "$rw1" "$(ratio "$sw1" "$tw1")" "$(ratio "$rw1" "$tw1")"
+printf '%-34s %9s %9s %9s %13sx %13sx\n' "write, 32 frames, write-behind" "$sw32" "$tw32b" "$rw32" "$(ratio "$sw32" "$tw32b")" "$(ratio "$rw32" "$tw32b")"
+printf '%-34s %9s %9s %9s %13sx %13sx\n' "write, frame by frame, write-behind" "$sw1" "$tw1b" "$rw1" "$(ratio "$sw1" "$tw1b")" "$(ratio "$rw1" "$tw1b")"
+printf '%-34s %9s %9s %9s %13sx %14s\n' "read, 32 frames per H5Dread" "$sr32" "$tr32" "-" "$(ratio "$sr32" "$tr32")" "-"
+printf '%-34s %9s %9s %9s %13sx %14s\n' "read, frame by frame" "$sr1" "$tr1" "-" "$(ratio "$sr1" "$tr1")" "-"
+echo
+echo "stored chunk bytes: stock $s_bytes, h5turbo $t_bytes ($(ratio "$t_bytes" "$s_bytes")x stock; guard <= 1.05),"
+echo "                    reference (no fletcher32) $r_bytes"
+awk "BEGIN{exit !($t_bytes <= 1.05 * $s_bytes)}" || echo "GUARD FAILED: h5turbo output more than 5% larger than stock's"
+echo
+echo "thread sweep (H5TURBO_THREADS), 32 frames per call:"
+printf '%-8s %10s %10s %12s %12s\n' threads "write s" "read s" "write/stock" "read/stock"
+threads_list="$(seq 1 "$ncpu") $((ncpu * 2))"
+for _ in $(seq "$repeat"); do
+  for n in $threads_list; do
+    case_run "w$n" turbo env H5TURBO_THREADS="$n" "$bin" write "$work/sweep.h5" "$nframes" 32
+    case_run "r$n" turbo env H5TURBO_THREADS="$n" "$bin" read "$work/s32.h5" 32
+  done
+done
+for n in $threads_list; do
+  printf '%-8s %10s %10s %11sx %11sx\n' "$n" "$(t "w$n")" "$(t "r$n")" "$(ratio "$sw32" "$(t "w$n")")" "$(ratio "$sr32" "$(t "r$n")")"
+done

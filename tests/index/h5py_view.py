@@ -1,0 +1,33 @@
+"""h5py_view.py FILE PATHS — prints what h5py sees of FILE: visititems, keys() of every group,
+`in` for every listed path (and variants), get(getlink=True) classes, attrs keys. Run under
+stock HDF5 and under h5turbo by h5py_view.sh; the outputs must be identical."""
+import sys
+import h5py
+
+f = h5py.File(sys.argv[1], "r")
+paths = [line[2:].rstrip("\n") for line in open(sys.argv[2])]
+
+def show(name, obj):
+    kind = type(obj).__name__
+    print("V", name, kind, sorted(obj.attrs.keys()))
+    if isinstance(obj, h5py.Group):
+        print("K", name, list(obj.keys()))
+f.visititems(show)
+f.visititems_links(lambda n, l: print("VL", n, type(l).__name__)) if hasattr(f, "visititems_links") else None
+print("K /", list(f.keys()))
+for p in paths:
+    for q in (p, p + "/missing", p.lstrip("/"), p + "/inner"):
+        try:
+            print("IN", q, q in f)
+        except Exception as e:  # h5py raises for some broken paths
+            print("IN", q, "error", type(e).__name__)
+    try:
+        print("L", p, type(f.get(p, getlink=True)).__name__)
+    except Exception as e:
+        print("L", p, "error", type(e).__name__)
+    try:
+        o = f.get(p)
+        print("G", p, type(o).__name__, o.name if o is not None else None)
+    except Exception as e:
+        print("G", p, "error", type(e).__name__)
+f.close()

@@ -1,0 +1,89 @@
+/* sidecar_sample.h — builds a small but complete index in memory (every link kind, groups with
+ * and without creation order, objects with and without info) for the sidecar tests, the fuzz
+ * corpus generator and the fuzz target. */
+#ifndef H5T_SIDECAR_SAMPLE_H
+#define H5T_SIDECAR_SAMPLE_H
+
+#include "index_int.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void
+h5t_sample_token(uint8_t *t, uint32_t v)
+{
+    memset(t, 0, H5T_IX_TOKEN_NBYTES);
+    memcpy(t, &v, sizeof(v));
+}
+
+/* `ngroups` groups, each with `nper` links: hard links to the next groups and to datasets, a soft
+ * link and an external link. Strings live in static storage. */
+static void
+h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
+{
+    static char names[64][16];
+    static const char ext[] = "ext.h5\0/target"; /* flags byte omitted: the bytes are opaque here */
+    for (int i = 0; i < 64; i++)
+        snprintf(names[i], sizeof(names[i]), "n%02d", i);
+    memset(d, 0, sizeof(*d));
+    for (uint32_t g = 0; g < ngroups; g++) {
+        uint8_t t[H5T_IX_TOKEN_NBYTES];
+        h5t_sample_token(t, 0x1000 + g * 0x100);
+        uint32_t oi = h5t_ix_obj_insert(d, t);
+        d->objs[oi].has_info  = 1;
+        d->objs[oi].type      = 0; /* group */
+        d->objs[oi].rc        = 1 + (g % 3);
+        d->objs[oi].num_attrs = g % 4;
+        d->objs[oi].mtime     = 1700000000 + g;
+    }
+    d->groups   = calloc(ngroups ? ngroups : 1, sizeof(*d->groups));
+    d->groupcap = ngroups;
+    for (uint32_t g = 0; g < ngroups; g++) {
+        h5t_ix_group_t *x = &d->groups[g];
+        x->obj            = g;
+        x->owned          = 1;
+        x->storage_type   = (uint8_t)(g % 3);
+        x->max_corder     = (g % 2) ? (int64_t)nper : 0;
+        x->links          = calloc(nper ? nper : 1, sizeof(*x->links));
+        x->nlinks         = nper;
+        for (uint32_t k = 0; k < nper; k++) {
+            h5t_ix_link_t *l = &x->links[k];
+            l->name          = names[(k * 7 + g) % 64];
+            l->name_len      = (uint32_t)strlen(l->name);
+            l->corder_valid  = g % 2;
+            l->corder        = (g % 2) ? (int64_t)k : 0;
+            if (k % 5 == 3) {
+                l->type     = 1; /* soft */
+                l->val      = "/n00/n01";
+                l->val_size = 9;
+            }
+            else if (k % 5 == 4) {
+                l->type     = 64; /* external */
+                l->val      = ext;
+                l->val_size = sizeof(ext);
+            }
+            else if (k % 2 == 0 && g + 1 < ngroups)
+                h5t_sample_token(l->token, 0x1000 + (g + 1) * 0x100);
+            else {
+                uint8_t t[H5T_IX_TOKEN_NBYTES];
+                h5t_sample_token(t, 0x90000 + g * 64 + k);
+                memcpy(l->token, t, sizeof(t));
+                uint32_t oi = h5t_ix_obj_find(d, t);
+                if (oi == H5T_IX_NONE)
+                    oi = h5t_ix_obj_insert(d, t);
+                if (oi != H5T_IX_NONE && (k % 3)) {
+                    d->objs[oi].has_info = 1;
+                    d->objs[oi].type     = 1; /* dataset */
+                    d->objs[oi].rc       = 1;
+                }
+            }
+        }
+        /* Names must be unique in a group: the sample's 7k+g pattern guarantees it for nper <= 64. */
+        h5t_ix_group_finish(x);
+        d->objs[g].group = g;
+        d->ngroup        = g + 1;
+    }
+}
+
+#endif

@@ -1,0 +1,620 @@
+/* index.c — the link/object index's tables and life cycle: one table set per file (shared by
+ * every open of the same device+inode), filled lazily from the connector below one group at a
+ * time, dropped when this process changes a writable file, persisted as a sidecar for read-only
+ * opens (sidecar.c). The answers themselves are in index_query.c. */
+#include "index_ctx.h"
+#include "h5t_pool.h"
+
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+h5t_index_stats_t h5t_ix_stats;
+
+/* Modification epoch of this process: bumped by every change made through the connector.
+ * Writable indexes compare it with what they last saw; read-only ones cannot be changed. */
+static uint64_t ix_epoch = 1;
+/* Once a file is mounted anywhere, paths may cross files: the index stops answering. */
+static int ix_disabled;
+
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
+static h5t_ix_data_t  *registry;
+
+static h5t_objpool_t ixobj_pool = H5T_OBJPOOL_INIT(struct h5t_index_obj, 4096);
+
+void
+h5t_index_get_stats(h5t_index_stats_t *out)
+{
+    *out = h5t_ix_stats;
+}
+
+void
+h5t_index_modified(void)
+{
+    ix_epoch++;
+}
+
+void
+h5t_index_mounted(void)
+{
+    ix_disabled = 1;
+    ix_epoch++;
+}
+
+/* ------------------------------------------------------------------ life cycle */
+static int
+debug_on(void)
+{
+    const char *e = getenv("H5TURBO_DEBUG");
+    return e && *e && *e != '0';
+}
+
+static void
+debug_msg(const char *what, const char *path)
+{
+    if (debug_on())
+        fprintf(stderr, "h5turbo index: %s: %s\n", what, path ? path : "?");
+}
+
+/* Reads the file's in-file fingerprint and fileno from the connector below. */
+static int
+file_fingerprint(h5t_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_out, uint64_t *eoa_out)
+{
+    H5VL_loc_params_t      loc = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
+    H5O_info2_t            oi;
+    H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+    ga.args.get_info.fields   = H5O_INFO_BASIC;
+    ga.args.get_info.oinfo    = &oi;
+    if (H5VLobject_get(file->under, &loc, file->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+        return -1;
+    *fileno_out = oi.fileno;
+    memcpy(root_token_out, &oi.token, H5T_IX_TOKEN_NBYTES);
+    if (eoa_out) {
+        haddr_t                         eoa = HADDR_UNDEF;
+        H5VL_native_file_optional_args_t na;
+        na.get_eoa.eoa          = &eoa;
+        H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_FILE_GET_EOA, .args = &na};
+        if (H5VLfile_optional(file->under, file->under_vol_id, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+            return -1;
+        *eoa_out = (uint64_t)eoa;
+    }
+    return 0;
+}
+
+static int
+stat_identity(const char *path, h5t_ix_identity_t *id)
+{
+    struct stat st;
+    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
+        return -1;
+    id->dev      = (uint64_t)st.st_dev;
+    id->ino      = (uint64_t)st.st_ino;
+    id->size     = (uint64_t)st.st_size;
+    id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    return 0;
+}
+
+/* Tries the sidecar of a read-only file; adopts it when it describes exactly this file. */
+static void
+try_sidecar(h5t_ix_data_t *d, int debug)
+{
+    void  *buf = NULL;
+    size_t n   = 0;
+    if (h5t_sidecar_read_file(d->path, &buf, &n) < 0)
+        return;
+    h5t_ix_identity_t sid;
+    int               corrupt = h5t_sidecar_decode(buf, n, &sid, NULL) < 0;
+    if (corrupt || memcmp(&sid, &d->id, sizeof(sid)) != 0) {
+        h5t_ix_stats.sidecar_rejects++;
+        if (debug)
+            debug_msg(corrupt ? "sidecar rejected (corrupt)" : "sidecar rejected (stale)", d->path);
+        free(buf);
+        return;
+    }
+    if (h5t_sidecar_decode(buf, n, &sid, d) < 0) {
+        h5t_ix_data_clear(d);
+        free(buf);
+        h5t_ix_stats.sidecar_rejects++;
+        return;
+    }
+    d->sc_buf = buf;
+    h5t_ix_stats.sidecar_loads++;
+    if (debug)
+        debug_msg("sidecar loaded", d->path);
+}
+
+void
+h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
+{
+    h5t_ctx_t *ctx = file->ctx;
+    if (ctx->cfg.index == H5T_INDEX_OFF || ix_disabled || ctx->index)
+        return;
+    if (flags & H5F_ACC_SWMR_READ)
+        return; /* another process is writing: nothing may be cached */
+    /* Native underneath only: tokens, native optional operations and the ID wrapping of
+     * iteration callbacks all assume it. */
+    H5VL_class_value_t value = (H5VL_class_value_t)-1;
+    hid_t              saved = h5t_err_save();
+    int                ok    = H5VLget_value(ctx->under_vol_id, &value) >= 0 && value == H5_VOL_NATIVE;
+    /* The identity of the file (device, inode) is that of `name` only with the POSIX driver. */
+    if (ok) {
+        hid_t drv = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
+        ok        = drv >= 0 && drv == H5FD_SEC2;
+    }
+    h5t_err_restore(saved);
+    if (!ok)
+        return;
+
+    h5t_ix_identity_t id;
+    memset(&id, 0, sizeof(id));
+    if (stat_identity(name, &id) < 0)
+        return;
+    int      writable = created || (flags & H5F_ACC_RDWR);
+    int      persist  = !writable && ctx->cfg.index == H5T_INDEX_PERSISTENT;
+    unsigned long fileno = 0;
+    if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return;
+    }
+
+    struct h5t_index_file *f = calloc(1, sizeof(*f));
+    if (!f)
+        return;
+    f->fileno = fileno;
+    f->debug  = ctx->cfg.debug || debug_on();
+
+    pthread_mutex_lock(&registry_mu);
+    h5t_ix_data_t *d = registry;
+    while (d && !(d->dev == id.dev && d->ino == id.ino))
+        d = d->next;
+    if (d) {
+        d->refs++;
+        if (writable) {
+            d->writable = 1;
+            d->persist  = 0;
+        }
+    }
+    else if ((d = calloc(1, sizeof(*d)))) {
+        d->refs     = 1;
+        d->dev      = id.dev;
+        d->ino      = id.ino;
+        d->writable = writable;
+        d->epoch    = ix_epoch;
+        d->id       = id;
+        d->have_id  = persist;
+        d->persist  = persist;
+        d->path     = realpath(name, NULL);
+        if (persist && !d->path)
+            d->persist = 0;
+        if (d->persist)
+            try_sidecar(d, f->debug);
+        d->next  = registry;
+        registry = d;
+    }
+    pthread_mutex_unlock(&registry_mu);
+    if (!d) {
+        free(f);
+        return;
+    }
+    f->d       = d;
+    ctx->index = f;
+}
+
+/* Publishes the sidecar of a read-only file whose index learned something. */
+static void
+maybe_publish(h5t_ix_data_t *d, int debug)
+{
+    if (!d->persist || !d->dirty || !d->path || !d->have_id)
+        return;
+    h5t_ix_identity_t now;
+    memset(&now, 0, sizeof(now));
+    if (stat_identity(d->path, &now) < 0)
+        return;
+    now.eoa = d->id.eoa;
+    memcpy(now.root_token, d->id.root_token, H5T_IX_TOKEN_NBYTES);
+    if (memcmp(&now, &d->id, sizeof(now)) != 0) {
+        if (debug)
+            debug_msg("file changed while open: no sidecar", d->path);
+        return;
+    }
+    /* A write within the clock's resolution could leave size and mtime unchanged: such a file
+     * cannot be told apart from its next version, so it is not persisted. */
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    if (now_ns - d->id.mtime_ns < 2000000000LL) {
+        if (debug)
+            debug_msg("file too recent to persist", d->path);
+        return;
+    }
+    if (h5t_sidecar_publish(d->path, d, &d->id, debug) == H5T_OK)
+        h5t_ix_stats.sidecar_writes++;
+}
+
+/* Memory held by d's tables (allocations, not counting allocator overhead). */
+static void
+h5t_ix_memory(const h5t_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
+{
+    size_t n = (size_t)d->objcap * sizeof(h5t_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * 4 : 0) +
+               (size_t)d->groupcap * sizeof(h5t_ix_group_t);
+    size_t links = 0;
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        const h5t_ix_group_t *x = &d->groups[g];
+        links += x->nlinks;
+        n += (size_t)x->nlinks * sizeof(h5t_ix_link_t) + (x->ht ? ((size_t)x->ht_mask + 1) * 4 : 0) +
+             (x->by_name ? (size_t)x->nlinks * 4 : 0) + (x->by_corder ? (size_t)x->nlinks * 4 : 0);
+        if (x->owned)
+            for (uint32_t k = 0; k < x->nlinks; k++)
+                n += x->links[k].name_len + 1u + (x->links[k].type ? x->links[k].val_size : 0u);
+    }
+    if (d->sc_buf) /* names and values point into the sidecar bytes, kept whole */
+        for (uint32_t g = 0; g < d->ngroup; g++)
+            if (!d->groups[g].owned)
+                for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
+                    n += d->groups[g].links[k].name_len + 1u;
+    *nlinks_out = links;
+    *nbytes_out = n;
+}
+
+void
+h5t_index_ctx_release(h5t_ctx_t *ctx)
+{
+    struct h5t_index_file *f = ctx->index;
+    if (!f)
+        return;
+    ctx->index       = NULL;
+    h5t_ix_data_t *d = f->d;
+    pthread_mutex_lock(&registry_mu);
+    int last = --d->refs == 0;
+    if (last) {
+        h5t_ix_data_t **pp = &registry;
+        while (*pp != d)
+            pp = &(*pp)->next;
+        *pp = d->next;
+    }
+    pthread_mutex_unlock(&registry_mu);
+    if (last) {
+        maybe_publish(d, f->debug);
+        if (f->debug) {
+            size_t nlinks = 0, nbytes = 0;
+            h5t_ix_memory(d, &nlinks, &nbytes);
+            fprintf(stderr,
+                    "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
+                    "loads=%zu rejects=%zu writes=%zu; %u objects %zu links %zu bytes (%.1f bytes/entry)\n",
+                    d->path ? d->path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
+                    h5t_ix_stats.groups_loaded, h5t_ix_stats.sidecar_loads, h5t_ix_stats.sidecar_rejects,
+                    h5t_ix_stats.sidecar_writes, d->nobj, nlinks, nbytes,
+                    nlinks ? (double)nbytes / (double)nlinks : 0.0);
+        }
+        h5t_ix_data_clear(d);
+        free(d->path);
+        free(d);
+    }
+    free(f);
+}
+
+void
+h5t_index_obj_release(h5t_obj_t *o)
+{
+    if (o->idx) {
+        free(o->idx->path);
+        h5t_objpool_put(&ixobj_pool, o->idx);
+        o->idx = NULL;
+    }
+}
+
+struct h5t_index_obj *
+h5t_ix_obj_state(h5t_obj_t *o)
+{
+    if (!o->idx)
+        o->idx = h5t_objpool_get(&ixobj_pool);
+    return o->idx;
+}
+
+void
+h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc)
+{
+    if (!attr || !parent->idx || !parent->idx->path || loc->type != H5VL_OBJECT_BY_SELF)
+        return;
+    struct h5t_index_obj *x = h5t_ix_obj_state(attr);
+    if (x && !x->path) {
+        x->path  = strdup(parent->idx->path);
+        x->state = H5T_IXO_FOREIGN; /* an attribute: never a location for the index */
+    }
+}
+
+h5t_ix_data_t *
+h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
+{
+    struct h5t_index_file *f = o->ctx->index;
+    if (!f || ix_disabled)
+        return NULL;
+    h5t_ix_data_t *d = f->d;
+    if (d->writable && d->epoch != ix_epoch) {
+        /* Never free what a running iteration walks: answer nothing until it ends. */
+        if (d->busy)
+            return NULL;
+        h5t_ix_data_clear(d);
+        d->epoch = ix_epoch;
+    }
+    struct h5t_index_obj *x = o->idx;
+    if (!x) {
+        if (!(x = h5t_objpool_get(&ixobj_pool)))
+            return NULL;
+        o->idx = x;
+    }
+    if (x->state == H5T_IXO_UNKNOWN) {
+        /* Which file is o in? Its fileno says, and its token comes with it. */
+        H5VL_loc_params_t      loc = {.obj_type = obj_type, .type = H5VL_OBJECT_BY_SELF};
+        H5O_info2_t            oi;
+        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+        ga.args.get_info.fields   = H5O_INFO_BASIC;
+        ga.args.get_info.oinfo    = &oi;
+        if (obj_type != H5I_FILE && obj_type != H5I_GROUP && obj_type != H5I_DATASET && obj_type != H5I_DATATYPE)
+            return NULL;
+        if (H5VLobject_get(o->under, &loc, o->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            x->state = H5T_IXO_FOREIGN;
+        }
+        else {
+            x->state = oi.fileno == f->fileno ? H5T_IXO_MINE : H5T_IXO_FOREIGN;
+            memcpy(x->token, &oi.token, H5T_IX_TOKEN_NBYTES);
+        }
+    }
+    if (x->state != H5T_IXO_MINE)
+        return NULL;
+    memcpy(token_out, x->token, H5T_IX_TOKEN_NBYTES);
+    return d;
+}
+
+/* ------------------------------------------------------------------ loading */
+
+/* Groups up to this size are loaded with the info of their members (see h5t_ix_load_group). */
+#define H5T_IX_EAGER_INFO 64
+typedef struct collect {
+    h5t_ix_link_t *links;
+    uint32_t       n, cap;
+    char          *blob;
+    size_t         blen, bcap;
+    int            fail;
+} collect_t;
+
+static int
+blob_append(collect_t *c, const void *p, size_t n, size_t *off_out)
+{
+    if (c->blen + n > c->bcap) {
+        size_t cap = c->bcap ? c->bcap : 256;
+        while (cap < c->blen + n)
+            cap *= 2;
+        char *b = realloc(c->blob, cap);
+        if (!b)
+            return -1;
+        c->blob = b;
+        c->bcap = cap;
+    }
+    memcpy(c->blob + c->blen, p, n);
+    *off_out = c->blen;
+    c->blen += n;
+    return 0;
+}
+
+static herr_t
+collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data)
+{
+    collect_t *c = op_data;
+    (void)group;
+    if (c->n == c->cap) {
+        uint32_t       cap = c->cap ? c->cap * 2 : 16;
+        h5t_ix_link_t *l   = realloc(c->links, (size_t)cap * sizeof(*l));
+        if (!l)
+            goto fail;
+        c->links = l;
+        c->cap   = cap;
+    }
+    size_t len = strlen(name), off;
+    if (len > UINT32_MAX - 1 || blob_append(c, name, len + 1, &off) < 0)
+        goto fail;
+    h5t_ix_link_t *l = &c->links[c->n++];
+    memset(l, 0, sizeof(*l));
+    l->name         = (const char *)(uintptr_t)off; /* an offset until the blob stops moving */
+    l->name_len     = (uint32_t)len;
+    l->type         = (uint8_t)info->type;
+    l->cset         = (uint8_t)info->cset;
+    l->corder_valid = (uint8_t)info->corder_valid;
+    l->corder       = info->corder;
+    if (info->type == H5L_TYPE_HARD)
+        memcpy(l->token, &info->u.token, H5T_IX_TOKEN_NBYTES);
+    else {
+        if (info->u.val_size > UINT32_MAX)
+            goto fail;
+        l->val_size = (uint32_t)info->u.val_size;
+    }
+    return H5_ITER_CONT;
+fail:
+    c->fail = 1;
+    return H5_ITER_ERROR;
+}
+
+static void
+close_under(void *obj, H5I_type_t type, hid_t vol)
+{
+    if (!obj)
+        return;
+    if (type == H5I_GROUP)
+        H5VLgroup_close(obj, vol, H5P_DATASET_XFER_DEFAULT, NULL);
+    else if (type == H5I_DATASET)
+        H5VLdataset_close(obj, vol, H5P_DATASET_XFER_DEFAULT, NULL);
+    else if (type == H5I_DATATYPE)
+        H5VLdatatype_close(obj, vol, H5P_DATASET_XFER_DEFAULT, NULL);
+}
+
+void
+h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
+{
+    h5t_ix_obj_t *r = &d->objs[oi];
+    r->has_info     = 1;
+    r->type         = (uint8_t)info->type;
+    r->rc           = info->rc;
+    r->num_attrs    = info->num_attrs;
+    r->atime        = info->atime;
+    r->mtime        = info->mtime;
+    r->ctime        = info->ctime;
+    r->btime        = info->btime;
+    d->dirty        = 1;
+}
+
+/* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`. */
+static int
+load_child_infos(h5t_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
+{
+    for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
+        const h5t_ix_link_t *l = &d->groups[gi].links[k];
+        if (l->type != H5L_TYPE_HARD)
+            continue;
+        uint32_t oi = h5t_ix_obj_get(d, l->token);
+        if (oi == H5T_IX_NONE)
+            return -1;
+        if (d->objs[oi].has_info)
+            continue;
+        H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+        loc.loc_data.loc_by_name.name    = l->name;
+        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        H5O_info2_t            info;
+        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+        ga.args.get_info.fields   = H5O_INFO_ALL;
+        ga.args.get_info.oinfo    = &info;
+        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+            return -1;
+        h5t_ix_store_info(d, oi, &info);
+    }
+    return 0;
+}
+
+int
+h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info)
+{
+    /* A small group of a read-only file is loaded with its members' info while it is open:
+     * opening it again for them later would cost more. Large groups get member info only when a
+     * query needs it (one lookup must not read thousands of object headers); writable files read
+     * only what native would. */
+    int eager   = !d->writable && d->objs[oi].group == H5T_IX_NONE;
+    uint32_t gi = d->objs[oi].group;
+    if (gi != H5T_IX_NONE && !want_info)
+        return 0;
+    if (gi != H5T_IX_NONE) {
+        int missing = 0;
+        for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
+            const h5t_ix_link_t *l = &d->groups[gi].links[k];
+            if (l->type == H5L_TYPE_HARD) {
+                uint32_t c = h5t_ix_obj_find(d, l->token);
+                missing    = c == H5T_IX_NONE || !d->objs[c].has_info;
+            }
+        }
+        if (!missing)
+            return 0;
+    }
+
+    void      *grp    = under_grp;
+    H5I_type_t gtype  = H5I_GROUP;
+    collect_t  c      = {0};
+    int        ret    = -1;
+    if (!grp) {
+        H5O_token_t       tok;
+        H5VL_loc_params_t loc = {.obj_type = a->type, .type = H5VL_OBJECT_BY_TOKEN};
+        memcpy(&tok, d->objs[oi].token, sizeof(tok));
+        loc.loc_data.loc_by_token.token = &tok;
+        grp = H5VLobject_open(a->under, &loc, a->vol, &gtype, H5P_DATASET_XFER_DEFAULT, NULL);
+        if (!grp || gtype != H5I_GROUP)
+            goto done;
+    }
+    if (gi == H5T_IX_NONE) {
+        H5VL_loc_params_t         self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
+        H5VL_link_specific_args_t la   = {.op_type = H5VL_LINK_ITER};
+        la.args.iterate.recursive      = 0;
+        la.args.iterate.idx_type       = H5_INDEX_NAME;
+        la.args.iterate.order          = H5_ITER_NATIVE;
+        la.args.iterate.idx_p          = NULL;
+        la.args.iterate.op             = collect_cb;
+        la.args.iterate.op_data        = &c;
+        if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.fail)
+            goto done;
+        H5G_info_t            ginfo;
+        H5VL_group_get_args_t gg = {.op_type = H5VL_GROUP_GET_INFO};
+        gg.args.get_info.loc_params = self;
+        gg.args.get_info.ginfo      = &ginfo;
+        if (H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || ginfo.nlinks != c.n)
+            goto done;
+        /* Values of soft and user-defined links, appended to the blob. */
+        for (uint32_t k = 0; k < c.n; k++) {
+            h5t_ix_link_t *l = &c.links[k];
+            if (l->type == H5L_TYPE_HARD)
+                continue;
+            void *val = malloc(l->val_size ? l->val_size : 1);
+            if (!val)
+                goto done;
+            H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+            loc.loc_data.loc_by_name.name    = c.blob + (uintptr_t)l->name;
+            loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+            H5VL_link_get_args_t lg          = {.op_type = H5VL_LINK_GET_VAL};
+            lg.args.get_val.buf              = val;
+            lg.args.get_val.buf_size         = l->val_size;
+            size_t off;
+            int    bad = H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0 ||
+                      blob_append(&c, val, l->val_size, &off) < 0;
+            free(val);
+            if (bad)
+                goto done;
+            l->val = (const void *)(uintptr_t)off;
+        }
+        if (d->ngroup == d->groupcap) {
+            uint32_t        cap = d->groupcap ? d->groupcap * 2 : 16;
+            h5t_ix_group_t *g   = realloc(d->groups, (size_t)cap * sizeof(*g));
+            if (!g)
+                goto done;
+            d->groups   = g;
+            d->groupcap = cap;
+        }
+        h5t_ix_group_t *g = &d->groups[d->ngroup];
+        memset(g, 0, sizeof(*g));
+        for (uint32_t k = 0; k < c.n; k++) {
+            c.links[k].name = c.blob + (uintptr_t)c.links[k].name;
+            if (c.links[k].type != H5L_TYPE_HARD)
+                c.links[k].val = c.blob + (uintptr_t)c.links[k].val;
+        }
+        g->links        = c.links;
+        g->nlinks       = c.n;
+        g->blob         = c.blob;
+        g->owned        = 1;
+        g->obj          = oi;
+        g->storage_type = (uint8_t)ginfo.storage_type;
+        g->mounted      = (uint8_t)ginfo.mounted;
+        g->max_corder   = ginfo.max_corder;
+        c.links         = NULL;
+        c.blob          = NULL;
+        if (h5t_ix_group_finish(g) < 0) {
+            h5t_ix_group_free(g);
+            goto done;
+        }
+        gi                  = d->ngroup++;
+        d->objs[oi].group   = gi;
+        d->objs[oi].type    = H5O_TYPE_GROUP;
+        d->dirty            = 1;
+        h5t_ix_stats.groups_loaded++;
+    }
+    if ((want_info || (eager && d->groups[gi].nlinks <= H5T_IX_EAGER_INFO)) &&
+        load_child_infos(d, gi, grp, a->vol) < 0)
+        goto done;
+    ret = 0;
+done:
+    if (ret < 0)
+        H5Eclear2(H5E_DEFAULT);
+    free(c.links);
+    free(c.blob);
+    if (grp && grp != under_grp)
+        close_under(grp, gtype, a->vol);
+    return ret;
+}

@@ -1,0 +1,58 @@
+/* index.h — the link/object index of the h5turbo connector: what the subclass callbacks call to
+ * answer link/object/group queries from memory (returning 0 when they must forward instead), and
+ * the notifications that keep the index coherent with changes made through this process. */
+#ifndef H5T_INDEX_H
+#define H5T_INDEX_H
+
+#include "h5t_vol.h"
+
+/* ---- life cycle (file.c, wrap.c) */
+
+/* Attaches an index to a freshly opened/created file (ctx of `file` is new). `flags` are the
+ * H5Fopen/H5Fcreate flags. Never fails: on any doubt the file simply gets no index. */
+void h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+/* Release hooks, from h5t_obj_free and h5t_ctx_unref. */
+void h5t_index_obj_release(h5t_obj_t *o);
+void h5t_index_ctx_release(h5t_ctx_t *ctx);
+
+/* ---- coherence */
+
+/* Something that can change links, objects or attributes happened through this process:
+ * every writable index drops what it holds before its next answer. */
+void h5t_index_modified(void);
+/* A file was mounted or unmounted: paths may cross files from now on; the index stops answering. */
+void h5t_index_mounted(void);
+
+/* ---- queries: return 1 when answered (the callback's status in *ret_out), 0 to forward */
+int h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
+                       herr_t *ret_out);
+int h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args,
+                            void **req, herr_t *ret_out);
+int h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
+                         herr_t *ret_out);
+int h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
+                              void **req, herr_t *ret_out);
+int h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
+
+/* Opening a dataset or committed datatype by a multi-component absolute path (or one from the
+ * file): our wrapper of the object opened straight by its cached token, or NULL to forward.
+ * `want` is H5I_DATASET, H5I_DATATYPE, or H5I_BADID for H5Oopen (any of those two); `apl_id`
+ * the access property list of the call (anything but the default forwards). */
+h5t_obj_t *h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
+                          hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
+/* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
+ * reports when the index opened parent. */
+void h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc);
+
+/* ---- statistics for tests and the benchmark */
+typedef struct h5t_index_stats {
+    size_t answered;      /* queries answered from the index */
+    size_t forwarded;     /* queries seen by the index and forwarded */
+    size_t groups_loaded; /* groups loaded from the file */
+    size_t sidecar_loads; /* sidecars accepted */
+    size_t sidecar_rejects;
+    size_t sidecar_writes;
+} h5t_index_stats_t;
+void h5t_index_get_stats(h5t_index_stats_t *out);
+
+#endif

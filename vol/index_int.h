@@ -1,0 +1,129 @@
+/* index_int.h — the data model of the link/object index, shared by index.c (tables, loading,
+ * coherence), index_query.c (answers) and sidecar.c (the persistent form). No HDF5 calls here:
+ * tokens are kept as the 16 opaque bytes of H5O_token_t. */
+#ifndef H5T_INDEX_INT_H
+#define H5T_INDEX_INT_H
+
+#include "h5t_common.h"
+
+#include <stdint.h>
+#include <stddef.h>
+
+#define H5T_IX_TOKEN_NBYTES 16
+#define H5T_IX_NONE         UINT32_MAX
+
+/* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
+ * user-defined links `val` holds the bytes H5Lget_val returns. Strings live either in the group's
+ * own blob or in the sidecar buffer. */
+typedef struct h5t_ix_link {
+    const char *name;
+    const void *val;
+    uint32_t    name_len;
+    uint32_t    val_size;
+    uint32_t    hash; /* of the name, for the group's lookup table */
+    uint8_t     type; /* H5L_type_t */
+    uint8_t     cset;
+    uint8_t     corder_valid;
+    uint8_t     pad_;
+    int64_t     corder;
+    uint8_t     token[H5T_IX_TOKEN_NBYTES]; /* hard links */
+} h5t_ix_link_t;
+
+/* One object, by token. `has_info` says whether the H5Oget_info fields below are known. */
+typedef struct h5t_ix_obj {
+    uint8_t  token[H5T_IX_TOKEN_NBYTES];
+    uint8_t  has_info;
+    uint8_t  type; /* H5O_type_t */
+    uint8_t  pad_[2];
+    uint32_t rc;
+    uint32_t group;  /* index into the group table when this group's links are loaded */
+    uint32_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
+    uint32_t ostamp;
+    uint64_t num_attrs;
+    int64_t  atime, mtime, ctime, btime;
+} h5t_ix_obj_t;
+
+/* The links of one group in native (H5_INDEX_NAME, H5_ITER_NATIVE) order, plus its H5Gget_info. */
+typedef struct h5t_ix_group {
+    h5t_ix_link_t *links;
+    uint32_t       nlinks;
+    uint32_t       obj; /* the group's own object record */
+    uint8_t        storage_type; /* H5G_storage_type_t */
+    uint8_t        mounted;
+    uint8_t        owned; /* links and blob were allocated for this group (not in a sidecar buffer) */
+    uint8_t        corder_state; /* link creation order tracked: 0 not known yet, 1 yes, 2 no */
+    int64_t        max_corder;
+    uint32_t      *ht; /* name lookup: link index + 1, open addressing; NULL for small groups */
+    uint32_t       ht_mask;
+    uint32_t      *by_name;   /* permutation sorted by name, built on first need */
+    uint32_t      *by_corder; /* permutation sorted by creation order, built on first need */
+    void          *blob;
+} h5t_ix_group_t;
+
+/* Who a file is, for trusting a sidecar: stat identity plus an in-file fingerprint. */
+typedef struct h5t_ix_identity {
+    uint64_t dev, ino, size;
+    int64_t  mtime_ns;
+    uint64_t eoa;
+    uint8_t  root_token[H5T_IX_TOKEN_NBYTES];
+} h5t_ix_identity_t;
+
+/* All that is known about one file, shared by every open of it in this process. */
+typedef struct h5t_ix_data {
+    struct h5t_ix_data *next; /* registry list */
+    int                 refs;
+    uint64_t            dev, ino;
+    int                 writable; /* some open of it may write: drop everything on h5t_index_modified */
+    uint64_t            epoch;    /* last modification epoch seen */
+    int                 dirty;    /* holds something its sidecar does not */
+    int                 visiting; /* a visit is running (stamps in use) */
+    int                 busy;     /* an iteration or visit is running over these tables */
+    uint32_t            stamp;
+
+    h5t_ix_obj_t  *objs;
+    uint32_t       nobj, objcap;
+    uint32_t      *oht; /* token lookup: object index + 1 */
+    uint32_t       oht_mask;
+    h5t_ix_group_t *groups;
+    uint32_t        ngroup, groupcap;
+
+    void          *sc_buf;   /* the sidecar bytes the loaded strings point into */
+    h5t_ix_link_t *sc_links; /* links decoded from it */
+
+    /* persistence */
+    int               persist; /* a sidecar may be written at last close */
+    int               have_id;
+    h5t_ix_identity_t id;
+    char             *path; /* absolute path of the HDF5 file */
+} h5t_ix_data_t;
+
+/* ---- tables (index.c) */
+uint32_t      h5t_ix_hash_name(const char *s, size_t n);
+uint32_t      h5t_ix_obj_find(const h5t_ix_data_t *d, const uint8_t *token);
+uint32_t      h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token); /* H5T_IX_NONE: no memory */
+uint32_t      h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token);    /* find, else insert */
+uint32_t      h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len);
+h5t_status_t  h5t_ix_group_finish(h5t_ix_group_t *g); /* hashes names, builds the lookup table */
+void          h5t_ix_group_free(h5t_ix_group_t *g);
+void          h5t_ix_data_clear(h5t_ix_data_t *d);
+h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
+
+/* ---- sidecar (sidecar.c): the persistent form, a pure encoder/decoder of bytes */
+
+/* Validates `n` bytes as a sidecar and, when `d` is not NULL, fills the empty `d` with its
+ * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
+ * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB. */
+h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
+/* Serialises d (objects with info, loaded groups) with identity id; malloc'd buffer. */
+h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out,
+                                size_t *n_out);
+/* The sidecar's checksum (a 64-bit multiply-xor hash) of n bytes. */
+uint64_t     h5t_sidecar_checksum(const void *buf, size_t n);
+
+/* POSIX side: the sidecar path for an HDF5 file, reading it, publishing one. */
+char        *h5t_sidecar_path(const char *file_path, int for_write);
+h5t_status_t h5t_sidecar_read_file(const char *file_path, void **buf_out, size_t *n_out);
+h5t_status_t h5t_sidecar_publish(const char *file_path, const h5t_ix_data_t *d, const h5t_ix_identity_t *id,
+                                 int debug);
+
+#endif

@@ -1,0 +1,1033 @@
+/* index_query.c — answering link, object and group queries from the index with the results
+ * native HDF5 gives (order, idx in/out, early stop, errors), and forwarding whatever it cannot
+ * answer exactly: soft links met on a path, "." components, dense creation-order native order. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r */
+#endif
+#include "index_ctx.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define DXPL H5P_DATASET_XFER_DEFAULT
+
+static int get_name_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+
+/* ------------------------------------------------------------------ paths */
+
+/* Where a path led: the group holding its last component and that link (NONE: no such link). */
+typedef struct resolved {
+    uint32_t gobj;
+    uint32_t gi;
+    uint32_t link;
+} resolved_t;
+
+static int
+anchor_of(h5t_obj_t *o, H5I_type_t type, h5t_ix_anchor_t *a)
+{
+    a->under = o->under;
+    a->vol   = o->under_vol_id;
+    a->type  = type;
+    return 0;
+}
+
+/* Walks `name` from object `start` through hard links of loaded (or loadable) groups. Returns 1
+ * with r filled, 0 when native semantics would need something the index does not model. */
+static int
+resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *name, resolved_t *r)
+{
+    uint32_t cur = start;
+    if (*name == '/') {
+        cur = h5t_ix_obj_get(d, d->id.root_token);
+        if (cur == H5T_IX_NONE)
+            return 0;
+    }
+    const char *p = name;
+    while (*p == '/')
+        p++;
+    if (!*p)
+        return 0; /* "/" and the like: no last component */
+    for (;;) {
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        size_t      len  = (size_t)(e - p);
+        const char *next = e;
+        while (*next == '/')
+            next++;
+        if (len == 1 && p[0] == '.')
+            return 0; /* "." is skipped natively in ways not worth modelling */
+        if (h5t_ix_load_group(d, a, cur, NULL, 0) < 0)
+            return 0;
+        uint32_t gi = d->objs[cur].group;
+        uint32_t k  = h5t_ix_link_find(&d->groups[gi], p, len);
+        if (!*next) {
+            r->gobj = cur;
+            r->gi   = gi;
+            r->link = k;
+            return 1;
+        }
+        if (k == H5T_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)
+            return 0; /* missing or soft/external intermediate: native decides (and errs) */
+        uint32_t t = h5t_ix_obj_get(d, d->groups[gi].links[k].token);
+        if (t == H5T_IX_NONE)
+            return 0;
+        if (d->objs[t].has_info && d->objs[t].type != H5O_TYPE_GROUP)
+            return 0;
+        cur = t;
+        p   = next;
+    }
+}
+
+/* The object a resolved hard link points to, with its info loaded. */
+static uint32_t
+target_with_info(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, const resolved_t *r)
+{
+    if (r->link == H5T_IX_NONE)
+        return H5T_IX_NONE;
+    const h5t_ix_link_t *l = &d->groups[r->gi].links[r->link];
+    if (l->type != H5L_TYPE_HARD)
+        return H5T_IX_NONE;
+    uint32_t t = h5t_ix_obj_get(d, l->token);
+    if (t == H5T_IX_NONE)
+        return H5T_IX_NONE;
+    /* Loading infos reads every sibling's object header; in a file open for writing, reading a
+     * header can rewrite it (HDF5 merges null messages), so only what native reads is read. */
+    if (!d->objs[t].has_info && (d->writable || h5t_ix_load_group(d, a, r->gobj, NULL, 1) < 0))
+        return H5T_IX_NONE;
+    t = h5t_ix_obj_find(d, l->token);
+    return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
+}
+
+/* ------------------------------------------------------------------ orders */
+static int
+cmp_name(const void *a, const void *b, void *ctx)
+{
+    const h5t_ix_link_t *l = ctx;
+    return strcmp(l[*(const uint32_t *)a].name, l[*(const uint32_t *)b].name);
+}
+
+static int
+cmp_corder(const void *a, const void *b, void *ctx)
+{
+    const h5t_ix_link_t *l  = ctx;
+    int64_t              x = l[*(const uint32_t *)a].corder, y = l[*(const uint32_t *)b].corder;
+    return (x > y) - (x < y);
+}
+
+static uint32_t *
+sorted(h5t_ix_group_t *g, int by_corder)
+{
+    uint32_t **slot = by_corder ? &g->by_corder : &g->by_name;
+    if (*slot)
+        return *slot;
+    uint32_t *p = malloc((size_t)(g->nlinks ? g->nlinks : 1) * sizeof(*p));
+    if (!p)
+        return NULL;
+    for (uint32_t k = 0; k < g->nlinks; k++)
+        p[k] = k;
+    qsort_r(p, g->nlinks, sizeof(*p), by_corder ? cmp_corder : cmp_name, g->links);
+    return *slot = p;
+}
+
+/* Whether g tracks link creation order (native asks the group's link info message). Links moved
+ * in from a tracking group keep their order, so the links alone do not tell when all have one:
+ * then the group creation property list does. 0 when it cannot be known (caller forwards). */
+static int
+ensure_corder_state(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t gi)
+{
+    h5t_ix_group_t *g = &d->groups[gi];
+    if (g->corder_state)
+        return 1;
+    for (uint32_t k = 0; k < g->nlinks; k++)
+        if (!g->links[k].corder_valid) {
+            g->corder_state = 2; /* a tracking group gives every link an order */
+            return 1;
+        }
+    H5O_token_t       tok;
+    H5I_type_t        type = H5I_BADID;
+    H5VL_loc_params_t bt   = {.obj_type = a->type, .type = H5VL_OBJECT_BY_TOKEN};
+    memcpy(&tok, d->objs[g->obj].token, sizeof(tok));
+    bt.loc_data.loc_by_token.token = &tok;
+    void *grp = H5VLobject_open(a->under, &bt, a->vol, &type, DXPL, NULL);
+    if (!grp || type != H5I_GROUP) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    H5VL_group_get_args_t gg = {.op_type = H5VL_GROUP_GET_GCPL};
+    gg.args.get_gcpl.gcpl_id = H5I_INVALID_HID;
+    unsigned flags           = 0;
+    int      ok              = H5VLgroup_get(grp, a->vol, &gg, DXPL, NULL) >= 0 &&
+                H5Pget_link_creation_order(gg.args.get_gcpl.gcpl_id, &flags) >= 0;
+    if (gg.args.get_gcpl.gcpl_id >= 0)
+        H5Pclose(gg.args.get_gcpl.gcpl_id);
+    H5VLgroup_close(grp, a->vol, DXPL, NULL);
+    if (!ok) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    d->groups[gi].corder_state = (flags & H5P_CRT_ORDER_TRACKED) ? 1 : 2;
+    d->dirty                   = 1;
+    return 1;
+}
+
+static int
+tracks_corder(const h5t_ix_group_t *g)
+{
+    return g->nlinks > 0 && g->corder_state == 1;
+}
+
+/* How to walk g for (idx_type, order): *perm NULL means stored (native name) order; `rev`
+ * walks backwards. 0 when native would do something else (an error, or an order not recorded). */
+static int
+walk_of(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uint32_t **perm, int *rev)
+{
+    *perm = NULL;
+    *rev  = order == H5_ITER_DEC;
+    if (idx_type == H5_INDEX_NAME) {
+        if (order == H5_ITER_NATIVE)
+            return 1;
+        return (*perm = sorted(g, 0)) != NULL;
+    }
+    if (idx_type != H5_INDEX_CRT_ORDER || !tracks_corder(g))
+        return 0;
+    if (order == H5_ITER_NATIVE)
+        return g->storage_type == H5G_STORAGE_TYPE_COMPACT; /* dense: corder B-tree or hash order */
+    return (*perm = sorted(g, 1)) != NULL;
+}
+
+static inline uint32_t
+walk_at(const h5t_ix_group_t *g, const uint32_t *perm, int rev, uint32_t i)
+{
+    uint32_t j = rev ? g->nlinks - 1 - i : i;
+    return perm ? perm[j] : j;
+}
+
+/* The n-th link of g in (idx_type, order), or NONE (then native errs: forward). */
+static uint32_t
+nth_link(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t n)
+{
+    const uint32_t *perm;
+    int             rev;
+    if (n >= g->nlinks || !walk_of(g, idx_type, order, &perm, &rev))
+        return H5T_IX_NONE;
+    return walk_at(g, perm, rev, (uint32_t)n);
+}
+
+static void
+fill_linfo(const h5t_ix_link_t *l, H5L_info2_t *info)
+{
+    memset(info, 0, sizeof(*info));
+    info->type         = (H5L_type_t)l->type;
+    info->corder_valid = l->corder_valid;
+    info->corder       = l->corder;
+    info->cset         = (H5T_cset_t)l->cset;
+    if (l->type == H5L_TYPE_HARD)
+        memcpy(&info->u.token, l->token, H5T_IX_TOKEN_NBYTES);
+    else
+        info->u.val_size = l->val_size;
+}
+
+static void
+fill_oinfo(unsigned long fileno, const h5t_ix_obj_t *r, unsigned fields, H5O_info2_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->type  = H5O_TYPE_UNKNOWN;
+    out->token = H5O_TOKEN_UNDEF;
+    if (fields & H5O_INFO_BASIC) {
+        out->fileno = fileno;
+        memcpy(&out->token, r->token, H5T_IX_TOKEN_NBYTES);
+        out->type = (H5O_type_t)r->type;
+        out->rc   = r->rc;
+    }
+    if (fields & H5O_INFO_TIME) {
+        out->atime = (time_t)r->atime;
+        out->mtime = (time_t)r->mtime;
+        out->ctime = (time_t)r->ctime;
+        out->btime = (time_t)r->btime;
+    }
+    if (fields & H5O_INFO_NUM_ATTRS)
+        out->num_attrs = r->num_attrs;
+}
+
+/* Times of a writable file change with raw-data writes the index does not see. */
+static int
+fields_ok(const h5t_ix_data_t *d, unsigned fields)
+{
+    return !(d->writable && (fields & H5O_INFO_TIME));
+}
+
+/* Resolves a BY_IDX location to the selected link (group path, then n-th in order). */
+static int
+resolve_by_idx(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const H5VL_loc_by_idx_t *bi,
+               resolved_t *r)
+{
+    uint32_t g = self;
+    if (!(bi->name[0] == '.' && bi->name[1] == '\0')) {
+        resolved_t gr;
+        if (!resolve(d, a, self, bi->name, &gr) || gr.link == H5T_IX_NONE ||
+            d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
+            return 0;
+        if ((g = h5t_ix_obj_get(d, d->groups[gr.gi].links[gr.link].token)) == H5T_IX_NONE)
+            return 0;
+    }
+    if (h5t_ix_load_group(d, a, g, NULL, 0) < 0)
+        return 0;
+    r->gobj = g;
+    r->gi   = d->objs[g].group;
+    if (bi->idx_type == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, a, r->gi))
+        return 0;
+    r->link = nth_link(&d->groups[r->gi], bi->idx_type, bi->order, bi->n);
+    return r->link != H5T_IX_NONE;
+}
+
+/* ------------------------------------------------------------------ callback IDs */
+
+/* Opens `name` (a group when want_group) below, the way native iteration opens the object it
+ * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. */
+static hid_t
+open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_group)
+{
+    H5VL_loc_params_t self = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_SELF};
+    void             *obj;
+    H5I_type_t        type = H5I_GROUP;
+    if (want_group)
+        obj = H5VLgroup_open(o->under, &self, o->under_vol_id, name, H5P_GROUP_ACCESS_DEFAULT, DXPL, NULL);
+    else {
+        H5VL_loc_params_t byname          = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_NAME};
+        byname.loc_data.loc_by_name.name    = name;
+        byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        obj = H5VLobject_open(o->under, &byname, o->under_vol_id, &type, DXPL, NULL);
+    }
+    if (!obj) {
+        H5Eclear2(H5E_DEFAULT);
+        return H5I_INVALID_HID;
+    }
+    hid_t id = H5VLwrap_register(obj, type);
+    if (id < 0) {
+        if (type == H5I_GROUP)
+            H5VLgroup_close(obj, o->under_vol_id, DXPL, NULL);
+        else if (type == H5I_DATASET)
+            H5VLdataset_close(obj, o->under_vol_id, DXPL, NULL);
+        else
+            H5VLdatatype_close(obj, o->under_vol_id, DXPL, NULL);
+        H5Eclear2(H5E_DEFAULT);
+    }
+    return id;
+}
+
+/* Releases a callback ID; the application's error stack survives when the iteration failed. */
+static void
+close_callback_id(hid_t id, herr_t status)
+{
+    if (status < 0) {
+        hid_t saved = h5t_err_save();
+        H5Idec_ref(id);
+        h5t_err_restore(saved);
+    }
+    else
+        H5Idec_ref(id);
+}
+
+/* ------------------------------------------------------------------ iterate */
+static herr_t
+iterate_answer(h5t_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate_args_t *it)
+{
+    const uint32_t *perm;
+    int             rev;
+    h5t_ix_group_t *g = &d->groups[gi];
+    walk_of(g, it->idx_type, it->order, &perm, &rev);
+    hsize_t  skip = it->idx_p ? *it->idx_p : 0;
+    uint32_t n    = g->nlinks;
+    herr_t   ret  = H5_ITER_CONT;
+    hsize_t  i    = skip;
+    d->busy++;
+    for (; i < n && ret == H5_ITER_CONT; i++) {
+        H5L_info2_t          info;
+        const h5t_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
+        fill_linfo(l, &info);
+        ret = it->op(gid, l->name, &info, it->op_data);
+    }
+    d->busy--;
+    if (ret < 0) {
+        H5T_PUSH("index", H5T_ERR_HDF5, "link iteration failed (callback returned %d)", (int)ret);
+        return -1;
+    }
+    if (it->idx_p)
+        *it->idx_p = i;
+    return ret;
+}
+
+/* The group object a BY_SELF/BY_NAME location names, loaded; NONE to forward. */
+static uint32_t
+group_at(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const H5VL_loc_params_t *loc, int want_info)
+{
+    uint32_t g = self;
+    if (loc->type == H5VL_OBJECT_BY_NAME) {
+        resolved_t r;
+        if (!resolve(d, a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
+            d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            return H5T_IX_NONE;
+        g = h5t_ix_obj_get(d, d->groups[r.gi].links[r.link].token);
+    }
+    else if (loc->type != H5VL_OBJECT_BY_SELF)
+        return H5T_IX_NONE;
+    if (g == H5T_IX_NONE || h5t_ix_load_group(d, a, g, NULL, want_info) < 0)
+        return H5T_IX_NONE;
+    return g;
+}
+
+/* ------------------------------------------------------------------ visit */
+typedef struct visit {
+    h5t_ix_data_t *d;
+    unsigned long  fileno;
+    H5_index_t     idx_type;
+    H5_iter_order_t order;
+    hid_t          id;
+    char          *path;
+    size_t         len, cap;
+    int            objects; /* H5Ovisit: report objects, else links */
+    unsigned       fields;
+    H5L_iterate2_t lop;
+    H5O_iterate2_t oop;
+    void          *op_data;
+} visit_t;
+
+static int
+path_push(visit_t *v, const char *name, uint32_t n)
+{
+    if (v->len + n + 2 > v->cap) {
+        size_t cap = v->cap ? v->cap : 256;
+        while (cap < v->len + n + 2)
+            cap *= 2;
+        char *p = realloc(v->path, cap);
+        if (!p)
+            return -1;
+        v->path = p;
+        v->cap  = cap;
+    }
+    memcpy(v->path + v->len, name, n + 1);
+    v->len += n;
+    return 0;
+}
+
+/* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit. */
+static herr_t
+visit_group(visit_t *v, uint32_t gi)
+{
+    h5t_ix_data_t  *d        = v->d;
+    H5_index_t      idx_type = v->idx_type;
+    const uint32_t *perm;
+    int             rev;
+    if (idx_type == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
+        idx_type = H5_INDEX_NAME;
+    if (!walk_of(&d->groups[gi], idx_type, v->order, &perm, &rev))
+        return H5_ITER_ERROR; /* excluded before the visit started */
+    herr_t ret = H5_ITER_CONT;
+    for (uint32_t i = 0; i < d->groups[gi].nlinks && ret == H5_ITER_CONT; i++) {
+        const h5t_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
+        size_t               old = v->len;
+        if (path_push(v, l->name, l->name_len) < 0)
+            return H5_ITER_ERROR;
+        uint32_t t = H5T_IX_NONE;
+        if (l->type == H5L_TYPE_HARD)
+            t = h5t_ix_obj_find(d, l->token);
+        if (v->objects) {
+            if (t != H5T_IX_NONE && d->objs[t].ostamp != d->stamp) {
+                H5O_info2_t info;
+                fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
+                ret = v->oop(v->id, v->path, &info, v->op_data);
+                if (ret == H5_ITER_CONT && (v->fields & H5O_INFO_BASIC) && d->objs[t].rc > 1)
+                    d->objs[t].ostamp = d->stamp;
+            }
+        }
+        else {
+            H5L_info2_t info;
+            fill_linfo(l, &info);
+            ret = v->lop(v->id, v->path, &info, v->op_data);
+        }
+        if (ret == H5_ITER_CONT && t != H5T_IX_NONE && d->objs[t].gstamp != d->stamp) {
+            d->objs[t].gstamp = d->stamp;
+            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != H5T_IX_NONE) {
+                if (path_push(v, "/", 1) < 0)
+                    return H5_ITER_ERROR;
+                ret = visit_group(v, d->objs[t].group);
+            }
+        }
+        v->len          = old;
+        v->path[v->len] = '\0';
+    }
+    return ret;
+}
+
+static uint32_t
+next_stamp(h5t_ix_data_t *d)
+{
+    if (++d->stamp == 0) {
+        for (uint32_t k = 0; k < d->nobj; k++)
+            d->objs[k].gstamp = d->objs[k].ostamp = 0;
+        d->stamp = 1;
+    }
+    return d->stamp;
+}
+
+/* Loads every group a visit from g can reach, with the info of every object met, so that the
+ * visit itself runs from memory and a failure can still be forwarded. */
+static int
+preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order)
+{
+    uint32_t  cap = 64, n = 0;
+    uint32_t *stack = malloc(cap * sizeof(*stack));
+    int       ok    = stack != NULL;
+    uint32_t  s     = next_stamp(d);
+    if (ok) {
+        stack[n++]        = g;
+        d->objs[g].gstamp = s;
+    }
+    while (ok && n) {
+        uint32_t cur = stack[--n];
+        if (h5t_ix_load_group(d, a, cur, NULL, 1) < 0) {
+            ok = 0;
+            break;
+        }
+        uint32_t        gi = d->objs[cur].group;
+        const uint32_t *perm;
+        int             rev;
+        H5_index_t      it = idx_type;
+        if (it == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, a, gi)) {
+            ok = 0;
+            break;
+        }
+        if (it == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
+            it = H5_INDEX_NAME;
+        if (!walk_of(&d->groups[gi], it, order, &perm, &rev)) {
+            ok = 0;
+            break;
+        }
+        for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
+            const h5t_ix_link_t *l = &d->groups[gi].links[k];
+            if (l->type != H5L_TYPE_HARD)
+                continue;
+            uint32_t t = h5t_ix_obj_find(d, l->token);
+            if (t == H5T_IX_NONE || !d->objs[t].has_info) {
+                ok = 0;
+                break;
+            }
+            if (d->objs[t].type != H5O_TYPE_GROUP || d->objs[t].gstamp == s)
+                continue;
+            d->objs[t].gstamp = s;
+            if (n == cap) {
+                uint32_t *ns = realloc(stack, (size_t)cap * 2 * sizeof(*ns));
+                if (!ns) {
+                    ok = 0;
+                    break;
+                }
+                stack = ns;
+                cap *= 2;
+            }
+            stack[n++] = t;
+        }
+    }
+    free(stack);
+    return ok ? 0 : -1;
+}
+
+/* H5Lvisit2 (objects = 0) and H5Ovisit3 (objects = 1). */
+static int
+visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self,
+             visit_t *v, herr_t *ret_out)
+{
+    /* Nested visits share the stamps; dense native creation order is not recorded; a visit of a
+     * file open for writing would read (and HDF5 may rewrite) headers native would not reach after
+     * an early stop. */
+    if (d->visiting || d->writable || (v->order == H5_ITER_NATIVE && v->idx_type == H5_INDEX_CRT_ORDER))
+        return 0;
+    const char *name  = loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".";
+    uint32_t    start = self;
+    if (loc->type == H5VL_OBJECT_BY_NAME) {
+        resolved_t r;
+        if (!resolve(d, a, self, name, &r) || (start = target_with_info(d, a, &r)) == H5T_IX_NONE)
+            return 0;
+    }
+    else if (loc->type != H5VL_OBJECT_BY_SELF)
+        return 0;
+    int is_group = 1;
+    if (v->objects) {
+        if (!d->objs[start].has_info) {
+            /* The start object's own info, fetched below once. */
+            H5VL_loc_params_t      sl = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_SELF};
+            H5O_info2_t            info;
+            H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+            ga.args.get_info.fields   = H5O_INFO_ALL;
+            ga.args.get_info.oinfo    = &info;
+            if (loc->type != H5VL_OBJECT_BY_SELF ||
+                H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0) {
+                H5Eclear2(H5E_DEFAULT);
+                return 0;
+            }
+            h5t_ix_store_info(d, start, &info);
+        }
+        /* Native decides to descend from the info it fetched: without H5O_INFO_BASIC the type
+         * reads H5O_TYPE_UNKNOWN and only "." is visited. */
+        is_group = (v->fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
+    }
+    /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
+    if (is_group && preload(d, a, start, v->idx_type, v->order) < 0)
+        return 0;
+
+    v->d      = d;
+    v->fileno = o->ctx->index->fileno;
+    v->id     = open_for_callback(o, loc->obj_type, name, !v->objects);
+    if (v->id < 0)
+        return 0;
+    herr_t ret = H5_ITER_CONT;
+    d->visiting++;
+    d->busy++;
+    uint32_t s = next_stamp(d);
+    if (v->objects) {
+        H5O_info2_t info;
+        fill_oinfo(v->fileno, &d->objs[start], v->fields, &info);
+        ret = v->oop(v->id, ".", &info, v->op_data);
+        if (ret == H5_ITER_CONT && is_group && (v->fields & H5O_INFO_BASIC) && d->objs[start].rc > 1)
+            d->objs[start].ostamp = s;
+    }
+    if (ret == H5_ITER_CONT && is_group) {
+        d->objs[start].gstamp = s;
+        if (path_push(v, "", 0) < 0)
+            ret = H5_ITER_ERROR;
+        else
+            ret = visit_group(v, d->objs[start].group);
+    }
+    d->visiting--;
+    d->busy--;
+    free(v->path);
+    if (ret < 0) {
+        H5T_PUSH("index", H5T_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
+        ret = -1;
+    }
+    close_callback_id(v->id, ret);
+    *ret_out = ret;
+    return 1;
+}
+
+/* The link access property list of a location: native checks it (and uses it for soft and
+ * external links); one that is not a property list must meet native's error. */
+static int
+lapl_ok(const H5VL_loc_params_t *loc)
+{
+    hid_t lapl = loc->type == H5VL_OBJECT_BY_NAME  ? loc->loc_data.loc_by_name.lapl_id
+                 : loc->type == H5VL_OBJECT_BY_IDX ? loc->loc_data.loc_by_idx.lapl_id
+                                                   : H5P_LINK_ACCESS_DEFAULT;
+    if (lapl == H5P_LINK_ACCESS_DEFAULT || lapl == H5P_DEFAULT)
+        return 1;
+    hid_t saved = h5t_err_save();
+    int   ok    = H5Iget_type(lapl) == H5I_GENPROP_LST && H5Pisa_class(lapl, H5P_LINK_ACCESS) > 0;
+    h5t_err_restore(saved);
+    return ok;
+}
+
+/* ------------------------------------------------------------------ entry points */
+#define ANSWERED(r)                                                                                        \
+    do {                                                                                                   \
+        h5t_ix_stats.answered++;                                                                           \
+        *ret_out = (r);                                                                                    \
+        return 1;                                                                                          \
+    } while (0)
+#define FORWARD()                                                                                          \
+    do {                                                                                                   \
+        h5t_ix_stats.forwarded++;                                                                          \
+        return 0;                                                                                          \
+    } while (0)
+
+int
+h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
+                        herr_t *ret_out)
+{
+    if (req || !o->ctx->index)
+        return 0;
+    if (args->op_type != H5VL_LINK_EXISTS && args->op_type != H5VL_LINK_ITER)
+        return 0;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    if (!lapl_ok(loc))
+        return 0;
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d)
+        return 0;
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok);
+    if (self == H5T_IX_NONE)
+        FORWARD();
+
+    if (args->op_type == H5VL_LINK_EXISTS) {
+        resolved_t r;
+        if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r))
+            FORWARD();
+        *args->args.exists.exists = r.link != H5T_IX_NONE;
+        ANSWERED(0);
+    }
+
+    const H5VL_link_iterate_args_t *it = &args->args.iterate;
+    if (it->recursive) {
+        visit_t v;
+        memset(&v, 0, sizeof(v));
+        v.idx_type = it->idx_type;
+        v.order    = it->order;
+        v.lop      = it->op;
+        v.op_data  = it->op_data;
+        if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
+            FORWARD();
+        h5t_ix_stats.answered++;
+        return 1;
+    }
+    uint32_t g = group_at(d, &a, self, loc, 0);
+    if (g == H5T_IX_NONE)
+        FORWARD();
+    uint32_t        gi = d->objs[g].group;
+    const uint32_t *perm;
+    int             rev;
+    hsize_t         skip = it->idx_p ? *it->idx_p : 0;
+    if (it->idx_type == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, &a, gi))
+        FORWARD();
+    if (!walk_of(&d->groups[gi], it->idx_type, it->order, &perm, &rev) ||
+        (skip > 0 && skip >= d->groups[gi].nlinks))
+        FORWARD(); /* native errs (or orders as the index cannot know) */
+    hid_t gid =
+        open_for_callback(o, loc->obj_type, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", 1);
+    if (gid < 0)
+        FORWARD();
+    herr_t ret = iterate_answer(d, gi, gid, it);
+    close_callback_id(gid, ret);
+    ANSWERED(ret);
+}
+
+int
+h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
+                   herr_t *ret_out)
+{
+    if (req || !o->ctx->index)
+        return 0;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    if (!lapl_ok(loc))
+        return 0;
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d)
+        return 0;
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok);
+    if (self == H5T_IX_NONE)
+        FORWARD();
+    resolved_t r;
+    if (loc->type == H5VL_OBJECT_BY_NAME) {
+        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE)
+            FORWARD();
+    }
+    else if (loc->type == H5VL_OBJECT_BY_IDX) {
+        if (!resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r))
+            FORWARD();
+    }
+    else
+        FORWARD();
+    const h5t_ix_link_t *l = &d->groups[r.gi].links[r.link];
+    switch (args->op_type) {
+        case H5VL_LINK_GET_INFO:
+            fill_linfo(l, args->args.get_info.linfo);
+            ANSWERED(0);
+        case H5VL_LINK_GET_NAME: {
+            char  *buf  = args->args.get_name.name;
+            size_t size = args->args.get_name.name_size;
+            if (args->args.get_name.name_len)
+                *args->args.get_name.name_len = l->name_len;
+            if (buf && size > 0) {
+                strncpy(buf, l->name, (size_t)l->name_len + 1 < size ? (size_t)l->name_len + 1 : size);
+                if (l->name_len >= size)
+                    buf[size - 1] = '\0';
+            }
+            ANSWERED(0);
+        }
+        case H5VL_LINK_GET_VAL: {
+            void  *buf  = args->args.get_val.buf;
+            size_t size = args->args.get_val.buf_size;
+            if (l->type == H5L_TYPE_SOFT) {
+                if (size > 0 && buf) {
+                    strncpy(buf, l->val, size);
+                    if (strlen(l->val) >= size)
+                        ((char *)buf)[size - 1] = '\0';
+                }
+                ANSWERED(0);
+            }
+            if (l->type == H5L_TYPE_EXTERNAL) {
+                if (buf)
+                    memcpy(buf, l->val, size < l->val_size ? size : l->val_size);
+                ANSWERED(0);
+            }
+            FORWARD(); /* hard links (an error) and other link classes (their own query callback) */
+        }
+        default:
+            FORWARD();
+    }
+}
+
+int
+h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
+                     herr_t *ret_out)
+{
+    if (!req && args->op_type == H5VL_OBJECT_GET_NAME && get_name_answer(o, loc, args)) {
+        *ret_out = 0;
+        return 1;
+    }
+    if (req || !o->ctx->index || args->op_type != H5VL_OBJECT_GET_INFO)
+        return 0;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    if (!lapl_ok(loc))
+        return 0;
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d)
+        return 0;
+    unsigned fields = args->args.get_info.fields;
+    if (!fields_ok(d, fields))
+        FORWARD();
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok), t = H5T_IX_NONE;
+    if (self == H5T_IX_NONE)
+        FORWARD();
+    resolved_t r;
+    if (loc->type == H5VL_OBJECT_BY_SELF) {
+        if (!d->objs[self].has_info) {
+            /* Ask below once for everything, keep it, and hand back what was asked for. */
+            H5O_info2_t            info;
+            H5VL_object_get_args_t ga = *args;
+            ga.args.get_info.fields   = H5O_INFO_ALL;
+            ga.args.get_info.oinfo    = &info;
+            herr_t ret = H5VLobject_get(o->under, loc, o->under_vol_id, &ga, DXPL, NULL);
+            if (ret < 0)
+                FORWARD();
+            h5t_ix_store_info(d, self, &info);
+        }
+        t = self;
+    }
+    else if (loc->type == H5VL_OBJECT_BY_NAME) {
+        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r))
+            FORWARD();
+        t = target_with_info(d, &a, &r);
+    }
+    else if (loc->type == H5VL_OBJECT_BY_IDX) {
+        if (!resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r))
+            FORWARD();
+        t = target_with_info(d, &a, &r);
+    }
+    if (t == H5T_IX_NONE)
+        FORWARD();
+    fill_oinfo(o->ctx->index->fileno, &d->objs[t], fields, args->args.get_info.oinfo);
+    ANSWERED(0);
+}
+
+int
+h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
+                          void **req, herr_t *ret_out)
+{
+    if (req || !o->ctx->index)
+        return 0;
+    if (args->op_type != H5VL_OBJECT_EXISTS && args->op_type != H5VL_OBJECT_VISIT)
+        return 0;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    if (!lapl_ok(loc))
+        return 0;
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d)
+        return 0;
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok);
+    if (self == H5T_IX_NONE)
+        FORWARD();
+    if (args->op_type == H5VL_OBJECT_EXISTS) {
+        resolved_t r;
+        if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) ||
+            r.link == H5T_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            FORWARD(); /* missing, soft or external last component: native decides */
+        *args->args.exists.exists = 1;
+        ANSWERED(0);
+    }
+    const H5VL_object_visit_args_t *vi = &args->args.visit;
+    if (!fields_ok(d, vi->fields))
+        FORWARD();
+    visit_t v;
+    memset(&v, 0, sizeof(v));
+    v.idx_type = vi->idx_type;
+    v.order    = vi->order;
+    v.objects  = 1;
+    v.fields   = vi->fields;
+    v.oop      = vi->op;
+    v.op_data  = vi->op_data;
+    if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
+        FORWARD();
+    h5t_ix_stats.answered++;
+    return 1;
+}
+
+int
+h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
+{
+    if (req || !o->ctx->index || args->op_type != H5VL_GROUP_GET_INFO)
+        return 0;
+    const H5VL_loc_params_t *loc = &args->args.get_info.loc_params;
+    if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
+        return 0;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    if (!lapl_ok(loc))
+        return 0;
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d)
+        return 0;
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok);
+    if (self == H5T_IX_NONE)
+        FORWARD();
+    uint32_t g = group_at(d, &a, self, loc, 0);
+    if (g == H5T_IX_NONE)
+        FORWARD();
+    const h5t_ix_group_t *gr = &d->groups[d->objs[g].group];
+    H5G_info_t           *gi = args->args.get_info.ginfo;
+    gi->storage_type         = (H5G_storage_type_t)gr->storage_type;
+    gi->nlinks               = gr->nlinks;
+    gi->max_corder           = gr->max_corder;
+    gi->mounted              = gr->mounted;
+    ANSWERED(0);
+}
+
+/* Builds the absolute path native traversal records for `name` from the root ("/a//b/" gives
+ * "/a/b"); NULL when name holds "." components (those are forwarded anyway). */
+static char *
+native_path(const char *name)
+{
+    size_t n   = strlen(name);
+    char  *out = malloc(n + 2), *w = out;
+    if (!out)
+        return NULL;
+    for (const char *p = name; *p;) {
+        while (*p == '/')
+            p++;
+        if (!*p)
+            break;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        *w++ = '/';
+        memcpy(w, p, (size_t)(e - p));
+        w += e - p;
+        p = e;
+    }
+    *w = '\0';
+    if (w == out) {
+        free(out);
+        return NULL;
+    }
+    return out;
+}
+
+/* Whether `name` has at least two components: opening by token only pays past one lookup. */
+static int
+multi_component(const char *name)
+{
+    while (*name == '/')
+        name++;
+    const char *s = strchr(name, '/');
+    if (!s)
+        return 0;
+    while (*s == '/')
+        s++;
+    return *s != '\0';
+}
+
+h5t_obj_t *
+h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
+               H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
+{
+    /* Native records the path an object was opened by (H5Iget_name reports it, and names of
+     * what is opened from it derive from it). The index can tell that path exactly only from the
+     * file or for absolute names; only datasets and committed datatypes are opened this way, so
+     * that only attributes derive from them. Read-only files: no renames to follow. */
+    if (loc->type == H5VL_OBJECT_BY_NAME) { /* H5Oopen */
+        name   = loc->loc_data.loc_by_name.name;
+        apl_id = loc->loc_data.loc_by_name.lapl_id;
+    }
+    else if (loc->type != H5VL_OBJECT_BY_SELF)
+        return NULL;
+    if (req || !o->ctx->index || !name || !multi_component(name))
+        return NULL;
+    if (loc->obj_type != H5I_FILE && name[0] != '/')
+        return NULL;
+    if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_DATATYPE_ACCESS_DEFAULT &&
+        apl_id != H5P_LINK_ACCESS_DEFAULT)
+        return NULL;
+    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
+    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    if (!d || d->writable)
+        return NULL;
+    h5t_ix_anchor_t a;
+    anchor_of(o, loc->obj_type, &a);
+    uint32_t self = h5t_ix_obj_get(d, tok), t;
+    resolved_t r;
+    if (self == H5T_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_with_info(d, &a, &r)) == H5T_IX_NONE)
+        return NULL;
+    H5O_type_t ot = (H5O_type_t)d->objs[t].type;
+    if (!((ot == H5O_TYPE_DATASET && (want == H5I_DATASET || want == H5I_BADID)) ||
+          (ot == H5O_TYPE_NAMED_DATATYPE && (want == H5I_DATATYPE || want == H5I_BADID))))
+        return NULL;
+    char *path = native_path(name);
+    if (!path)
+        return NULL;
+    H5O_token_t       token;
+    H5VL_loc_params_t bt   = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_TOKEN};
+    memcpy(&token, d->objs[t].token, sizeof(token));
+    bt.loc_data.loc_by_token.token = &token;
+    H5I_type_t type                = H5I_BADID;
+    void      *under = H5VLobject_open(o->under, &bt, o->under_vol_id, &type, dxpl_id, NULL);
+    if (!under) {
+        H5Eclear2(H5E_DEFAULT);
+        free(path);
+        return NULL;
+    }
+    h5t_obj_t            *w = h5t_obj_new(under, o->ctx);
+    struct h5t_index_obj *x = w ? h5t_ix_obj_state(w) : NULL;
+    if (!x) {
+        if (type == H5I_DATASET)
+            H5VLdataset_close(under, o->under_vol_id, dxpl_id, NULL);
+        else
+            H5VLdatatype_close(under, o->under_vol_id, dxpl_id, NULL);
+        h5t_obj_free(w);
+        free(path);
+        return NULL;
+    }
+    x->state = H5T_IXO_MINE;
+    memcpy(x->token, d->objs[t].token, H5T_IX_TOKEN_NBYTES);
+    x->path = path;
+    if (opened_type_out)
+        *opened_type_out = type;
+    h5t_ix_stats.answered++;
+    return w;
+}
+
+/* H5Iget_name of an object the index opened (or an attribute of one): the recorded path. */
+static int
+get_name_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args)
+{
+    if (loc->type != H5VL_OBJECT_BY_SELF || !o->idx || !o->idx->path)
+        return 0;
+    size_t len  = strlen(o->idx->path);
+    char  *buf  = args->args.get_name.buf;
+    size_t size = args->args.get_name.buf_size;
+    if (buf && size > 0) {
+        /* native: strncpy of MIN(len + 1, size) bytes, NUL at the end when cut */
+        size_t n = len < size ? len : size - 1;
+        memcpy(buf, o->idx->path, n);
+        buf[n] = '\0';
+    }
+    if (args->args.get_name.name_len)
+        *args->args.get_name.name_len = len;
+    return 1;
+}

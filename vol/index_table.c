@@ -1,0 +1,175 @@
+/* index_table.c — the index's hash tables (objects by token, links by name) and their release.
+ * Pure C on the data model of index_int.h, no HDF5: the sidecar decoder and its fuzz target use
+ * them as they are. */
+#include "index_int.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+uint32_t
+h5t_ix_hash_name(const char *s, size_t n)
+{
+    uint32_t h = 2166136261u;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+static uint32_t
+hash_token(const uint8_t *t)
+{
+    uint64_t a, b;
+    memcpy(&a, t, 8);
+    memcpy(&b, t + 8, 8);
+    uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
+    return (uint32_t)(h >> 32);
+}
+
+uint32_t
+h5t_ix_obj_find(const h5t_ix_data_t *d, const uint8_t *token)
+{
+    if (!d->oht)
+        return H5T_IX_NONE;
+    for (uint32_t i = hash_token(token) & d->oht_mask;; i = (i + 1) & d->oht_mask) {
+        uint32_t v = d->oht[i];
+        if (!v)
+            return H5T_IX_NONE;
+        if (memcmp(d->objs[v - 1].token, token, H5T_IX_TOKEN_NBYTES) == 0)
+            return v - 1;
+    }
+}
+
+h5t_status_t
+h5t_ix_rehash_objs(h5t_ix_data_t *d)
+{
+    uint32_t cap = 16;
+    while (cap < (uint64_t)d->nobj * 2 + 2)
+        cap *= 2;
+    uint32_t *ht = calloc(cap, sizeof(*ht));
+    if (!ht)
+        return H5T_ERR_NOMEM;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        uint32_t i = hash_token(d->objs[k].token) & (cap - 1);
+        while (ht[i])
+            i = (i + 1) & (cap - 1);
+        ht[i] = k + 1;
+    }
+    free(d->oht);
+    d->oht      = ht;
+    d->oht_mask = cap - 1;
+    return H5T_OK;
+}
+
+uint32_t
+h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token)
+{
+    if (d->nobj == d->objcap) {
+        uint32_t      cap = d->objcap ? d->objcap * 2 : 64;
+        h5t_ix_obj_t *n   = realloc(d->objs, (size_t)cap * sizeof(*n));
+        if (!n)
+            return H5T_IX_NONE;
+        d->objs   = n;
+        d->objcap = cap;
+    }
+    uint32_t k = d->nobj++;
+    memset(&d->objs[k], 0, sizeof(d->objs[k]));
+    memcpy(d->objs[k].token, token, H5T_IX_TOKEN_NBYTES);
+    d->objs[k].group = H5T_IX_NONE;
+    /* Keep the table at most half full. */
+    if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
+        if (h5t_ix_rehash_objs(d) < 0) {
+            d->nobj--;
+            return H5T_IX_NONE;
+        }
+        return k;
+    }
+    uint32_t i = hash_token(token) & d->oht_mask;
+    while (d->oht[i])
+        i = (i + 1) & d->oht_mask;
+    d->oht[i] = k + 1;
+    return k;
+}
+
+uint32_t
+h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token)
+{
+    uint32_t k = h5t_ix_obj_find(d, token);
+    return k != H5T_IX_NONE ? k : h5t_ix_obj_insert(d, token);
+}
+
+/* Groups this small are searched linearly: a table would cost more than it saves. */
+#define H5T_IX_SMALL_GROUP 8
+
+uint32_t
+h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len)
+{
+    uint32_t h = h5t_ix_hash_name(name, len);
+    if (!g->ht) {
+        for (uint32_t k = 0; k < g->nlinks; k++)
+            if (g->links[k].hash == h && g->links[k].name_len == len && memcmp(g->links[k].name, name, len) == 0)
+                return k;
+        return H5T_IX_NONE;
+    }
+    for (uint32_t i = h & g->ht_mask;; i = (i + 1) & g->ht_mask) {
+        uint32_t v = g->ht[i];
+        if (!v)
+            return H5T_IX_NONE;
+        const h5t_ix_link_t *l = &g->links[v - 1];
+        if (l->hash == h && l->name_len == len && memcmp(l->name, name, len) == 0)
+            return v - 1;
+    }
+}
+
+h5t_status_t
+h5t_ix_group_finish(h5t_ix_group_t *g)
+{
+    for (uint32_t k = 0; k < g->nlinks; k++)
+        g->links[k].hash = h5t_ix_hash_name(g->links[k].name, g->links[k].name_len);
+    if (g->nlinks <= H5T_IX_SMALL_GROUP)
+        return H5T_OK;
+    uint32_t cap = 16;
+    while (cap < (uint64_t)g->nlinks * 2)
+        cap *= 2;
+    if (!(g->ht = calloc(cap, sizeof(*g->ht))))
+        return H5T_ERR_NOMEM;
+    g->ht_mask = cap - 1;
+    for (uint32_t k = 0; k < g->nlinks; k++) {
+        uint32_t i = g->links[k].hash & g->ht_mask;
+        while (g->ht[i])
+            i = (i + 1) & g->ht_mask;
+        g->ht[i] = k + 1;
+    }
+    return H5T_OK;
+}
+
+void
+h5t_ix_group_free(h5t_ix_group_t *g)
+{
+    free(g->ht);
+    free(g->by_name);
+    free(g->by_corder);
+    if (g->owned) {
+        free(g->links);
+        free(g->blob);
+    }
+}
+
+void
+h5t_ix_data_clear(h5t_ix_data_t *d)
+{
+    for (uint32_t k = 0; k < d->ngroup; k++)
+        h5t_ix_group_free(&d->groups[k]);
+    free(d->groups);
+    free(d->objs);
+    free(d->oht);
+    free(d->sc_links);
+    free(d->sc_buf);
+    d->groups   = NULL;
+    d->objs     = NULL;
+    d->oht      = NULL;
+    d->sc_links = NULL;
+    d->sc_buf   = NULL;
+    d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
+    d->oht_mask                                   = 0;
+}
+
