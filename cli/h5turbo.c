@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "h5t_config.h"
+#include "h5turbo_cli.h"
 
 #define H5TURBO_VERSION_STR "0.1.0"
 #define EXIT_USAGE 2 /* bad command line */
@@ -35,6 +36,8 @@ usage(FILE *out)
             "        run an unmodified program with h5turbo active\n"
             "  env [--shell sh|fish]   print the lines that activate h5turbo in a shell\n"
             "  info                    versions, plugin directory, threads, and a self-test\n"
+            "  index build|status|drop FILE...\n"
+            "                          persistent link/object indexes: build ahead of time, check, remove\n"
             "  bench [--quick] [--out DIR] [--only SUITES]\n"
             "                          benchmark suite: stock HDF5 vs h5turbo, ratios, results.json, PNG plots\n"
             "  help                    this text; every command also takes --help\n\n"
@@ -366,6 +369,8 @@ main(int argc, char **argv)
         return cmd_info(argc, argv);
     if (strcmp(argv[1], "bench") == 0)
         return cmd_bench(argc, argv);
+    if (strcmp(argv[1], "index") == 0)
+        return h5turbo_cmd_index(argc, argv);
     fprintf(stderr, "%s: unknown command '%s'\n", prog, argv[1]);
     usage(stderr);
     return EXIT_USAGE;

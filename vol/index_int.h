@@ -122,6 +122,8 @@ uint64_t     h5t_sidecar_checksum(const void *buf, size_t n);
 
 /* POSIX side: the sidecar path for an HDF5 file, reading it, publishing one. */
 char        *h5t_sidecar_path(const char *file_path, int for_write);
+/* Where the per-user cache copy of file_path's sidecar lives (whether or not it exists). */
+char        *h5t_sidecar_cache_path(const char *file_path);
 h5t_status_t h5t_sidecar_read_file(const char *file_path, void **buf_out, size_t *n_out);
 h5t_status_t h5t_sidecar_publish(const char *file_path, const h5t_ix_data_t *d, const h5t_ix_identity_t *id,
                                  int debug);

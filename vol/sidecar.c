@@ -389,6 +389,12 @@ fail:
 }
 
 char *
+h5t_sidecar_cache_path(const char *file_path)
+{
+    return sidecar_path_at(file_path, 1, 0);
+}
+
+char *
 h5t_sidecar_path(const char *file_path, int for_write)
 {
     if (!for_write)

@@ -45,8 +45,23 @@ rc=0; "$cli" frobnicate 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "unknown com
 rc=0; "$cli" run --threads 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "run --threads without value exited $rc"
 rc=0; "$cli" run --index sometimes -- true 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "bad --index exited $rc"
 rc=0; "$cli" run -- /nonexistent/program 2>/dev/null || rc=$?; [ $rc -eq 127 ] || fail "missing program exited $rc"
-for c in run env info; do "$cli" $c --help | grep -q "usage: h5turbo $c" || fail "$c --help"; done
+for c in run env info index bench; do "$cli" $c --help | grep -q "usage: h5turbo $c" || fail "$c --help"; done
 echo "ok: usage errors and --help"
+# index: build writes a valid sidecar; status says stale after the file changes; drop removes it.
+cp "$tmp/links.h5" "$tmp/ix.h5"; touch -d "1 minute ago" "$tmp/ix.h5"
+rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
+[ $rc -eq 1 ] && grep -q "no sidecar" "$tmp/st" || fail "index status without a sidecar: rc $rc, $(cat "$tmp/st")"
+clean "$cli" index build "$tmp/ix.h5" > "$tmp/st" || { cat "$tmp/st"; fail "index build failed"; }
+grep -q "sidecar valid" "$tmp/st" || fail "index build: $(cat "$tmp/st")"
+[ -f "$tmp/.ix.h5.h5turbo-index" ] || fail "index build wrote no sidecar beside the file"
+clean "$cli" index status "$tmp/ix.h5" | grep -q ": valid$" || fail "index status after build is not valid"
+stock h5mkgrp "$tmp/ix.h5" /added_later
+rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
+[ $rc -eq 1 ] && grep -q "stale" "$tmp/st" || fail "index status after a change: rc $rc, $(cat "$tmp/st")"
+clean "$cli" index drop "$tmp/ix.h5" | grep -q "sidecar removed" || fail "index drop"
+[ ! -f "$tmp/.ix.h5.h5turbo-index" ] && [ -f "$tmp/.ix.h5.h5turbo-index.lock" ] || fail "index drop removed the wrong files"
+rc=0; "$cli" index frobnicate "$tmp/ix.h5" 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "index with a bad action exited $rc"
+echo "ok: index build/status/drop, stale after a change"
 # bench --quick: a valid results.json with every suite's modes, and non-empty PNGs.
 "$cli" bench --quick --reps 1 --out "$tmp/bench" > "$tmp/bench.txt" 2>&1 || { tail -20 "$tmp/bench.txt"; fail "bench --quick failed"; }
 "$H5T_SRC/.venv/bin/python" - "$tmp/bench" <<'PY' || fail "bench results invalid"
