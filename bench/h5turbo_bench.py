@@ -175,11 +175,17 @@ def plot(results, out):
             ax.set_xlabel(xkey)
             ax.legend(fontsize=7)
         else:
-            labels = [f"{r['case']}\n{r['mode']}" for r in rs]
-            ax.bar(range(len(rs)), [r["median"] for r in rs],
-                   yerr=[[r["median"] - r["min"] for r in rs], [r["max"] - r["median"] for r in rs]])
-            ax.set_xticks(range(len(rs)))
-            ax.set_xticklabels(labels, fontsize=6, rotation=30, ha="right")
+            # Grouped bars: one group per case, one colour per mode (stock first).
+            cases = list(dict.fromkeys(r["case"] for r in rs))
+            modes = list(dict.fromkeys(r["mode"] for r in rs))
+            width = 0.8 / len(modes)
+            for k, m in enumerate(modes):
+                pts = [(cases.index(r["case"]), r) for r in rs if r["mode"] == m]
+                ax.bar([i + k * width for i, _ in pts], [r["median"] for _, r in pts], width, label=m,
+                       yerr=[[r["median"] - r["min"] for _, r in pts], [r["max"] - r["median"] for _, r in pts]])
+            ax.set_xticks([i + 0.4 - width / 2 for i in range(len(cases))])
+            ax.set_xticklabels(cases, fontsize=7, rotation=20, ha="right")
+            ax.legend(fontsize=7)
             ax.set_ylabel(f"{rs[0]['unit']} (median, min..max)")
         ax.set_title(f"h5turbo bench: {suite}")
         fig.tight_layout()
@@ -197,7 +203,14 @@ def main():
     ap.add_argument("--out", default="bench-results", help="folder for results.json and PNGs")
     ap.add_argument("--reps", type=int, default=None)
     ap.add_argument("--only", default=None, help="comma-separated suite names")
+    ap.add_argument("--from-json", default=None, help="print and plot results already measured (scripts/demo)")
     a = ap.parse_args()
+    if a.from_json:
+        os.makedirs(a.out, exist_ok=True)
+        results = json.load(open(a.from_json))["results"]
+        print_table(results)
+        print(f"\nplots: {', '.join(plot(results, a.out))}")
+        return
     build = os.path.abspath(a.build)
     reps = a.reps or (3 if a.quick else 5)
     os.makedirs(a.out, exist_ok=True)
