@@ -1,6 +1,7 @@
 /* malloc_count.c — LD_PRELOAD library counting calls to malloc/calloc/realloc/posix_memalign/
  * aligned_alloc in a process; prints "malloc_count: N" on stderr (or appends to the file named by
- * H5T_MALLOC_COUNT_OUT) at exit. For the benchmarks' allocation columns, not for tests. */
+ * H5T_MALLOC_COUNT_OUT) at exit, and lets a program read the count around one piece of work
+ * through h5t_bench_malloc_calls() (dlsym). For the benchmarks' allocation columns, not tests. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -16,6 +17,14 @@ extern void *__libc_realloc(void *, size_t);
 extern void *__libc_memalign(size_t, size_t);
 
 static atomic_ulong count;
+
+__attribute__((visibility("default"))) long h5t_bench_malloc_calls(void);
+
+long
+h5t_bench_malloc_calls(void)
+{
+    return (long)atomic_load(&count);
+}
 
 __attribute__((visibility("default"))) void *
 malloc(size_t n)
