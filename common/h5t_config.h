@@ -17,7 +17,6 @@ typedef struct h5t_config {
     int              pipeline;           /* 1: parallel chunk pipeline on, 0: forward all I/O */
     int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
     size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
-    size_t           small_data_nbytes;  /* memory budget of the small-data cache */
     int              debug;              /* 1: debug messages on stderr */
 } h5t_config_t;
 
