@@ -51,23 +51,23 @@ dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t da
     return h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
 }
 
+/* Everything the pipeline does not take (multi-dataset calls, ineligible datasets) goes to the
+ * connector below as one call. `buf` is the caller's; writes only read it. */
 static herr_t
-dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
-             hid_t dxpl_id, void *buf[], void **req)
+forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
+           hid_t dxpl_id, void *buf[], void **req)
 {
-    void  *stack[H5T_DSET_STACK];
-    herr_t pret;
-    if (count == 1 && h5t_pipe_read(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req,
-                                    &pret))
-        return pret;
+    void *stack[H5T_DSET_STACK];
     if (count != 1 && h5t_pipe_drain(NULL, dxpl_id) < 0)
         return -1;
     void **u = unwrap_dsets(count, dset, stack);
     if (!u)
         return -1;
     h5t_obj_t *o0  = dset[0];
-    herr_t     ret = H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id, dxpl_id,
-                                      buf, req);
+    herr_t     ret = write ? H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
+                                               dxpl_id, (const void **)buf, req)
+                           : H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
+                                              dxpl_id, buf, req);
     h5t_req_wrap(req, o0->ctx);
     if (u != stack)
         free(u);
@@ -75,26 +75,25 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
 }
 
 static herr_t
+dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
+             hid_t dxpl_id, void *buf[], void **req)
+{
+    herr_t pret;
+    if (count == 1 && h5t_pipe_read(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req,
+                                    &pret))
+        return pret;
+    return forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
+}
+
+static herr_t
 dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
               hid_t dxpl_id, const void *buf[], void **req)
 {
-    void  *stack[H5T_DSET_STACK];
     herr_t pret;
     if (count == 1 && h5t_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
                                      req, &pret))
         return pret;
-    if (count != 1 && h5t_pipe_drain(NULL, dxpl_id) < 0)
-        return -1;
-    void **u = unwrap_dsets(count, dset, stack);
-    if (!u)
-        return -1;
-    h5t_obj_t *o0  = dset[0];
-    herr_t     ret = H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id, dxpl_id,
-                                       buf, req);
-    h5t_req_wrap(req, o0->ctx);
-    if (u != stack)
-        free(u);
-    return ret;
+    return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
 }
 
 static herr_t
