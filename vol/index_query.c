@@ -639,25 +639,40 @@ lapl_ok(const H5VL_loc_params_t *loc)
         return 0;                                                                                          \
     } while (0)
 
-int
-h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
-                        herr_t *ret_out)
+/* The start every query shares: o's file index, where relative names start, and the index entry
+ * of o itself. 0: not for the index (no index, asynchronous, non-default link access); -1: the
+ * index does not know o (counted as forwarded); 1: go on. */
+static int
+query_begin(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out, h5t_ix_anchor_t *a,
+            uint32_t *self_out)
 {
-    if (req || !o->ctx->index)
-        return 0;
-    if (args->op_type != H5VL_LINK_EXISTS && args->op_type != H5VL_LINK_ITER)
-        return 0;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    if (!lapl_ok(loc))
+    uint8_t tok[H5T_IX_TOKEN_NBYTES];
+    if (req || !o->ctx->index || !lapl_ok(loc))
         return 0;
     h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
     if (!d)
         return 0;
+    anchor_of(o, loc->obj_type, a);
+    *d_out    = d;
+    *self_out = h5t_ix_obj_get(d, tok);
+    if (*self_out == H5T_IX_NONE) {
+        h5t_ix_stats.forwarded++;
+        return -1;
+    }
+    return 1;
+}
+
+int
+h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
+                        herr_t *ret_out)
+{
+    if (args->op_type != H5VL_LINK_EXISTS && args->op_type != H5VL_LINK_ITER)
+        return 0;
+    h5t_ix_data_t  *d;
     h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
-    uint32_t self = h5t_ix_obj_get(d, tok);
-    if (self == H5T_IX_NONE)
-        FORWARD();
+    uint32_t        self;
+    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
+        return 0;
 
     if (args->op_type == H5VL_LINK_EXISTS) {
         resolved_t r;
@@ -705,19 +720,11 @@ int
 h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
                    herr_t *ret_out)
 {
-    if (req || !o->ctx->index)
-        return 0;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    if (!lapl_ok(loc))
-        return 0;
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
-    if (!d)
-        return 0;
+    h5t_ix_data_t  *d;
     h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
-    uint32_t self = h5t_ix_obj_get(d, tok);
-    if (self == H5T_IX_NONE)
-        FORWARD();
+    uint32_t        self;
+    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
+        return 0;
     resolved_t r;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE)
@@ -777,21 +784,15 @@ h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get
         *ret_out = 0;
         return 1;
     }
-    if (req || !o->ctx->index || args->op_type != H5VL_OBJECT_GET_INFO)
+    if (args->op_type != H5VL_OBJECT_GET_INFO)
         return 0;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    if (!lapl_ok(loc))
-        return 0;
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
-    if (!d)
+    h5t_ix_data_t  *d;
+    h5t_ix_anchor_t a;
+    uint32_t        self, t = H5T_IX_NONE;
+    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
     unsigned fields = args->args.get_info.fields;
     if (!fields_ok(d, fields))
-        FORWARD();
-    h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
-    uint32_t self = h5t_ix_obj_get(d, tok), t = H5T_IX_NONE;
-    if (self == H5T_IX_NONE)
         FORWARD();
     resolved_t r;
     if (loc->type == H5VL_OBJECT_BY_SELF) {
@@ -828,21 +829,13 @@ int
 h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
                           void **req, herr_t *ret_out)
 {
-    if (req || !o->ctx->index)
-        return 0;
     if (args->op_type != H5VL_OBJECT_EXISTS && args->op_type != H5VL_OBJECT_VISIT)
         return 0;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    if (!lapl_ok(loc))
-        return 0;
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
-    if (!d)
-        return 0;
+    h5t_ix_data_t  *d;
     h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
-    uint32_t self = h5t_ix_obj_get(d, tok);
-    if (self == H5T_IX_NONE)
-        FORWARD();
+    uint32_t        self;
+    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
+        return 0;
     if (args->op_type == H5VL_OBJECT_EXISTS) {
         resolved_t r;
         if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) ||
@@ -871,22 +864,16 @@ h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_objec
 int
 h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
 {
-    if (req || !o->ctx->index || args->op_type != H5VL_GROUP_GET_INFO)
+    if (args->op_type != H5VL_GROUP_GET_INFO)
         return 0;
     const H5VL_loc_params_t *loc = &args->args.get_info.loc_params;
     if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
         return 0;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    if (!lapl_ok(loc))
-        return 0;
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
-    if (!d)
-        return 0;
+    h5t_ix_data_t  *d;
     h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
-    uint32_t self = h5t_ix_obj_get(d, tok);
-    if (self == H5T_IX_NONE)
-        FORWARD();
+    uint32_t        self;
+    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
+        return 0;
     uint32_t g = group_at(d, &a, self, loc, 0);
     if (g == H5T_IX_NONE)
         FORWARD();
