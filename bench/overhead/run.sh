@@ -48,3 +48,23 @@ for m in "${modes[@]}"; do
   printf '| %s | %.3f | %.2f | %.3f | %s | %s |\n' "$m" "$t" "$(awk -v t="$t" -v n="$nobj" 'BEGIN{print t/n*1e6}')" \
     "$(awk -v t="$t" -v s="$ts" 'BEGIN{print t/s}')" "$full" "$extra"
 done
+
+# Instruction counts (valgrind's callgrind) do not depend on what else the machine is doing:
+# the steadier measure of the connector's cost. CALLGRIND=0 skips it.
+if [ "${CALLGRIND:-1}" != 0 ] && command -v valgrind > /dev/null; then
+  cg_groups=$(( ngroups < 100 ? ngroups : 100 ))
+  instr() { # mode -> instructions of one walk of cg_groups groups
+    local out="$tmp/cg.$RANDOM"
+    case "$1" in
+      stock) env -u HDF5_VOL_CONNECTOR valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" walk "$tmp/meta.h5" "$cg_groups" "$per" ;;
+      "h5turbo index=off") HDF5_VOL_CONNECTOR="h5turbo under_vol=0;under_info={};index=off" valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" walk "$tmp/meta.h5" "$cg_groups" "$per" ;;
+      h5turbo) HDF5_VOL_CONNECTOR="h5turbo" valgrind --tool=callgrind --callgrind-out-file="$out" "$bin" walk "$tmp/meta.h5" "$cg_groups" "$per" ;;
+    esac 2>&1 >/dev/null | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}'
+  }
+  is=$(instr stock)
+  printf '\nInstructions (callgrind), walk of %d objects, process start to exit:\n\n| mode | instructions | ratio vs stock |\n|---|---|---|\n' "$(( cg_groups * (per + 1) ))"
+  for m in "${modes[@]}"; do
+    i=$(instr "$m")
+    printf '| %s | %s | %.3f |\n' "$m" "$i" "$(awk -v a="$i" -v b="$is" 'BEGIN{print a/b}')"
+  done
+fi
