@@ -2,6 +2,7 @@
  * (H5L_SAME_LOC); hard-link creation names a target object that must be unwrapped. */
 #include "h5t_vol.h"
 #include "index.h"
+#include "pipeline.h"
 
 /* The under connector of a call that names two locations, either of which may be NULL. */
 static const h5t_obj_t *
@@ -32,6 +33,7 @@ static herr_t
 link_copy(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_params_t *loc2, hid_t lcpl_id,
           hid_t lapl_id, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     const h5t_obj_t *o = either(src, dst);
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_copy(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
@@ -42,6 +44,7 @@ static herr_t
 link_move(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_params_t *loc2, hid_t lcpl_id,
           hid_t lapl_id, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     const h5t_obj_t *o = either(src, dst);
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_move(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
@@ -61,6 +64,7 @@ link_get(void *obj, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, hi
 static herr_t
 link_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
     herr_t     ret;
     if (args->op_type == H5VL_LINK_DELETE)

@@ -1,6 +1,7 @@
 /* object.c — H5O callbacks, forwarded to the connector below. */
 #include "h5t_vol.h"
 #include "index.h"
+#include "pipeline.h"
 
 static void *
 object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
@@ -16,6 +17,7 @@ static herr_t
 object_copy(void *src, const H5VL_loc_params_t *loc1, const char *src_name, void *dst, const H5VL_loc_params_t *loc2,
             const char *dst_name, hid_t ocpypl_id, hid_t lcpl_id, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = src;
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLobject_copy(o->under, loc1, src_name, h5t_under(dst), loc2, dst_name, o->under_vol_id,
@@ -25,6 +27,7 @@ object_copy(void *src, const H5VL_loc_params_t *loc1, const char *src_name, void
 static herr_t
 object_get(void *obj, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
     herr_t     ret;
     if (h5t_index_object_get(o, loc, args, req, &ret))
@@ -36,6 +39,7 @@ static herr_t
 object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args, hid_t dxpl_id,
                 void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
     herr_t     ret;
     if (args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH)
@@ -48,6 +52,7 @@ object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_ar
 static herr_t
 object_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
+    (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
     H5T_FORWARD(o, req, H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
