@@ -99,6 +99,16 @@ target_with_info(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, const resolved_t *r
     return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
 }
 
+/* The object a resolved hard link points to, when its info is already in the index (no loading). */
+static uint32_t
+target_known(const h5t_ix_data_t *d, const resolved_t *r)
+{
+    if (r->link == H5T_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
+        return H5T_IX_NONE;
+    uint32_t t = h5t_ix_obj_find(d, d->groups[r->gi].links[r->link].token);
+    return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
+}
+
 /* ------------------------------------------------------------------ orders */
 static int
 cmp_name(const void *a, const void *b, void *ctx)
@@ -959,7 +969,10 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     anchor_of(o, loc->obj_type, &a);
     uint32_t self = h5t_ix_obj_get(d, tok), t;
     resolved_t r;
-    if (self == H5T_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_with_info(d, &a, &r)) == H5T_IX_NONE)
+    /* Only a target whose info the index already holds (a sidecar, or an earlier query): loading
+     * it here would read the object header once for the info and again to open the object, which
+     * makes a first open slower than native's walk. */
+    if (self == H5T_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_known(d, &r)) == H5T_IX_NONE)
         return NULL;
     H5O_type_t ot = (H5O_type_t)d->objs[t].type;
     if (!((ot == H5O_TYPE_DATASET && (want == H5I_DATASET || want == H5I_BADID)) ||

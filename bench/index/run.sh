@@ -69,3 +69,20 @@ for e in $exps; do
 done
 echo "(x = stock time / other time: above 1 is faster than stock. first = h5turbo with no sidecar, second = with"
 echo " the sidecar the first open wrote. mallocs = malloc+calloc+realloc calls from H5Fopen to H5Fclose.)"
+
+# Instruction counts (callgrind, whole process) on the smallest file: steady where timings on a
+# shared machine are not. INSTR=0 skips it.
+if [ "${INSTR:-1}" != 0 ] && command -v valgrind > /dev/null; then
+  e=$(echo $exps | awk '{print $1}'); f=$work/mantid_$e.h5
+  instr() { valgrind --tool=callgrind --callgrind-out-file="$work/cg.out" "$@" 2>&1 >/dev/null | awk '/I *refs:/ {gsub(",", "", $NF); print $NF}'; }
+  echo
+  echo "instructions (callgrind), $e experiments:"
+  printf "%-3s %14s %14s %14s | %8s %8s\n" ldr stock first second "1st/stk" "2nd/stk"
+  for l in a b c; do
+    is=$(instr "$load" "$f" $l)
+    rm -f "$work/.mantid_$e.h5.h5turbo-index"
+    i1=$(HDF5_PLUGIN_PATH=$plugins HDF5_VOL_CONNECTOR=h5turbo H5TURBO_INDEX=persistent instr "$load" "$f" $l)
+    i2=$(HDF5_PLUGIN_PATH=$plugins HDF5_VOL_CONNECTOR=h5turbo H5TURBO_INDEX=persistent instr "$load" "$f" $l)
+    printf "%-3s %14s %14s %14s | %7.2fx %7.2fx\n" $l "$is" "$i1" "$i2" "$(awk "BEGIN{print $is/$i1}")" "$(awk "BEGIN{print $is/$i2}")"
+  done
+fi
