@@ -163,15 +163,24 @@ def plot(results, out):
             for r in rs:
                 if xkey in r:
                     series.setdefault((r["case"].split(" @")[0], r["mode"]), []).append((r[xkey], r))
+            # One colour per mode, one line style and marker per case, so that many series stay
+            # readable (stock vs h5turbo is the comparison that matters).
+            modes = sorted({m for _, m in series})
+            cases = sorted({c for c, _ in series})
+            styles = ["-", "--", ":", "-."]
+            markers = ["o", "s", "^", "D", "v"]
             for (case, mode), pts in sorted(series.items()):
                 pts.sort(key=lambda p: p[0])
+                ci = cases.index(case)
+                style = dict(color=f"C{modes.index(mode) % 10}", linestyle=styles[ci % len(styles)],
+                             marker=markers[ci % len(markers)])
                 if xkey == "threads" and all("mbytes" in p[1] for p in pts) and pts[0][1]["unit"] == "s":
                     ys = [p[1]["mbytes"] / p[1]["median"] for p in pts]
                     ax.set_ylabel("MB/s (median)")
                 else:
                     ys = [p[1]["median"] for p in pts]
                     ax.set_ylabel(f"{pts[0][1]['unit']} (median)")
-                ax.plot([p[0] for p in pts], ys, marker="o", label=f"{case}: {mode}")
+                ax.plot([p[0] for p in pts], ys, label=f"{case}: {mode}", **style)
             ax.set_xlabel(xkey)
             ax.legend(fontsize=7)
         else:
