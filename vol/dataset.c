@@ -35,6 +35,7 @@ dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t 
                hid_t space_id, hid_t dcpl_id, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_index_modified();
     return h5t_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
                                            dapl_id, dxpl_id, req),
@@ -45,6 +46,7 @@ static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
@@ -100,6 +102,7 @@ static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
@@ -109,6 +112,7 @@ static herr_t
 dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
@@ -118,6 +122,7 @@ static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));

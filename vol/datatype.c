@@ -7,6 +7,7 @@ datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t
                 hid_t tcpl_id, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_index_modified();
     return h5t_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
                                             dxpl_id, req),
@@ -17,6 +18,7 @@ static void *
 datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
@@ -27,6 +29,7 @@ static herr_t
 datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -34,6 +37,7 @@ static herr_t
 datatype_specific(void *obj, H5VL_datatype_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -41,6 +45,7 @@ static herr_t
 datatype_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 

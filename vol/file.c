@@ -63,6 +63,7 @@ static herr_t
 file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     h5t_pipe_drain(NULL, dxpl_id); /* sizes and contents include chunks write-behind holds */
     H5T_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
@@ -102,6 +103,7 @@ static herr_t
 file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     herr_t     ret;
     switch (args->op_type) {
         case H5VL_FILE_IS_ACCESSIBLE:
@@ -130,6 +132,7 @@ static herr_t
 file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     h5t_pipe_drain(NULL, dxpl_id);
     herr_t ret = H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req);
     h5t_req_wrap(req, o->ctx);
@@ -143,6 +146,7 @@ file_close(void *obj, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
     h5t_pipe_drain(NULL, dxpl_id);
+    h5t_index_file_closing(o);
     H5T_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

@@ -7,6 +7,7 @@ group_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lc
              hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_index_modified();
     return h5t_wrap_new(H5VLgroup_create(o->under, loc, o->under_vol_id, name, lcpl_id, gcpl_id, gapl_id, dxpl_id, req),
                         o, req);
@@ -16,6 +17,7 @@ static void *
 group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     return h5t_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
 }
 
@@ -23,6 +25,7 @@ static herr_t
 group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     herr_t     ret;
     if (h5t_index_group_get(o, args, req, &ret))
         return ret;
@@ -52,6 +55,7 @@ static herr_t
 group_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 

@@ -70,6 +70,9 @@ void       h5t_ctx_ref(h5t_ctx_t *ctx);
 void       h5t_ctx_unref(h5t_ctx_t *ctx);
 h5t_obj_t *h5t_obj_new(void *under, h5t_ctx_t *ctx);
 void       h5t_obj_free(h5t_obj_t *o);
+/* The wrapper wrap_object made last (HDF5 wrapping an object for H5VLwrap_register): how code
+ * that registers an ID finds our wrapper of it (compare its under with the object registered). */
+extern h5t_obj_t *h5t_last_wrapped;
 
 /* The under object of a (possibly NULL) wrapper. */
 static inline void *
@@ -117,6 +120,18 @@ h5t_wrap_new(void *under, const h5t_obj_t *parent, void **req)
         if (ret_ >= 0)                                                                                     \
             h5t_obj_free(o);                                                                               \
         return ret_;                                                                                       \
+    } while (0)
+
+/* A lazy attribute (index_attr.c: opened from the index's attribute cache, nothing open below
+ * yet, under == NULL) is made real before any callback needs the object below: every callback
+ * that can receive one starts with H5T_LIVE. 0 on success (and for any other object), -1. */
+int h5t_index_attr_materialise(h5t_obj_t *o);
+/* What get_object hands HDF5 for a lazy attribute (index_attr.c); NULL for any other object. */
+void *h5t_index_attr_sentinel(const h5t_obj_t *o);
+#define H5T_LIVE(o, fail)                                                                                  \
+    do {                                                                                                   \
+        if ((o) && !((h5t_obj_t *)(o))->under && h5t_index_attr_materialise((h5t_obj_t *)(o)) < 0)         \
+            return (fail);                                                                                 \
     } while (0)
 
 /* ---- info (info.c) */

@@ -200,8 +200,9 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
         free(f);
         return;
     }
-    f->d       = d;
-    ctx->index = f;
+    f->d          = d;
+    f->file_under = file->under;
+    ctx->index    = f;
 }
 
 /* Publishes the sidecar of a read-only file whose index learned something. */
@@ -284,10 +285,12 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
             h5t_ix_memory(d, &nlinks, &nbytes);
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
-                    "loads=%zu rejects=%zu writes=%zu; %u objects %zu links %zu bytes (%.1f bytes/entry)\n",
+                    "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; %u objects %u attributes "
+                    "%zu links %zu bytes (%.1f bytes/entry)\n",
                     d->path ? d->path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
                     h5t_ix_stats.groups_loaded, h5t_ix_stats.sidecar_loads, h5t_ix_stats.sidecar_rejects,
-                    h5t_ix_stats.sidecar_writes, d->nobj, nlinks, nbytes,
+                    h5t_ix_stats.sidecar_writes, h5t_ix_stats.attrs_lazy, h5t_ix_stats.attrs_materialised, d->nobj,
+                    d->nattr, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
         h5t_ix_data_clear(d);
@@ -301,6 +304,8 @@ void
 h5t_index_obj_release(h5t_obj_t *o)
 {
     if (o->idx) {
+        if (o->idx->lazy)
+            h5t_ix_lazy_free(o->idx->lazy);
         free(o->idx->path);
         h5t_objpool_put(&ixobj_pool, o->idx);
         o->idx = NULL;

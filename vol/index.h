@@ -44,6 +44,22 @@ h5t_obj_t *h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char
  * reports when the index opened parent. */
 void h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc);
 
+/* ---- the small-attribute cache (index_attr.c), read-only files only */
+
+/* H5Aexists / H5Aexists_by_name: 1 when answered (status in *ret_out), 0 to forward. */
+int h5t_index_attr_exists(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
+                          herr_t *ret_out);
+/* H5Aopen / H5Aopen_by_name of a cached attribute: a lazy attribute (under == NULL), or NULL to
+ * forward. */
+h5t_obj_t *h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
+                               void **req);
+/* H5Aread and H5Aget_type/space/info/name of a lazy attribute: 1 when answered, 0 when the
+ * caller must make it real (h5t_index_attr_materialise) and forward. */
+int h5t_index_attr_read(h5t_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
+int h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
+/* The application closes a file: its open's lazy attributes become real first. */
+void h5t_index_file_closing(h5t_obj_t *file);
+
 /* ---- statistics for tests and the benchmark */
 typedef struct h5t_index_stats {
     size_t answered;      /* queries answered from the index */
@@ -52,6 +68,8 @@ typedef struct h5t_index_stats {
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;
+    size_t attrs_lazy;        /* attributes opened from the cache */
+    size_t attrs_materialised; /* lazy attributes made real */
 } h5t_index_stats_t;
 void h5t_index_get_stats(h5t_index_stats_t *out);
 

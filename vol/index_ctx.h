@@ -7,11 +7,24 @@
 #include "index.h"
 #include "index_int.h"
 
+struct h5t_ix_lazy; /* index_attr.c: a lazy attribute's cached state */
+
 /* One open of a file (ctx->index). */
 struct h5t_index_file {
     h5t_ix_data_t *d;
     unsigned long  fileno; /* of this open's shared file: how objects of this file are recognised */
     int            debug;
+    /* The file object below, while the application holds this open's file: what lazy attributes
+     * open their real attribute through. Every lazy attribute of this open is made real before
+     * that file is closed, and none is handed out after (NULL). */
+    void               *file_under;
+    struct h5t_ix_lazy *lazy; /* list of this open's lazy attributes */
+    /* One real attribute of this file, opened below with the first lazy one and closed with the
+     * file: what HDF5 gets when it asks for the native object of a lazy attribute. It only ever
+     * does so to tell which file an attribute ID belongs to (H5Fget_obj_count/ids, and native's
+     * own search for an already open attribute before opening one, which then finds this
+     * attribute only if it is the one being opened). */
+    void *sentinel;
 };
 
 /* Per wrapper (o->idx): which file object it is, learned once. */
@@ -22,6 +35,8 @@ struct h5t_index_obj {
     /* The path native HDF5 would have recorded for an object the index opened by token (and
      * for attributes opened from it): what H5Iget_name must return. NULL otherwise. */
     char *path;
+    /* A lazy attribute (index_attr.c): opened from the cache, nothing open below yet. */
+    struct h5t_ix_lazy *lazy;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
@@ -45,6 +60,19 @@ void h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
 
 /* o's per-wrapper state, created zeroed on first need (NULL when out of memory). */
 struct h5t_index_obj *h5t_ix_obj_state(h5t_obj_t *o);
+
+/* For the attribute cache (index_query.c): the object a BY_SELF or BY_NAME location names, in the
+ * index of a read-only file, and (path_out not NULL) the path native records for it, malloc'd;
+ * H5T_IX_NONE when the index cannot tell (the caller forwards). */
+uint32_t h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out,
+                       h5t_ix_anchor_t *a_out, char **path_out);
+/* Native's path for `name` looked up from an object whose path is `base` ("." gives base); NULL
+ * when it cannot be told (a "." component) or out of memory. */
+char *h5t_ix_join_path(const char *base, const char *name);
+/* Loads the attributes of object oi (opened by token through a). 0, or -1 (caller forwards). */
+int h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi);
+/* Frees a lazy attribute's state (from h5t_index_obj_release). */
+void h5t_ix_lazy_free(struct h5t_ix_lazy *lz);
 
 /* Counters (index.c) */
 extern h5t_index_stats_t h5t_ix_stats;

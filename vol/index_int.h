@@ -29,12 +29,40 @@ typedef struct h5t_ix_link {
     uint8_t     token[H5T_IX_TOKEN_NBYTES]; /* hard links */
 } h5t_ix_link_t;
 
-/* One object, by token. `has_info` says whether the H5Oget_info fields below are known. */
+/* Attributes of at most this many bytes of data are cached with their value. */
+#define H5T_IX_ATTR_MAX_VALUE 256
+
+/* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer);
+ * small ones of fixed-size types (`cached`) also carry their datatype and dataspace, encoded by
+ * H5Tencode / H5Sencode, and their raw value in that datatype. Bytes live either in one block
+ * owned by the record (`owned`: the block starts at `name`) or in the sidecar buffer. */
+typedef struct h5t_ix_attr {
+    const char *name;
+    const void *type_enc;
+    const void *space_enc;
+    const void *value;
+    uint32_t    name_len;
+    uint32_t    type_nbytes;
+    uint32_t    space_nbytes;
+    uint32_t    value_nbytes;
+    uint8_t     cached;
+    uint8_t     cset; /* of the name (H5T_cset_t) */
+    uint8_t     corder_valid;
+    uint8_t     owned;
+    int64_t     corder;
+} h5t_ix_attr_t;
+
+/* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
+ * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
+ * attribute table. */
 typedef struct h5t_ix_obj {
     uint8_t  token[H5T_IX_TOKEN_NBYTES];
     uint8_t  has_info;
     uint8_t  type; /* H5O_type_t */
-    uint8_t  pad_[2];
+    uint8_t  attrs_loaded;
+    uint8_t  pad_;
+    uint32_t attr_first;
+    uint32_t nattr;
     uint32_t rc;
     uint32_t group;  /* index into the group table when this group's links are loaded */
     uint32_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
@@ -86,6 +114,8 @@ typedef struct h5t_ix_data {
     uint32_t       oht_mask;
     h5t_ix_group_t *groups;
     uint32_t        ngroup, groupcap;
+    h5t_ix_attr_t  *attrs;
+    uint32_t        nattr, attrcap;
 
     void          *sc_buf;   /* the sidecar bytes the loaded strings point into */
     h5t_ix_link_t *sc_links; /* links decoded from it */
@@ -114,7 +144,7 @@ h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
  * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
  * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB. */
 h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
-/* Serialises d (objects with info, loaded groups) with identity id; malloc'd buffer. */
+/* Serialises d (objects with info or attributes, loaded groups) with identity id; malloc'd buffer. */
 h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out,
                                 size_t *n_out);
 /* The sidecar's checksum (a 64-bit multiply-xor hash) of n bytes. */

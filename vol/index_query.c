@@ -12,6 +12,7 @@
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
 static int get_name_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+static char *native_path(const char *name);
 
 /* ------------------------------------------------------------------ paths */
 
@@ -313,7 +314,8 @@ open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_
         H5Eclear2(H5E_DEFAULT);
         return H5I_INVALID_HID;
     }
-    hid_t id = H5VLwrap_register(obj, type);
+    h5t_last_wrapped = NULL;
+    hid_t id         = H5VLwrap_register(obj, type);
     if (id < 0) {
         if (type == H5I_GROUP)
             H5VLgroup_close(obj, o->under_vol_id, DXPL, NULL);
@@ -322,6 +324,19 @@ open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_
         else
             H5VLdatatype_close(obj, o->under_vol_id, DXPL, NULL);
         H5Eclear2(H5E_DEFAULT);
+        return id;
+    }
+    /* Native records the path of what it hands to the callback; in a read-only file the index can
+     * tell it too, and attributes opened from the callback's object then open from the cache. */
+    if (o->ctx->index && !o->ctx->index->d->writable) {
+        h5t_obj_t  *w    = h5t_last_wrapped && h5t_last_wrapped->under == obj ? h5t_last_wrapped : NULL;
+        const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+        char       *path = w && base ? h5t_ix_join_path(base, name) : NULL;
+        struct h5t_index_obj *x = path ? h5t_ix_obj_state(w) : NULL;
+        if (x && !x->path)
+            x->path = path;
+        else
+            free(path);
     }
     return id;
 }
@@ -1010,6 +1025,68 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
         *opened_type_out = type;
     h5t_ix_stats.answered++;
     return w;
+}
+
+char *
+h5t_ix_join_path(const char *base, const char *name)
+{
+    if (!base || !name)
+        return NULL;
+    for (const char *p = name; *p;) {
+        while (*p == '/')
+            p++;
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        if (e - p == 1 && p[0] == '.' && !(p == name && !*e))
+            return NULL; /* "." inside a path: native's records are not modelled */
+        p = e;
+    }
+    if (strcmp(name, ".") == 0)
+        return strdup(base);
+    if (name[0] == '/')
+        return native_path(name);
+    size_t nb = strlen(base), nn = strlen(name);
+    char  *tmp = malloc(nb + nn + 2);
+    if (!tmp)
+        return NULL;
+    memcpy(tmp, base, nb);
+    tmp[nb] = '/';
+    memcpy(tmp + nb + 1, name, nn + 1);
+    char *out = native_path(tmp);
+    free(tmp);
+    return out;
+}
+
+uint32_t
+h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out, h5t_ix_anchor_t *a_out,
+              char **path_out)
+{
+    h5t_ix_data_t *d;
+    uint32_t       self, t;
+    if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
+        return H5T_IX_NONE;
+    if (query_begin(o, loc, req, &d, a_out, &self) <= 0 || d->writable)
+        return H5T_IX_NONE;
+    if (loc->type == H5VL_OBJECT_BY_SELF)
+        t = self;
+    else {
+        resolved_t r;
+        if (!resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
+            d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            return H5T_IX_NONE;
+        t = h5t_ix_obj_get(d, d->groups[r.gi].links[r.link].token);
+    }
+    if (t == H5T_IX_NONE)
+        return H5T_IX_NONE;
+    if (path_out) {
+        const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+        *path_out = h5t_ix_join_path(base, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".");
+        if (!*path_out)
+            return H5T_IX_NONE;
+    }
+    *d_out = d;
+    return t;
 }
 
 /* H5Iget_name of an object the index opened (or an attribute of one): the recorded path. */

@@ -159,6 +159,10 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
 {
     for (uint32_t k = 0; k < d->ngroup; k++)
         h5t_ix_group_free(&d->groups[k]);
+    for (uint32_t k = 0; k < d->nattr; k++)
+        if (d->attrs[k].owned)
+            free((void *)d->attrs[k].name);
+    free(d->attrs);
     free(d->groups);
     free(d->objs);
     free(d->oht);
@@ -169,6 +173,8 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
     d->oht      = NULL;
     d->sc_links = NULL;
     d->sc_buf   = NULL;
+    d->attrs    = NULL;
+    d->nattr = d->attrcap = 0;
     d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
     d->oht_mask                                   = 0;
 }

@@ -17,7 +17,9 @@ link_create(H5VL_link_create_args_t *args, void *obj, const H5VL_loc_params_t *l
 {
     H5VL_link_create_args_t my = *args;
     const h5t_obj_t        *o  = obj;
+    H5T_LIVE(obj, -1);
     if (my.op_type == H5VL_LINK_CREATE_HARD) {
+        H5T_LIVE(my.args.hard.curr_obj, -1);
         o                      = either(obj, my.args.hard.curr_obj);
         my.args.hard.curr_obj = h5t_under(my.args.hard.curr_obj);
     }
@@ -35,6 +37,8 @@ link_copy(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_pa
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     const h5t_obj_t *o = either(src, dst);
+    H5T_LIVE(src, -1);
+    H5T_LIVE(dst, -1);
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_copy(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
                                       dxpl_id, req));
@@ -46,6 +50,8 @@ link_move(void *src, const H5VL_loc_params_t *loc1, void *dst, const H5VL_loc_pa
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     const h5t_obj_t *o = either(src, dst);
+    H5T_LIVE(src, -1);
+    H5T_LIVE(dst, -1);
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLlink_move(h5t_under(src), loc1, h5t_under(dst), loc2, o->under_vol_id, lcpl_id, lapl_id,
                                       dxpl_id, req));
@@ -55,6 +61,7 @@ static herr_t
 link_get(void *obj, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     herr_t     ret;
     if (h5t_index_link_get(o, loc, args, req, &ret))
         return ret;
@@ -66,6 +73,7 @@ link_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     herr_t     ret;
     if (args->op_type == H5VL_LINK_DELETE)
         h5t_index_modified();
@@ -78,6 +86,7 @@ static herr_t
 link_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLlink_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 

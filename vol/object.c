@@ -7,6 +7,7 @@ static void *
 object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
     h5t_obj_t *w = h5t_index_open(o, loc, NULL, H5I_BADID, H5P_DEFAULT, opened_type, dxpl_id, req);
     if (w)
         return w;
@@ -19,6 +20,8 @@ object_copy(void *src, const H5VL_loc_params_t *loc1, const char *src_name, void
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = src;
+    H5T_LIVE(src, -1);
+    H5T_LIVE(dst, -1);
     h5t_index_modified();
     H5T_FORWARD(o, req, H5VLobject_copy(o->under, loc1, src_name, h5t_under(dst), loc2, dst_name, o->under_vol_id,
                                         ocpypl_id, lcpl_id, dxpl_id, req));
@@ -30,8 +33,10 @@ object_get(void *obj, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
     herr_t     ret;
+    /* The index answers H5Iget_name of a lazy attribute; anything else needs the real one. */
     if (h5t_index_object_get(o, loc, args, req, &ret))
         return ret;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLobject_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
@@ -41,6 +46,7 @@ object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_ar
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     herr_t     ret;
     if (args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH)
         h5t_index_modified();
@@ -54,6 +60,7 @@ object_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *a
 {
     (void)h5t_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 

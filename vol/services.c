@@ -7,6 +7,7 @@ static herr_t
 get_conn_cls(void *obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t **cls_out)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     if (lvl == H5VL_GET_CONN_LVL_CURR) {
         *cls_out = &h5t_vol_class;
         return 0;
@@ -33,6 +34,7 @@ static herr_t
 opt_query(void *obj, H5VL_subclass_t cls, int opt_type, uint64_t *flags_out)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLintrospect_opt_query(o->under, o->under_vol_id, cls, opt_type, flags_out);
 }
 
@@ -101,6 +103,7 @@ static herr_t
 blob_put(void *obj, const void *buf, size_t size, void *blob_id, void *ctx)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLblob_put(o->under, o->under_vol_id, buf, size, blob_id, ctx);
 }
 
@@ -108,6 +111,7 @@ static herr_t
 blob_get(void *obj, const void *blob_id, void *buf, size_t size, void *ctx)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLblob_get(o->under, o->under_vol_id, blob_id, buf, size, ctx);
 }
 
@@ -115,6 +119,7 @@ static herr_t
 blob_specific(void *obj, void *blob_id, H5VL_blob_specific_args_t *args)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLblob_specific(o->under, o->under_vol_id, blob_id, args);
 }
 
@@ -122,6 +127,7 @@ static herr_t
 blob_optional(void *obj, void *blob_id, H5VL_optional_args_t *args)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLblob_optional(o->under, o->under_vol_id, blob_id, args);
 }
 
@@ -132,6 +138,7 @@ static herr_t
 token_cmp(void *obj, const H5O_token_t *t1, const H5O_token_t *t2, int *cmp_out)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLtoken_cmp(o->under, o->under_vol_id, t1, t2, cmp_out);
 }
 
@@ -139,6 +146,7 @@ static herr_t
 token_to_str(void *obj, H5I_type_t type, const H5O_token_t *token, char **str_out)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLtoken_to_str(o->under, type, o->under_vol_id, token, str_out);
 }
 
@@ -146,6 +154,7 @@ static herr_t
 token_from_str(void *obj, H5I_type_t type, const char *str, H5O_token_t *token_out)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     return H5VLtoken_from_str(o->under, type, o->under_vol_id, str, token_out);
 }
 
@@ -156,5 +165,6 @@ herr_t
 h5t_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    H5T_LIVE(o, -1);
     H5T_FORWARD(o, req, H5VLoptional(o->under, o->under_vol_id, args, dxpl_id, req));
 }

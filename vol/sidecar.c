@@ -17,20 +17,24 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Layout (version 1, host byte order, marked by a byte-order word):
+/* Layout (version 2, host byte order, marked by a byte-order word):
  *   header  128 bytes  magic, version, byte order, total size, identity, counts
- *   objects  72 bytes each
+ *   objects  80 bytes each  (their attributes are a contiguous run of the attribute array)
  *   groups   32 bytes each  (their links are a contiguous run of the link array)
  *   links    56 bytes each
- *   strings  link names (NUL-terminated) and link values
- *   trailer   8 bytes  checksum of everything before it */
+ *   attrs    64 bytes each
+ *   strings  link names (NUL-terminated), link values, attribute names (NUL-terminated),
+ *            encoded datatypes and dataspaces, attribute values
+ *   trailer   8 bytes  checksum of everything before it
+ * Version 2 added the attributes (version 1 files are rejected and rewritten). */
 #define SC_MAGIC      "H5TIDX\r\n"
-#define SC_VERSION    1u
+#define SC_VERSION    2u
 #define SC_BYTEORDER  0x01020304u
 #define SC_HDR        128u
-#define SC_OBJ        72u
+#define SC_OBJ        80u
 #define SC_GRP        32u
 #define SC_LNK        56u
+#define SC_ATR        64u
 #define SC_TRAILER    8u
 #define SC_SUFFIX     ".h5turbo-index"
 
@@ -85,6 +89,21 @@ h5t_sidecar_checksum(const void *buf, size_t n)
     return h;
 }
 
+/* A NUL-terminated, non-empty name of name_len bytes at name_off in the strings. */
+static int
+name_ok(const uint8_t *strs, uint64_t strbytes, uint64_t name_off, uint64_t name_len)
+{
+    return name_off <= strbytes && name_len < strbytes - name_off && strs[name_off + name_len] == 0 &&
+           memchr(strs + name_off, 0, name_len) == NULL && name_len > 0;
+}
+
+/* A run of len bytes at off inside the strings. */
+static int
+range_ok(uint64_t strbytes, uint64_t off, uint64_t len)
+{
+    return off <= strbytes && len <= strbytes - off;
+}
+
 /* ------------------------------------------------------------------ decode */
 h5t_status_t
 h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d)
@@ -95,22 +114,27 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         return H5T_ERR_CORRUPT;
     if (h5t_sidecar_checksum(b, n - SC_TRAILER) != rd64(b + n - SC_TRAILER))
         return H5T_ERR_CHECKSUM;
-    uint64_t nobj = rd32(b + 80), ngroup = rd32(b + 84), nlink = rd32(b + 88), strbytes = rd64(b + 96);
-    /* Each term is bounded by n (at most 2^64 / 72 objects could overflow otherwise). */
-    if (strbytes > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK)
+    uint64_t nobj = rd32(b + 80), ngroup = rd32(b + 84), nlink = rd32(b + 88), nattr = rd32(b + 92);
+    uint64_t strbytes = rd64(b + 96);
+    /* Each term is bounded by n (at most 2^64 / 80 objects could overflow otherwise). */
+    if (strbytes > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK || nattr > n / SC_ATR)
         return H5T_ERR_CORRUPT;
-    if (SC_HDR + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + strbytes + SC_TRAILER != (uint64_t)n)
+    if (SC_HDR + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + strbytes + SC_TRAILER !=
+        (uint64_t)n)
         return H5T_ERR_CORRUPT;
-    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE)
+    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE)
         return H5T_ERR_CORRUPT;
     const uint8_t *objs = b + SC_HDR, *grps = objs + nobj * SC_OBJ, *lnks = grps + ngroup * SC_GRP;
-    const uint8_t *strs = lnks + nlink * SC_LNK;
+    const uint8_t *atrs = lnks + nlink * SC_LNK, *strs = atrs + nattr * SC_ATR;
 
     /* Objects, groups and links, checked against each other. */
     for (uint64_t k = 0; k < nobj; k++) {
         const uint8_t *o = objs + k * SC_OBJ;
         uint32_t       g = rd32(o + 24);
-        if (o[16] > 1 || (o[16] && o[17] > SC_MAX_OBJ_TYPE))
+        uint64_t       afirst = rd32(o + 72), acount = rd32(o + 76);
+        if (o[16] > 1 || (o[16] && o[17] > SC_MAX_OBJ_TYPE) || o[18] > 1)
+            return H5T_ERR_CORRUPT;
+        if (afirst + acount > nattr || (!o[18] && acount != 0))
             return H5T_ERR_CORRUPT;
         if (g != H5T_IX_NONE && (g >= ngroup || rd32(grps + (uint64_t)g * SC_GRP) != k))
             return H5T_ERR_CORRUPT;
@@ -126,8 +150,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         const uint8_t *l        = lnks + k * SC_LNK;
         uint64_t       name_off = rd64(l), name_len = rd32(l + 8), val_size = rd32(l + 12), val_off = rd64(l + 16);
         uint8_t        type = l[24];
-        if (name_off > strbytes || name_len >= strbytes - name_off || strs[name_off + name_len] != 0 ||
-            memchr(strs + name_off, 0, name_len) != NULL || name_len == 0)
+        if (!name_ok(strs, strbytes, name_off, name_len))
             return H5T_ERR_CORRUPT;
         if (l[25] > 1 || l[26] > 1)
             return H5T_ERR_CORRUPT;
@@ -138,6 +161,18 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         if (val_off > strbytes || val_size > strbytes - val_off)
             return H5T_ERR_CORRUPT;
         if (type == SC_LINK_SOFT && (val_size == 0 || memchr(strs + val_off, 0, val_size) == NULL))
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < nattr; k++) {
+        const uint8_t *a = atrs + k * SC_ATR;
+        uint64_t       type_len = rd32(a + 32), space_len = rd32(a + 36), value_len = rd32(a + 56);
+        if (!name_ok(strs, strbytes, rd64(a), rd32(a + 8)) || a[12] > 1 || a[13] > 1 || a[14] > 1)
+            return H5T_ERR_CORRUPT;
+        if (!a[14] && (type_len || space_len || value_len))
+            return H5T_ERR_CORRUPT; /* listed only: nothing else may be claimed */
+        if (a[14] && (type_len == 0 || space_len == 0 || value_len > H5T_IX_ATTR_MAX_VALUE ||
+                      !range_ok(strbytes, rd64(a + 24), type_len) || !range_ok(strbytes, rd64(a + 40), space_len) ||
+                      !range_ok(strbytes, rd64(a + 48), value_len)))
             return H5T_ERR_CORRUPT;
     }
     if (id_out) {
@@ -156,8 +191,30 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     d->objs         = malloc((size_t)(nobj ? nobj : 1) * sizeof(*d->objs));
     d->groups       = malloc((size_t)(ngroup ? ngroup : 1) * sizeof(*d->groups));
     d->sc_links     = malloc((size_t)(nlink ? nlink : 1) * sizeof(*d->sc_links));
-    if (!d->objs || !d->groups || !d->sc_links)
+    d->attrs        = malloc((size_t)(nattr ? nattr : 1) * sizeof(*d->attrs));
+    if (!d->objs || !d->groups || !d->sc_links || !d->attrs)
         goto fail;
+    d->attrcap = (uint32_t)(nattr ? nattr : 1);
+    for (uint64_t k = 0; k < nattr; k++) {
+        const uint8_t *a = atrs + k * SC_ATR;
+        h5t_ix_attr_t *x = &d->attrs[k];
+        memset(x, 0, sizeof(*x));
+        x->name         = (const char *)strs + rd64(a);
+        x->name_len     = rd32(a + 8);
+        x->cset         = a[12];
+        x->corder_valid = a[13];
+        x->cached       = a[14];
+        x->corder       = (int64_t)rd64(a + 16);
+        if (x->cached) {
+            x->type_enc     = strs + rd64(a + 24);
+            x->type_nbytes  = rd32(a + 32);
+            x->space_enc    = strs + rd64(a + 40);
+            x->space_nbytes = rd32(a + 36);
+            x->value        = strs + rd64(a + 48);
+            x->value_nbytes = rd32(a + 56);
+        }
+        d->nattr = (uint32_t)k + 1;
+    }
     d->objcap   = (uint32_t)(nobj ? nobj : 1);
     d->groupcap = (uint32_t)(ngroup ? ngroup : 1);
     for (uint64_t k = 0; k < nobj; k++) {
@@ -174,6 +231,9 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         r->mtime     = (int64_t)rd64(o + 48);
         r->ctime     = (int64_t)rd64(o + 56);
         r->btime     = (int64_t)rd64(o + 64);
+        r->attrs_loaded = o[18];
+        r->attr_first   = rd32(o + 72);
+        r->nattr        = rd32(o + 76);
     }
     d->nobj = (uint32_t)nobj;
     if (h5t_ix_rehash_objs(d) < 0)
@@ -230,9 +290,19 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
     uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
     if (!remap)
         return H5T_ERR_NOMEM;
-    uint64_t nobj = 0, nlink = 0, strbytes = 0;
-    for (uint32_t k = 0; k < d->nobj; k++)
-        remap[k] = (d->objs[k].has_info || d->objs[k].group != H5T_IX_NONE) ? (uint32_t)nobj++ : H5T_IX_NONE;
+    uint64_t nobj = 0, nlink = 0, nattr = 0, strbytes = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const h5t_ix_obj_t *r = &d->objs[k];
+        remap[k] = (r->has_info || r->group != H5T_IX_NONE || r->attrs_loaded) ? (uint32_t)nobj++ : H5T_IX_NONE;
+        if (!r->attrs_loaded)
+            continue;
+        nattr += r->nattr;
+        for (uint32_t j = 0; j < r->nattr; j++) {
+            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            strbytes += (uint64_t)a->name_len + 1 +
+                        (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
+        }
+    }
     for (uint32_t g = 0; g < d->ngroup; g++) {
         nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
@@ -240,11 +310,12 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
             strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
         }
     }
-    if (nlink >= H5T_IX_NONE) {
+    if (nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE) {
         free(remap);
         return H5T_ERR_ARG;
     }
-    uint64_t n = SC_HDR + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK + strbytes + SC_TRAILER;
+    uint64_t n = SC_HDR + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + strbytes +
+                 SC_TRAILER;
     uint8_t *b = calloc(1, (size_t)n);
     if (!b) {
         free(remap);
@@ -263,9 +334,11 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
     wr32(b + 80, (uint32_t)nobj);
     wr32(b + 84, d->ngroup);
     wr32(b + 88, (uint32_t)nlink);
+    wr32(b + 92, (uint32_t)nattr);
     wr64(b + 96, strbytes);
     uint8_t *objs = b + SC_HDR, *grps = objs + nobj * SC_OBJ, *lnks = grps + (uint64_t)d->ngroup * SC_GRP;
-    uint8_t *strs = lnks + nlink * SC_LNK;
+    uint8_t *atrs = lnks + nlink * SC_LNK, *strs = atrs + nattr * SC_ATR;
+    uint64_t ai = 0, so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         if (remap[k] == H5T_IX_NONE)
             continue;
@@ -281,8 +354,41 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
         wr64(o + 48, (uint64_t)r->mtime);
         wr64(o + 56, (uint64_t)r->ctime);
         wr64(o + 64, (uint64_t)r->btime);
+        if (!r->attrs_loaded)
+            continue;
+        o[18] = 1;
+        wr32(o + 72, (uint32_t)ai);
+        wr32(o + 76, r->nattr);
+        for (uint32_t j = 0; j < r->nattr; j++, ai++) {
+            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            uint8_t             *p = atrs + ai * SC_ATR;
+            wr64(p, so);
+            wr32(p + 8, a->name_len);
+            memcpy(strs + so, a->name, (size_t)a->name_len + 1);
+            so += (uint64_t)a->name_len + 1;
+            p[12] = a->cset;
+            p[13] = a->corder_valid;
+            p[14] = a->cached;
+            wr64(p + 16, (uint64_t)a->corder);
+            if (!a->cached)
+                continue;
+            const struct {
+                const void *src;
+                uint32_t    len;
+                unsigned    off_at, len_at;
+            } parts[3] = {{a->type_enc, a->type_nbytes, 24, 32},
+                          {a->space_enc, a->space_nbytes, 40, 36},
+                          {a->value, a->value_nbytes, 48, 56}};
+            for (int i = 0; i < 3; i++) {
+                wr64(p + parts[i].off_at, so);
+                wr32(p + parts[i].len_at, parts[i].len);
+                if (parts[i].len)
+                    memcpy(strs + so, parts[i].src, parts[i].len);
+                so += parts[i].len;
+            }
+        }
     }
-    uint64_t li = 0, so = 0;
+    uint64_t li = 0;
     for (uint32_t g = 0; g < d->ngroup; g++) {
         const h5t_ix_group_t *x = &d->groups[g];
         uint8_t              *o = grps + (uint64_t)g * SC_GRP;
@@ -481,7 +587,7 @@ write_all(int fd, const void *buf, size_t n)
 
 /* Whether an existing sidecar already says at least as much about the same file. */
 static int
-existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, uint32_t nobj)
+existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, uint32_t nobj, uint32_t nattr)
 {
     void             *buf = NULL;
     size_t            n   = 0;
@@ -490,7 +596,7 @@ existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, 
     if (read_whole(path, &buf, &n) == H5T_OK && h5t_sidecar_decode(buf, n, &got, NULL) == H5T_OK &&
         memcmp(&got, id, sizeof(got)) == 0) {
         const uint8_t *b = buf;
-        covers           = rd32(b + 84) >= ngroup && rd32(b + 80) >= nobj;
+        covers           = rd32(b + 84) >= ngroup && rd32(b + 80) >= nobj && rd32(b + 92) >= nattr;
     }
     free(buf);
     return covers;
@@ -522,10 +628,12 @@ h5t_sidecar_publish(const char *file_path, const h5t_ix_data_t *d, const h5t_ix_
         goto done;
     }
     /* Another process may have published while we waited: rebuild at most once. */
-    uint32_t nobj = 0;
-    for (uint32_t k = 0; k < d->nobj; k++)
-        nobj += d->objs[k].has_info || d->objs[k].group != H5T_IX_NONE;
-    if (existing_covers(path, id, d->ngroup, nobj)) {
+    uint32_t nobj = 0, nattr = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        nobj += d->objs[k].has_info || d->objs[k].group != H5T_IX_NONE || d->objs[k].attrs_loaded;
+        nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
+    }
+    if (existing_covers(path, id, d->ngroup, nobj, nattr)) {
         st = H5T_OK;
         goto done;
     }

@@ -6,6 +6,7 @@
 #include "index.h"
 #include "pipeline.h"
 
+#include <stdint.h>
 #include <stdlib.h>
 
 /* Free lists: HDF5 asks for a wrap context on almost every API call, and iteration wraps one
@@ -102,6 +103,16 @@ static void *
 get_object(const void *obj)
 {
     const h5t_obj_t *o = obj;
+    if (!o->under) {
+        /* HDF5 asks for the native object of every attribute ID whenever it counts or lists open
+         * attributes (H5Fget_obj_count/ids, strong close, and before natively opening any
+         * attribute): a lazy attribute answers with its file's sentinel attribute, which tells
+         * the same file (index_attr.c), and stays lazy. */
+        void *s = h5t_index_attr_sentinel(o);
+        if (s)
+            return s;
+        H5T_LIVE((h5t_obj_t *)(uintptr_t)o, NULL);
+    }
     return H5VLget_object(o->under, o->under_vol_id);
 }
 
@@ -114,7 +125,10 @@ get_wrap_ctx(const void *obj, void **wrap_ctx_out)
         H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate a wrap context");
         return -1;
     }
-    if (H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
+    /* HDF5 asks on every API call, a lazy attribute's too: it has nothing below yet, and the
+     * connector below is native (the only one the index runs on), whose wrap context is none. */
+    w->under_wrap_ctx = NULL;
+    if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
         h5t_objpool_put(&wrap_pool, w);
         return -1;
     }
@@ -124,6 +138,8 @@ get_wrap_ctx(const void *obj, void **wrap_ctx_out)
     return 0;
 }
 
+h5t_obj_t *h5t_last_wrapped;
+
 static void *
 wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
 {
@@ -131,14 +147,15 @@ wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
     void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
     if (!under)
         return NULL;
-    return h5t_obj_new(under, w->ctx);
+    return h5t_last_wrapped = h5t_obj_new(under, w->ctx);
 }
 
 static void *
 unwrap_object(void *obj)
 {
-    h5t_obj_t *o     = obj;
-    void      *under = H5VLunwrap_object(o->under, o->under_vol_id);
+    h5t_obj_t *o = obj;
+    H5T_LIVE(o, NULL);
+    void *under = H5VLunwrap_object(o->under, o->under_vol_id);
     if (under)
         h5t_obj_free(o);
     return under;

@@ -26,6 +26,19 @@ walk(const h5t_ix_data_t *d)
         }
         sum += h5t_ix_obj_find(d, d->objs[x->obj].token);
     }
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const h5t_ix_obj_t *r = &d->objs[k];
+        for (uint32_t j = 0; j < r->nattr; j++) {
+            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            sum += strlen(a->name);
+            if (a->cached) {
+                sum += ((const uint8_t *)a->type_enc)[a->type_nbytes - 1] +
+                       ((const uint8_t *)a->space_enc)[a->space_nbytes - 1];
+                if (a->value_nbytes)
+                    sum += ((const uint8_t *)a->value)[a->value_nbytes - 1];
+            }
+        }
+    }
     h5t_fuzz_sink = sum;
 }
 

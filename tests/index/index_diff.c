@@ -105,6 +105,55 @@ add_attrs(hid_t obj)
         H5Aclose(a);
         H5Sclose(s);
     }
+    /* NeXus-like and other kinds the index caches or not: a fixed-length string, a small array,
+     * one too large to cache, a variable-length string, a compound. */
+    int kinds = (int)rnd(32);
+    if (kinds & 1) {
+        hid_t s = H5Screate(H5S_SCALAR), t = H5Tcopy(H5T_C_S1);
+        H5Tset_size(t, 7 + rnd(3));
+        hid_t a = H5Acreate2(obj, "NX_class", t, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, t, "NXentry\0\0");
+        H5Aclose(a), H5Tclose(t), H5Sclose(s);
+    }
+    if (kinds & 2) {
+        hsize_t dims = 5;
+        double  v[5] = {1.5, -2, 3.25, 1e300, (double)rnd(100)};
+        hid_t   s = H5Screate_simple(1, &dims, NULL);
+        hid_t   a = H5Acreate2(obj, "vec", H5T_IEEE_F64BE, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, H5T_NATIVE_DOUBLE, v);
+        H5Aclose(a), H5Sclose(s);
+    }
+    if (kinds & 4) {
+        hsize_t dims = 100;
+        int     v[100];
+        for (int i = 0; i < 100; i++)
+            v[i] = i * 3;
+        hid_t s = H5Screate_simple(1, &dims, NULL);
+        hid_t a = H5Acreate2(obj, "big", H5T_STD_I32LE, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, H5T_NATIVE_INT, v);
+        H5Aclose(a), H5Sclose(s);
+    }
+    if (kinds & 8) {
+        hid_t       s = H5Screate(H5S_SCALAR), t = H5Tcopy(H5T_C_S1);
+        const char *v = "variable";
+        H5Tset_size(t, H5T_VARIABLE);
+        hid_t a = H5Acreate2(obj, "vstr", t, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, t, &v);
+        H5Aclose(a), H5Tclose(t), H5Sclose(s);
+    }
+    if (kinds & 16) {
+        struct {
+            int    i;
+            double d;
+        } v       = {7, 0.5};
+        hid_t t   = H5Tcreate(H5T_COMPOUND, sizeof(v));
+        H5Tinsert(t, "i", 0, H5T_NATIVE_INT);
+        H5Tinsert(t, "d", sizeof(double), H5T_NATIVE_DOUBLE);
+        hid_t s = H5Screate(H5S_SCALAR);
+        hid_t a = H5Acreate2(obj, "cmp", t, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, t, &v);
+        H5Aclose(a), H5Tclose(t), H5Sclose(s);
+    }
 }
 
 static int
@@ -425,6 +474,68 @@ modify(hid_t f, int k, int *ok)
     *ok += r >= 0;
 }
 
+static const char *attr_names[] = {"attr0", "attr1", "attr3", "NX_class", "vec", "big", "vstr", "cmp", "nope"};
+
+/* Everything an application asks of an open attribute, the way loaders and h5py do. */
+static void
+print_attr(hid_t f, hid_t a)
+{
+    char       nb[1024] = "", an[8] = "";
+    H5A_info_t ai;
+    ssize_t    nlen = H5Aget_name(a, sizeof(an), an);
+    H5Iget_name(a, nb, sizeof(nb));
+    printf(" aname=%s/%zd path=%s", an, nlen, nb);
+    if (H5Aget_info(a, &ai) >= 0)
+        printf(" info=%d/%lld/%d/%llu", (int)ai.corder_valid, (long long)ai.corder, (int)ai.cset,
+               (unsigned long long)ai.data_size);
+    printf(" nobj=%zd/%zd", H5Fget_obj_count(f, H5F_OBJ_ATTR), H5Fget_obj_count(f, H5F_OBJ_ALL));
+    hid_t t = H5Aget_type(a), s = H5Aget_space(a);
+    if (t < 0 || s < 0) {
+        printf(" type/space failed\n");
+        return;
+    }
+    hssize_t      np = H5Sget_simple_extent_npoints(s);
+    size_t        ts = H5Tget_size(t);
+    unsigned char buf[1024];
+    printf(" class=%d size=%zu np=%lld vstr=%d", (int)H5Tget_class(t), ts, (long long)np, (int)H5Tis_variable_str(t));
+    if (np > 0 && (size_t)np * ts <= sizeof(buf) && H5Tget_class(t) != H5T_VLEN && H5Tis_variable_str(t) == 0) {
+        memset(buf, 0, sizeof(buf));
+        printf(" read=%d:", (int)H5Aread(a, t, buf));
+        for (size_t i = 0; i < (size_t)np * ts && i < 48; i++)
+            printf("%02x", buf[i]);
+        /* and converted, as a loader reading into its own type does */
+        hid_t mt = H5I_INVALID_HID;
+        if (H5Tget_class(t) == H5T_INTEGER)
+            mt = H5Tcopy(H5T_NATIVE_LLONG);
+        else if (H5Tget_class(t) == H5T_FLOAT)
+            mt = H5Tcopy(H5T_NATIVE_FLOAT);
+        else if (H5Tget_class(t) == H5T_STRING) {
+            mt = H5Tcopy(H5T_C_S1);
+            H5Tset_size(mt, 4);
+        }
+        else if (H5Tget_class(t) == H5T_COMPOUND) {
+            mt = H5Tcreate(H5T_COMPOUND, sizeof(double));
+            H5Tinsert(mt, "d", 0, H5T_NATIVE_DOUBLE);
+        }
+        if (mt >= 0) {
+            memset(buf, 0, sizeof(buf));
+            printf(" conv=%d:", (int)H5Aread(a, mt, buf));
+            for (size_t i = 0; i < (size_t)np * H5Tget_size(mt) && i < 48; i++)
+                printf("%02x", buf[i]);
+            H5Tclose(mt);
+        }
+    }
+    else if (np == 1 && H5Tis_variable_str(t) > 0) {
+        char *v = NULL;
+        printf(" read=%d", (int)H5Aread(a, t, &v));
+        printf(":%s", v ? v : "(null)");
+        H5free_memory(v);
+    }
+    printf(" storage=%llu", (unsigned long long)H5Aget_storage_size(a));
+    H5Tclose(t);
+    H5Sclose(s);
+}
+
 static int
 query(const char *fname, const char *pname, unsigned seed, int nq, int rw)
 {
@@ -473,7 +584,7 @@ query(const char *fname, const char *pname, unsigned seed, int nq, int rw)
             else if (name[0] != '/')
                 name = words[rnd(20)];
         }
-        int        op = (int)rnd(19);
+        int        op = (int)rnd(22);
         cb_state_t s;
         herr_t     r;
         printf("Q%d op=%d loc=%s name=%s: ", q, op, loc == f ? "file" : "grp", name);
@@ -653,6 +764,52 @@ query(const char *fname, const char *pname, unsigned seed, int nq, int rw)
                 printf("\n");
                 break;
             }
+            case 19:
+            case 20: {
+                const char *an = attr_names[rnd(sizeof(attr_names) / sizeof(attr_names[0]))];
+                printf("Aexists(%s)=%d", an, (int)H5Aexists_by_name(loc, name, an, H5P_DEFAULT));
+                hid_t a = H5Aopen_by_name(loc, name, an, H5P_DEFAULT, H5P_DEFAULT);
+                printf(" Aopen=%d", a >= 0);
+                if (a >= 0) {
+                    print_attr(f, a);
+                    if (op == 20) {
+                        /* The attribute as a location, after which it is the real one. */
+                        H5O_info2_t oi;
+                        printf(" Oinfo=%d", (int)H5Oget_info3(a, &oi, H5O_INFO_BASIC));
+                        print_oinfo(&oi, H5O_INFO_BASIC);
+                        print_attr(f, a);
+                    }
+                    H5Aclose(a);
+                }
+                printf("\n");
+                break;
+            }
+            case 21: {
+                /* A group opened by path, then H5Aopen on it (BY_SELF), two attributes open at once,
+                 * and the IDs H5Fget_obj_ids hands out for them. */
+                hid_t g = H5Oopen(loc, name, H5P_DEFAULT);
+                printf("Oopen+Aopen r=%d", g >= 0);
+                if (g >= 0) {
+                    printf(" Aexists=%d", (int)H5Aexists(g, "NX_class"));
+                    hid_t a1 = H5Aopen(g, "NX_class", H5P_DEFAULT), a2 = H5Aopen(g, "attr0", H5P_DEFAULT);
+                    printf(" a1=%d a2=%d", a1 >= 0, a2 >= 0);
+                    hid_t   ids[8];
+                    ssize_t n = H5Fget_obj_ids(f, H5F_OBJ_ATTR, 8, ids);
+                    printf(" ids=%zd", n);
+                    for (ssize_t i = 0; i < n; i++) {
+                        char nb[256] = "";
+                        H5Aget_name(ids[i], sizeof(nb), nb);
+                        printf(" %s", nb);
+                    }
+                    if (a1 >= 0)
+                        print_attr(f, a1), H5Aclose(a1);
+                    if (a2 >= 0)
+                        print_attr(f, a2), H5Aclose(a2);
+                    H5Oclose(g);
+                }
+                printf("\n");
+                break;
+            }
             default: {
                 hid_t g = H5Gopen2(loc, name, H5P_DEFAULT);
                 printf("Gopen r=%d", g >= 0);
@@ -670,7 +827,25 @@ query(const char *fname, const char *pname, unsigned seed, int nq, int rw)
             H5Gclose(loc);
     }
     printf("mods=%d\n", mods);
+    /* Attributes still open when the file is closed: they keep it open, and still answer. */
+    hid_t late[3];
+    int   nlate = 0;
+    for (int k = 0; k < npaths && nlate < 3; k++) {
+        const char *an = rnd(2) ? "NX_class" : "attr0";
+        hid_t       a  = H5Aopen_by_name(f, paths[k], an, H5P_DEFAULT, H5P_DEFAULT);
+        if (a >= 0) {
+            printf("late%d: %s of %s\n", nlate, an, paths[k]);
+            late[nlate++] = a;
+        }
+    }
+    printf("late=%d\n", nlate);
     H5Fclose(f);
+    for (int k = 0; k < nlate; k++) {
+        printf("late%d:", k);
+        print_attr(f, late[k]);
+        printf("\n");
+        H5Aclose(late[k]);
+    }
     return 0;
 }
 

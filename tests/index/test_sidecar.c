@@ -78,6 +78,29 @@ test_roundtrip(void)
         ASSERT_EQ(e.objs[eo].mtime, d.objs[k].mtime);
     }
     ASSERT(with_info > 12);
+    ASSERT_EQ(e.nattr, d.nattr);
+    for (uint32_t k = 0; k < d.nobj; k++) {
+        if (!d.objs[k].attrs_loaded)
+            continue;
+        uint32_t eo = h5t_ix_obj_find(&e, d.objs[k].token);
+        ASSERT(eo != H5T_IX_NONE && e.objs[eo].attrs_loaded);
+        ASSERT_EQ(e.objs[eo].nattr, d.objs[k].nattr);
+        for (uint32_t j = 0; j < d.objs[k].nattr; j++) {
+            const h5t_ix_attr_t *x = &d.attrs[d.objs[k].attr_first + j], *y = &e.attrs[e.objs[eo].attr_first + j];
+            ASSERT(strcmp(x->name, y->name) == 0);
+            ASSERT_EQ(x->cached, y->cached);
+            ASSERT_EQ(x->corder, y->corder);
+            ASSERT_EQ(x->corder_valid, y->corder_valid);
+            ASSERT_EQ(x->type_nbytes, y->type_nbytes);
+            ASSERT_EQ(x->space_nbytes, y->space_nbytes);
+            ASSERT_EQ(x->value_nbytes, y->value_nbytes);
+            if (x->cached) {
+                ASSERT(memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
+                ASSERT(memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
+                ASSERT(memcmp(x->value, y->value, x->value_nbytes) == 0);
+            }
+        }
+    }
     h5t_ix_data_clear(&e);
     h5t_ix_data_clear(&d);
     free(buf);
@@ -115,7 +138,7 @@ test_bad_structure(void)
     size_t n;
     encode_sample(4, 9, &buf, &n);
     uint8_t *b       = buf;
-    size_t   offs[]  = {80, 84, 88, 96, 128, 128 + 24, 128 + 17, 128 + 16};
+    size_t   offs[]  = {80, 84, 88, 92, 96, 128, 128 + 24, 128 + 17, 128 + 16, 128 + 18, 128 + 72, 128 + 76};
     uint32_t vals[]  = {0, 1, 0xFFFFFFFFu, 0x7FFFFFFFu, 3, 200};
     int      reject  = 0;
     for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
@@ -132,7 +155,7 @@ test_bad_structure(void)
             h5t_ix_data_clear(&e);
             free(c);
         }
-    ASSERT(reject > 30);
+    ASSERT(reject > 40);
     free(buf);
 }
 
