@@ -98,12 +98,20 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
 }
 
+/* Before any dataset call but I/O and close: a lazy object is opened for real, and chunks
+ * write-behind still holds are written. */
+static herr_t
+ready(h5t_obj_t *o, hid_t dxpl_id)
+{
+    H5T_LIVE(o, -1);
+    return h5t_pipe_drain(o, dxpl_id);
+}
+
 static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+    if (ready(o, dxpl_id) < 0)
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
@@ -112,8 +120,7 @@ static herr_t
 dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+    if (ready(o, dxpl_id) < 0)
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
@@ -122,8 +129,7 @@ static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    if (h5t_pipe_drain(o, dxpl_id) < 0) /* chunks write-behind still holds */
+    if (ready(o, dxpl_id) < 0)
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
