@@ -412,14 +412,10 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
 {
     collect_t *c = op_data;
     (void)group;
-    if (c->n == c->cap) {
-        uint32_t       cap = c->cap ? c->cap * 2 : 16;
-        h5t_ix_link_t *l   = realloc(c->links, (size_t)cap * sizeof(*l));
-        if (!l)
-            goto fail;
-        c->links = l;
-        c->cap   = cap;
-    }
+    void *links;
+    if (h5t_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links) < 0)
+        goto fail;
+    c->links = links;
     size_t len = strlen(name), off;
     if (len > UINT32_MAX - 1 || blob_append(c, name, len + 1, &off) < 0)
         goto fail;
@@ -575,14 +571,10 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
                 goto done;
             l->val = (const void *)(uintptr_t)off;
         }
-        if (d->ngroup == d->groupcap) {
-            uint32_t        cap = d->groupcap ? d->groupcap * 2 : 16;
-            h5t_ix_group_t *g   = realloc(d->groups, (size_t)cap * sizeof(*g));
-            if (!g)
-                goto done;
-            d->groups   = g;
-            d->groupcap = cap;
-        }
+        void *groups;
+        if (h5t_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups) < 0)
+            goto done;
+        d->groups = groups;
         h5t_ix_group_t *g = &d->groups[d->ngroup];
         memset(g, 0, sizeof(*g));
         for (uint32_t k = 0; k < c.n; k++) {

@@ -155,16 +155,10 @@ h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
         goto out;
     if (d->nattr + (uint64_t)c.n >= H5T_IX_NONE)
         goto out;
-    if (d->nattr + c.n > d->attrcap) {
-        uint32_t       cap = d->attrcap ? d->attrcap : 64;
-        while (cap < d->nattr + c.n)
-            cap *= 2;
-        h5t_ix_attr_t *na = realloc(d->attrs, (size_t)cap * sizeof(*na));
-        if (!na)
-            goto out;
-        d->attrs   = na;
-        d->attrcap = cap;
-    }
+    void *attrs;
+    if (h5t_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs) < 0)
+        goto out;
+    d->attrs = attrs;
     for (; done < c.n; done++) {
         h5t_ix_attr_t *x    = &d->attrs[d->nattr + done];
         size_t         nlen = strlen(c.names[done]);

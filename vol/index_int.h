@@ -130,6 +130,11 @@ typedef struct h5t_ix_data {
 /* ---- tables (index.c) */
 uint32_t      h5t_ix_hash_name(const char *s, size_t n);
 uint32_t      h5t_ix_obj_find(const h5t_ix_data_t *d, const uint8_t *token);
+/* Makes room for `need` elements of `elem_nbytes` in a growing array `arr` of *cap elements,
+ * doubling from `first_cap`; the array to use from now on in *arr_out. 0, or -1 with `arr` and
+ * *cap unchanged. */
+int h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap,
+                   void **arr_out);
 uint32_t      h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token); /* H5T_IX_NONE: no memory */
 uint32_t      h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token);    /* find, else insert */
 uint32_t      h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len);

@@ -60,17 +60,32 @@ h5t_ix_rehash_objs(h5t_ix_data_t *d)
     return H5T_OK;
 }
 
+int
+h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap, void **arr_out)
+{
+    *arr_out = arr;
+    if (need <= *cap)
+        return 0;
+    uint64_t c = *cap ? *cap : first_cap;
+    while (c < need)
+        c *= 2;
+    if (c > UINT32_MAX || c > SIZE_MAX / elem_nbytes)
+        return -1;
+    void *n = realloc(arr, (size_t)c * elem_nbytes);
+    if (!n)
+        return -1;
+    *arr_out = n;
+    *cap     = (uint32_t)c;
+    return 0;
+}
+
 uint32_t
 h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token)
 {
-    if (d->nobj == d->objcap) {
-        uint32_t      cap = d->objcap ? d->objcap * 2 : 64;
-        h5t_ix_obj_t *n   = realloc(d->objs, (size_t)cap * sizeof(*n));
-        if (!n)
-            return H5T_IX_NONE;
-        d->objs   = n;
-        d->objcap = cap;
-    }
+    void *objs;
+    if (h5t_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs) < 0)
+        return H5T_IX_NONE;
+    d->objs = objs;
     uint32_t k = d->nobj++;
     memset(&d->objs[k], 0, sizeof(d->objs[k]));
     memcpy(d->objs[k].token, token, H5T_IX_TOKEN_NBYTES);
