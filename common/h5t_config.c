@@ -91,7 +91,7 @@ h5t_threads_from_env(void)
 }
 
 /* The table of options: key, environment variable, and what it sets. */
-typedef enum { OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_DEBUG } opt_id;
+typedef enum { OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_DEBUG } opt_id;
 static const struct {
     const char *key;
     const char *env;
@@ -102,6 +102,7 @@ static const struct {
     {"pipeline", "H5TURBO_PIPELINE", OPT_PIPELINE},
     {"write_behind", "H5TURBO_WRITE_BEHIND", OPT_WRITE_BEHIND},
     {"inflight", "H5TURBO_INFLIGHT", OPT_INFLIGHT},
+    {"index_data", "H5TURBO_INDEX_DATA", OPT_INDEX_DATA},
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
 };
 
@@ -135,6 +136,10 @@ apply(h5t_config_t *cfg, opt_id id, const char *val, size_t len)
             if (h5t_parse_size(val, len, &sz) < 0 || sz == 0) return H5T_ERR_ARG;
             cfg->inflight_nbytes = sz;
             return H5T_OK;
+        case OPT_INDEX_DATA:
+            if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
+            cfg->index_data_nbytes = sz;
+            return H5T_OK;
         case OPT_DEBUG:
             if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
             cfg->debug = b;
@@ -152,6 +157,7 @@ h5t_config_defaults(h5t_config_t *cfg)
     cfg->pipeline          = 1;
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
+    cfg->index_data_nbytes = (size_t)256 << 20;
     cfg->debug             = 0;
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
         const char *e = getenv(options[i].env);
@@ -179,7 +185,7 @@ h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *v
     if (errmsg_nbytes)
         snprintf(errmsg, errmsg_nbytes,
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
-                 "write_behind, inflight, debug)",
+                 "write_behind, inflight, index_data, debug)",
                  (int)key_len, key);
     return H5T_ERR_ARG;
 }
@@ -202,6 +208,7 @@ h5t_config_to_str(const h5t_config_t *cfg, char *buf, size_t n)
     if (cfg->pipeline != def.pipeline) H5T_APPEND("%spipeline=%d", len ? ";" : "", cfg->pipeline);
     if (cfg->write_behind != def.write_behind) H5T_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
     if (cfg->inflight_nbytes != def.inflight_nbytes) H5T_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
+    if (cfg->index_data_nbytes != def.index_data_nbytes) H5T_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
     if (cfg->debug != def.debug) H5T_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
 #undef H5T_APPEND
     if (n && len < n)

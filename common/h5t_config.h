@@ -17,6 +17,7 @@ typedef struct h5t_config {
     int              pipeline;           /* 1: parallel chunk pipeline on, 0: forward all I/O */
     int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
     size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
+    size_t           index_data_nbytes;  /* budget of the index's small-dataset cache; 0 = off */
     int              debug;              /* 1: debug messages on stderr */
 } h5t_config_t;
 

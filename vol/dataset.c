@@ -1,5 +1,6 @@
 /* dataset.c — H5D callbacks. Reads and writes are where the parallel chunk pipeline hooks in
- * (see pipeline.c, when present); everything else is forwarded to the connector below. */
+ * (pipeline.c); a lazy dataset of the index's small-dataset cache (index_dset.c) answers what it
+ * can and is made real for the rest; everything else is forwarded to the connector below. */
 #include "h5t_vol.h"
 #include "index.h"
 #include "pipeline.h"
@@ -13,6 +14,8 @@
 static void **
 unwrap_dsets(size_t count, void *dset[], void *stack[H5T_DSET_STACK])
 {
+    for (size_t i = 0; i < count; i++)
+        H5T_LIVE(dset[i], NULL);
     void **u = count <= H5T_DSET_STACK ? stack : malloc(count * sizeof(void *));
     if (!u) {
         H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate %zu dataset pointers", count);
@@ -28,6 +31,20 @@ unwrap_dsets(size_t count, void *dset[], void *stack[H5T_DSET_STACK])
         u[i] = ((h5t_obj_t *)dset[i])->under;
     }
     return u;
+}
+
+haddr_t
+h5t_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
+{
+    haddr_t                             off = HADDR_UNDEF;
+    H5VL_native_dataset_optional_args_t na;
+    na.get_offset.offset     = &off;
+    H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_DATASET_GET_OFFSET, .args = &na};
+    if (H5VLdataset_optional(under, vol, &opt, dxpl_id, NULL) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return HADDR_UNDEF;
+    }
+    return off;
 }
 
 static void *
@@ -50,7 +67,9 @@ dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t da
     h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
-    return h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+    w = h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+    h5t_index_obj_opened(w, o, loc, name);
+    return w;
 }
 
 /* Everything the pipeline does not take (multi-dataset calls, ineligible datasets) goes to the
@@ -80,11 +99,20 @@ static herr_t
 dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
              hid_t dxpl_id, void *buf[], void **req)
 {
-    herr_t pret;
-    if (count == 1 && h5t_pipe_read(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req,
-                                    &pret))
+    herr_t     pret;
+    h5t_obj_t *o = dset[0];
+    if (count == 1 && !req && !o->under &&
+        h5t_index_dset_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], &pret))
         return pret;
-    return forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
+    if (count == 1) {
+        H5T_LIVE(o, -1);
+        if (h5t_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
+            return pret;
+    }
+    pret = forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
+    if (count == 1 && pret >= 0 && !req)
+        h5t_index_dset_read_done(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0]);
+    return pret;
 }
 
 static herr_t
@@ -92,6 +120,8 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
               hid_t dxpl_id, const void *buf[], void **req)
 {
     herr_t pret;
+    if (count == 1)
+        H5T_LIVE(dset[0], -1);
     if (count == 1 && h5t_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
                                      req, &pret))
         return pret;
@@ -111,6 +141,9 @@ static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    herr_t     ret;
+    if (!o->under && !req && h5t_index_dset_get(o, args, &ret))
+        return ret;
     if (ready(o, dxpl_id) < 0)
         return -1;
     H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
@@ -138,6 +171,10 @@ static herr_t
 dataset_close(void *obj, hid_t dxpl_id, void **req)
 {
     h5t_obj_t *o = obj;
+    if (!o->under) { /* a lazy dataset: nothing open below */
+        h5t_obj_free(o);
+        return 0;
+    }
     /* Write what write-behind holds while the dataset is open; a failure is on the error stack,
      * but the close goes on (failing it would leave the ID pointing at a released object). */
     (void)h5t_pipe_drain(o, dxpl_id);

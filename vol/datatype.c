@@ -22,7 +22,9 @@ datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t t
     h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
-    return h5t_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
+    w = h5t_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
+    h5t_index_obj_opened(w, o, loc, name);
+    return w;
 }
 
 static herr_t

@@ -18,7 +18,9 @@ group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl
 {
     h5t_obj_t *o = obj;
     H5T_LIVE(o, NULL);
-    return h5t_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
+    h5t_obj_t *w = h5t_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
+    h5t_index_obj_opened(w, o, loc, name);
+    return w;
 }
 
 static herr_t

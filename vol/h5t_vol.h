@@ -122,17 +122,25 @@ h5t_wrap_new(void *under, const h5t_obj_t *parent, void **req)
         return ret_;                                                                                       \
     } while (0)
 
-/* A lazy attribute (index_attr.c: opened from the index's attribute cache, nothing open below
- * yet, under == NULL) is made real before any callback needs the object below: every callback
- * that can receive one starts with H5T_LIVE. 0 on success (and for any other object), -1. */
+/* A lazy attribute or dataset (index_attr.c, index_dset.c: opened from the index's caches,
+ * nothing open below yet, under == NULL) is made real before any callback needs the object
+ * below: every callback that can receive one starts with H5T_LIVE. 0 on success (and for any
+ * other object), -1. */
+int h5t_index_materialise(h5t_obj_t *o);
 int h5t_index_attr_materialise(h5t_obj_t *o);
+int h5t_index_dset_materialise(h5t_obj_t *o);
 /* What get_object hands HDF5 for a lazy attribute (index_attr.c); NULL for any other object. */
 void *h5t_index_attr_sentinel(const h5t_obj_t *o);
 #define H5T_LIVE(o, fail)                                                                                  \
     do {                                                                                                   \
-        if ((o) && !((h5t_obj_t *)(o))->under && h5t_index_attr_materialise((h5t_obj_t *)(o)) < 0)         \
+        if ((o) && !((h5t_obj_t *)(o))->under && h5t_index_materialise((h5t_obj_t *)(o)) < 0)         \
             return (fail);                                                                                 \
     } while (0)
+
+/* The address of a dataset's contiguous storage in its file (native below): HADDR_UNDEF for any
+ * other layout, for external or unallocated storage, and when it cannot be told. One cheap
+ * native call, where the creation property list would be a copy (dataset.c). */
+haddr_t h5t_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
 
 /* ---- info (info.c) */
 extern const H5VL_info_class_t h5t_info_cls;

@@ -106,19 +106,15 @@ try_sidecar(h5t_ix_data_t *d, int debug)
     size_t n   = 0;
     if (h5t_sidecar_read_file(d->path, &buf, &n) < 0)
         return;
+    /* Decoded straight into d (one pass over the bytes), dropped again if it describes another file. */
     h5t_ix_identity_t sid;
-    int               corrupt = h5t_sidecar_decode(buf, n, &sid, NULL) < 0;
+    int               corrupt = h5t_sidecar_decode(buf, n, &sid, d) < 0;
     if (corrupt || memcmp(&sid, &d->id, sizeof(sid)) != 0) {
+        h5t_ix_data_clear(d);
         h5t_ix_stats.sidecar_rejects++;
         if (debug)
             debug_msg(corrupt ? "sidecar rejected (corrupt)" : "sidecar rejected (stale)", d->path);
         free(buf);
-        return;
-    }
-    if (h5t_sidecar_decode(buf, n, &sid, d) < 0) {
-        h5t_ix_data_clear(d);
-        free(buf);
-        h5t_ix_stats.sidecar_rejects++;
         return;
     }
     d->sc_buf = buf;
@@ -285,12 +281,14 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
             h5t_ix_memory(d, &nlinks, &nbytes);
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
-                    "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; %u objects %u attributes "
+                    "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; datasets cached=%zu lazy=%zu "
+                    "materialised=%zu; %u objects %u attributes %u cached datasets (%llu bytes) "
                     "%zu links %zu bytes (%.1f bytes/entry)\n",
                     d->path ? d->path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
                     h5t_ix_stats.groups_loaded, h5t_ix_stats.sidecar_loads, h5t_ix_stats.sidecar_rejects,
-                    h5t_ix_stats.sidecar_writes, h5t_ix_stats.attrs_lazy, h5t_ix_stats.attrs_materialised, d->nobj,
-                    d->nattr, nlinks, nbytes,
+                    h5t_ix_stats.sidecar_writes, h5t_ix_stats.attrs_lazy, h5t_ix_stats.attrs_materialised,
+                    h5t_ix_stats.dsets_cached, h5t_ix_stats.dsets_lazy, h5t_ix_stats.dsets_materialised, d->nobj,
+                    d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
         h5t_ix_data_clear(d);
@@ -306,6 +304,8 @@ h5t_index_obj_release(h5t_obj_t *o)
     if (o->idx) {
         if (o->idx->lazy)
             h5t_ix_lazy_free(o->idx->lazy);
+        if (o->idx->lazyd)
+            h5t_ix_lazyd_free(o->idx->lazyd);
         free(o->idx->path);
         h5t_objpool_put(&ixobj_pool, o->idx);
         o->idx = NULL;
@@ -318,6 +318,23 @@ h5t_ix_obj_state(h5t_obj_t *o)
     if (!o->idx)
         o->idx = h5t_objpool_get(&ixobj_pool);
     return o->idx;
+}
+
+void
+h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
+{
+    if (!child || !parent->idx || !parent->idx->path)
+        return;
+    if (loc->type == H5VL_OBJECT_BY_NAME)
+        name = loc->loc_data.loc_by_name.name;
+    else if (loc->type != H5VL_OBJECT_BY_SELF)
+        return;
+    /* Absolute names: native records the path it walked itself. */
+    if (!name || name[0] == '/')
+        return;
+    struct h5t_index_obj *x = h5t_ix_obj_state(child);
+    if (x && !x->path)
+        x->path = h5t_ix_join_path(parent->idx->path, name);
 }
 
 void
@@ -440,8 +457,8 @@ fail:
     return H5_ITER_ERROR;
 }
 
-static void
-close_under(void *obj, H5I_type_t type, hid_t vol)
+void
+h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
 {
     if (!obj)
         return;
@@ -612,6 +629,6 @@ done:
     free(c.links);
     free(c.blob);
     if (grp && grp != under_grp)
-        close_under(grp, gtype, a->vol);
+        h5t_ix_close_under(grp, gtype, a->vol);
     return ret;
 }

@@ -40,6 +40,10 @@ int h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, h
  * the access property list of the call (anything but the default forwards). */
 h5t_obj_t *h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
                           hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
+/* An object was opened (forwarded) from `parent` by a relative name (`loc`, or `name` for the
+ * H5Dopen/H5Gopen/H5Topen forms): when the index opened parent (native recorded no path for
+ * it), the child gets the path native would have recorded, for H5Iget_name. */
+void h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
 /* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
  * reports when the index opened parent. */
 void h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc);
@@ -60,6 +64,18 @@ int h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out
 /* The application closes a file: its open's lazy attributes become real first. */
 void h5t_index_file_closing(h5t_obj_t *file);
 
+/* ---- the small-dataset cache (index_dset.c), read-only files only */
+
+/* After a successful read of a real dataset (one dataset, this call's arguments): a whole read
+ * with the default transfer list captures the dataset's content, once, if it is small. */
+void h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
+                              hid_t dxpl_id, const void *buf);
+/* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: 1 when answered
+ * (status in *ret_out), 0 when the caller must make it real (H5T_LIVE) and forward. */
+int h5t_index_dset_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+                        void *buf, herr_t *ret_out);
+int h5t_index_dset_get(h5t_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
+
 /* ---- statistics for tests and the benchmark */
 typedef struct h5t_index_stats {
     size_t answered;      /* queries answered from the index */
@@ -70,6 +86,9 @@ typedef struct h5t_index_stats {
     size_t sidecar_writes;
     size_t attrs_lazy;        /* attributes opened from the cache */
     size_t attrs_materialised; /* lazy attributes made real */
+    size_t dsets_cached;       /* datasets whose content was captured */
+    size_t dsets_lazy;         /* datasets opened from the cache */
+    size_t dsets_materialised; /* lazy datasets made real */
 } h5t_index_stats_t;
 void h5t_index_get_stats(h5t_index_stats_t *out);
 

@@ -28,7 +28,6 @@ struct h5t_ix_lazy {
     const void            *type_enc, *space_enc, *value;
     size_t                 type_nbytes, space_nbytes, value_nbytes;
     H5A_info_t             ainfo;
-    hid_t                  ftype; /* type_enc decoded, on first read; H5I_INVALID_HID before */
 };
 
 /* ------------------------------------------------------------------ loading */
@@ -66,10 +65,8 @@ acollect_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
     return H5_ITER_CONT;
 }
 
-/* Whether values of type t are plain bytes that H5Aread with t itself returns unchanged, and that
- * H5Tencode describes completely: no variable-length data, no references, no committed type. */
-static int
-type_cacheable(hid_t t)
+int
+h5t_ix_type_cacheable(hid_t t)
 {
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
@@ -93,23 +90,25 @@ cache_value(void *attr, hid_t vol, size_t data_size, h5t_ix_attr_t *x, uint8_t *
     t                          = ga.args.get_type.type_id;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    if (!type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+    if (!h5t_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
-    hssize_t npoints = H5Sget_simple_extent_npoints(s);
-    size_t   tsize   = H5Tget_size(t), tn = 0, sn = 0;
+    hssize_t    npoints = H5Sget_simple_extent_npoints(s);
+    size_t      tsize   = H5Tget_size(t), tn = 0, sn;
+    const void *tenc;
+    uint8_t     senc[H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
-    if (H5Tencode(t, NULL, &tn) < 0 || H5Sencode2(s, NULL, &sn, H5P_DEFAULT) < 0 || tn == 0 || sn == 0 ||
-        tn > UINT32_MAX || sn > UINT32_MAX)
+    if (h5t_ix_type_encode(t, &tenc, &tn) < 0 || (sn = h5t_ix_space_encode(s, senc)) == 0)
         goto done;
     size_t   need = *blen + tn + sn + data_size;
     uint8_t *b    = realloc(*blob, need);
     if (!b)
         goto done;
     *blob = b;
-    if (H5Tencode(t, b + *blen, &tn) < 0 || H5Sencode2(s, b + *blen + tn, &sn, H5P_DEFAULT) < 0 ||
-        (data_size && H5VLattr_read(attr, vol, t, b + *blen + tn + sn, DXPL, NULL) < 0))
+    memcpy(b + *blen, tenc, tn);
+    memcpy(b + *blen + tn, senc, sn);
+    if (data_size && H5VLattr_read(attr, vol, t, b + *blen + tn + sn, DXPL, NULL) < 0)
         goto done;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
@@ -205,14 +204,7 @@ out:
         free(c.names[k]);
     free(c.names);
     free(c.infos);
-    if (obj) {
-        if (otype == H5I_GROUP)
-            H5VLgroup_close(obj, a->vol, DXPL, NULL);
-        else if (otype == H5I_DATASET)
-            H5VLdataset_close(obj, a->vol, DXPL, NULL);
-        else if (otype == H5I_DATATYPE)
-            H5VLdatatype_close(obj, a->vol, DXPL, NULL);
-    }
+    h5t_ix_close_under(obj, otype, a->vol);
     return ret;
 }
 
@@ -250,12 +242,7 @@ open_real(struct h5t_index_file *f, hid_t vol, int loc_is_file, const char *loc_
     void *attr = H5VLattr_open(locobj, &loc, vol, name, H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
     if (locobj != f->file_under) {
         hid_t saved = h5t_err_save();
-        if (ltype == H5I_GROUP)
-            H5VLgroup_close(locobj, vol, DXPL, NULL);
-        else if (ltype == H5I_DATASET)
-            H5VLdataset_close(locobj, vol, DXPL, NULL);
-        else if (ltype == H5I_DATATYPE)
-            H5VLdatatype_close(locobj, vol, DXPL, NULL);
+        h5t_ix_close_under(locobj, ltype, vol);
         h5t_err_restore(saved);
     }
     return attr;
@@ -295,13 +282,15 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
     h5t_ix_data_t  *d;
     h5t_ix_anchor_t a;
     char           *path = NULL;
-    uint32_t        t    = h5t_ix_locate(o, loc, req, &d, &a, &path);
+    uint32_t        t    = h5t_ix_locate(o, loc, req, &d, &a, NULL);
     if (t == H5T_IX_NONE)
         return NULL;
     const h5t_ix_attr_t *x = h5t_ix_load_attrs(d, &a, t) < 0 ? NULL : attr_find(d, t, name);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened. */
-    if (x && x->cached && !f->sentinel && !(f->sentinel = open_real(f, o->under_vol_id, 0, path, NULL, name))) {
+    if (x && x->cached && !f->sentinel &&
+        (h5t_ix_locate(o, loc, req, &d, &a, &path) != t ||
+         !(f->sentinel = open_real(f, o->under_vol_id, 0, path, NULL, name)))) {
         H5Eclear2(H5E_DEFAULT);
         x = NULL;
     }
@@ -352,7 +341,6 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
     lz->ainfo.corder         = x->corder;
     lz->ainfo.cset           = (H5T_cset_t)x->cset;
     lz->ainfo.data_size      = x->value_nbytes;
-    lz->ftype                = H5I_INVALID_HID;
     lz->f                    = f;
     lz->owner                = w;
     lz->detached             = 0;
@@ -379,11 +367,6 @@ h5t_ix_lazy_free(struct h5t_ix_lazy *lz)
             lz->f->lazy = lz->next;
         if (lz->next)
             lz->next->prev = lz->prev;
-    }
-    if (lz->ftype >= 0) {
-        hid_t saved = h5t_err_save();
-        H5Tclose(lz->ftype);
-        h5t_err_restore(saved);
     }
     free(lz->loc_path);
     free(lz->rel_name);
@@ -432,6 +415,7 @@ h5t_index_file_closing(h5t_obj_t *file)
             H5Eclear2(H5E_DEFAULT);
         }
     }
+    h5t_ix_dset_file_closing(f);
     if (f->sentinel) {
         hid_t saved = h5t_err_save();
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
@@ -445,9 +429,7 @@ h5t_index_file_closing(h5t_obj_t *file)
 static hid_t
 lazy_ftype(struct h5t_ix_lazy *lz)
 {
-    if (lz->ftype < 0)
-        lz->ftype = H5Tdecode(lz->type_enc);
-    return lz->ftype;
+    return h5t_ix_type_get(lz->type_enc, lz->type_nbytes);
 }
 
 int
@@ -464,35 +446,40 @@ h5t_index_attr_read(h5t_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, h
     /* The public calls below start by clearing the error stack, which holds nothing of this call
      * yet; whatever they leave on failure is cleared before the real attribute is asked. */
     hid_t ft   = lazy_ftype(lz);
-    int   done = 0;
-    if (ft >= 0) {
-        /* Usually the type H5Aget_type gave, which is a copy of ft: equal, a plain copy. */
-        htri_t eq = H5Tequal(ft, mem_type_id);
-        if (eq > 0) {
-            memcpy(buf, lz->value, lz->value_nbytes);
-            done = 1;
-        }
-        else if (eq == 0 && H5Tget_class(mem_type_id) != H5T_VLEN && H5Tis_variable_str(mem_type_id) == 0 &&
-                 H5Tdetect_class(mem_type_id, H5T_VLEN) == 0 && H5Tdetect_class(mem_type_id, H5T_REFERENCE) == 0) {
-            /* A conversion that needs no background buffer, as native's H5A__read makes it. */
-            H5T_cdata_t *cdata = NULL;
-            size_t       src = H5Tget_size(ft), dst = H5Tget_size(mem_type_id);
-            if (H5Tfind(ft, mem_type_id, &cdata) && cdata && cdata->need_bkg == H5T_BKG_NO && src && dst) {
-                size_t   nelem = lz->value_nbytes / src;
-                uint8_t *tmp   = malloc(nelem * (src > dst ? src : dst));
-                if (tmp) {
-                    memcpy(tmp, lz->value, lz->value_nbytes);
-                    if (H5Tconvert(ft, mem_type_id, nelem, tmp, NULL, dxpl_id) >= 0) {
-                        memcpy(buf, tmp, nelem * dst);
-                        done = 1;
-                    }
-                    free(tmp);
-                }
-            }
-        }
-    }
+    int   done = ft >= 0 && h5t_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
     if (!done)
         H5Eclear2(H5E_DEFAULT);
+    return done;
+}
+
+int
+h5t_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
+{
+    /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft: equal, a plain copy. */
+    htri_t eq = H5Tequal(ft, mem_type_id);
+    if (eq > 0) {
+        memcpy(buf, value, nbytes);
+        return 1;
+    }
+    if (eq < 0 || H5Tget_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
+        H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)
+        return 0;
+    /* A conversion that needs no background buffer, as native's read makes it. */
+    H5T_cdata_t *cdata = NULL;
+    size_t       src = H5Tget_size(ft), dst = H5Tget_size(mem_type_id);
+    if (!H5Tfind(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
+        return 0;
+    size_t   nelem = nbytes / src;
+    uint8_t *tmp   = malloc(nelem * (src > dst ? src : dst));
+    int      done  = 0;
+    if (tmp) {
+        memcpy(tmp, value, nbytes);
+        if (H5Tconvert(ft, mem_type_id, nelem, tmp, NULL, dxpl_id) >= 0) {
+            memcpy(buf, tmp, nelem * dst);
+            done = 1;
+        }
+        free(tmp);
+    }
     return done;
 }
 
@@ -507,14 +494,14 @@ h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
         case H5VL_ATTR_GET_TYPE: {
             /* A copy of the decoded type, which reads then compare against. */
             hid_t ft = lazy_ftype(lz);
-            hid_t t  = ft >= 0 ? H5Tcopy(ft) : H5I_INVALID_HID;
+            hid_t t  = ft >= 0 ? h5t_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
             if (t < 0)
                 return 0;
             args->args.get_type.type_id = t;
             return 1;
         }
         case H5VL_ATTR_GET_SPACE: {
-            hid_t s = H5Sdecode(lz->space_enc);
+            hid_t s = h5t_ix_space_make(lz->space_enc);
             if (s < 0)
                 return 0;
             args->args.get_space.space_id = s;

@@ -7,7 +7,8 @@
 #include "index.h"
 #include "index_int.h"
 
-struct h5t_ix_lazy; /* index_attr.c: a lazy attribute's cached state */
+struct h5t_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
+struct h5t_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
 
 /* One open of a file (ctx->index). */
 struct h5t_index_file {
@@ -18,7 +19,8 @@ struct h5t_index_file {
      * open their real attribute through. Every lazy attribute of this open is made real before
      * that file is closed, and none is handed out after (NULL). */
     void               *file_under;
-    struct h5t_ix_lazy *lazy; /* list of this open's lazy attributes */
+    struct h5t_ix_lazy  *lazy;  /* list of this open's lazy attributes */
+    struct h5t_ix_lazyd *lazyd; /* list of this open's lazy datasets */
     /* One real attribute of this file, opened below with the first lazy one and closed with the
      * file: what HDF5 gets when it asks for the native object of a lazy attribute. It only ever
      * does so to tell which file an attribute ID belongs to (H5Fget_obj_count/ids, and native's
@@ -35,8 +37,10 @@ struct h5t_index_obj {
     /* The path native HDF5 would have recorded for an object the index opened by token (and
      * for attributes opened from it): what H5Iget_name must return. NULL otherwise. */
     char *path;
-    /* A lazy attribute (index_attr.c): opened from the cache, nothing open below yet. */
-    struct h5t_ix_lazy *lazy;
+    /* A lazy attribute (index_attr.c) or dataset (index_dset.c): opened from the cache, nothing
+     * open below yet. */
+    struct h5t_ix_lazy  *lazy;
+    struct h5t_ix_lazyd *lazyd;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
@@ -73,6 +77,34 @@ char *h5t_ix_join_path(const char *base, const char *name);
 int h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi);
 /* Frees a lazy attribute's state (from h5t_index_obj_release). */
 void h5t_ix_lazy_free(struct h5t_ix_lazy *lz);
+/* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
+ * H5Tencode describes completely: no variable-length data, no references, no committed type. */
+int h5t_ix_type_cacheable(hid_t t);
+/* Converts nbytes of cached values of type ft into buf as mem_type_id, the way a native read
+ * would: 1 done, 0 when that needs what the cache cannot do (background buffer, vlen). */
+int h5t_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id);
+/* Closes an object opened below by H5VLobject_open. */
+void h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
+
+/* Datatypes and dataspaces of the caches (index_types.c). A type ID for an encoded datatype, shared
+ * (never close it, copy it to hand it out), or H5I_INVALID_HID. */
+hid_t  h5t_ix_type_get(const void *enc, size_t n);
+/* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
+hid_t  h5t_ix_type_copy_rdonly(hid_t ft);
+/* The encoding of type t, from the shared table (copy it: the table goes at library close). */
+int    h5t_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
+/* The caches' form of dataspace s into buf (H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK) bytes): its
+ * length, or 0 when it has none. */
+size_t h5t_ix_space_encode(hid_t s, uint8_t *buf);
+/* A new dataspace from a checked encoding (the caller closes it). */
+hid_t  h5t_ix_space_make(const void *enc);
+
+/* The small-dataset cache (index_dset.c). A lazy dataset for cached dataset record t (which
+ * takes `path`, what H5Iget_name reports), or NULL (path untouched). */
+h5t_obj_t *h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path);
+void       h5t_ix_lazyd_free(struct h5t_ix_lazyd *lz);
+/* The application closes a file: its open's lazy datasets become real first. */
+void       h5t_ix_dset_file_closing(struct h5t_index_file *f);
 
 /* Counters (index.c) */
 extern h5t_index_stats_t h5t_ix_stats;

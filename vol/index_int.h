@@ -52,6 +52,28 @@ typedef struct h5t_ix_attr {
     int64_t     corder;
 } h5t_ix_attr_t;
 
+/* Datasets of at most this many bytes of raw data may have their content cached. */
+#define H5T_IX_DSET_MAX_VALUE 4096
+
+/* What the small-dataset cache holds of one dataset (h5t_ix_obj_t.dcache == H5T_IX_DC_CACHED):
+ * its datatype and dataspace, encoded by H5Tencode / H5Sencode, and its whole raw content in that
+ * datatype. Bytes live either in one block owned by the record (`owned`: the block starts at
+ * type_enc) or in the sidecar buffer. */
+typedef struct h5t_ix_dset {
+    const void *type_enc;
+    const void *space_enc;
+    const void *value;
+    uint32_t    type_nbytes;
+    uint32_t    space_nbytes;
+    uint32_t    value_nbytes;
+    uint8_t     compact; /* layout: compact (1) or contiguous (0) */
+    uint8_t     owned;
+    uint8_t     pad_[2];
+} h5t_ix_dset_t;
+
+/* h5t_ix_obj_t.dcache: what the small-dataset cache knows of a dataset. */
+enum { H5T_IX_DC_UNKNOWN = 0, H5T_IX_DC_NO, H5T_IX_DC_CACHED };
+
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
  * attribute table. */
@@ -60,13 +82,14 @@ typedef struct h5t_ix_obj {
     uint8_t  has_info;
     uint8_t  type; /* H5O_type_t */
     uint8_t  attrs_loaded;
-    uint8_t  pad_;
+    uint8_t  dcache; /* datasets: H5T_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;
     uint32_t rc;
     uint32_t group;  /* index into the group table when this group's links are loaded */
     uint32_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
     uint32_t ostamp;
+    uint32_t dset;   /* index into the dataset table when dcache == H5T_IX_DC_CACHED */
     uint64_t num_attrs;
     int64_t  atime, mtime, ctime, btime;
 } h5t_ix_obj_t;
@@ -116,6 +139,9 @@ typedef struct h5t_ix_data {
     uint32_t        ngroup, groupcap;
     h5t_ix_attr_t  *attrs;
     uint32_t        nattr, attrcap;
+    h5t_ix_dset_t  *dsets;
+    uint32_t        ndset, dsetcap;
+    uint64_t        dset_nbytes; /* content held by the dataset table (counted in the process budget) */
 
     void          *sc_buf;   /* the sidecar bytes the loaded strings point into */
     h5t_ix_link_t *sc_links; /* links decoded from it */
@@ -126,6 +152,26 @@ typedef struct h5t_ix_data {
     h5t_ix_identity_t id;
     char             *path; /* absolute path of the HDF5 file */
 } h5t_ix_data_t;
+
+/* Dataset content held by every index of this process (the `index_data` budget): changed only
+ * under HDF5's serialisation of VOL callbacks. */
+extern uint64_t h5t_ix_data_nbytes;
+
+/* ---- the caches' own forms of a dataspace and a datatype (index_table.c)
+ * A dataspace: u8 class (0 null, 1 scalar, 2 simple), u8 rank, 6 zero bytes, then `rank` current
+ * and `rank` maximum dimensions as u64 (host order; H5S_UNLIMITED as it is). Built back with
+ * H5Screate/H5Screate_simple, which costs far less than H5Sdecode. A datatype: H5Tencode's bytes,
+ * whose message header carries the type's size at byte 6. */
+#define H5T_IX_SPACE_MAXRANK 32
+#define H5T_IX_SPACE_NBYTES(rank) (8u + 16u * (uint32_t)(rank))
+/* Checks an encoded dataspace of n bytes; its number of elements in *npoints_out. 0, or -1. */
+int h5t_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
+/* The element size an encoded datatype of n bytes declares, or 0 when it is too short to say. */
+uint32_t h5t_ix_type_nbytes(const void *enc, size_t n);
+/* Whether cached bytes are consistent: a valid space whose elements times the type's size make
+ * value_nbytes. */
+int h5t_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
+                            uint64_t value_nbytes);
 
 /* ---- tables (index.c) */
 uint32_t      h5t_ix_hash_name(const char *s, size_t n);
@@ -149,7 +195,7 @@ h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
  * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
  * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB. */
 h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
-/* Serialises d (objects with info or attributes, loaded groups) with identity id; malloc'd buffer. */
+/* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id; malloc'd buffer. */
 h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out,
                                 size_t *n_out);
 /* The sidecar's checksum (a 64-bit multiply-xor hash) of n bytes. */

@@ -29,7 +29,11 @@ anchor_of(h5t_obj_t *o, H5I_type_t type, h5t_ix_anchor_t *a)
     a->under = o->under;
     a->vol   = o->under_vol_id;
     a->type  = type;
-    return 0;
+    if (!o->under) { /* a lazy dataset: the file it is in serves as well */
+        a->under = o->ctx->index ? o->ctx->index->file_under : NULL;
+        a->type  = H5I_FILE;
+    }
+    return a->under ? 0 : -1;
 }
 
 /* Walks `name` from object `start` through hard links of loaded (or loadable) groups. Returns 1
@@ -135,9 +139,21 @@ sorted(h5t_ix_group_t *g, int by_corder)
     uint32_t *p = malloc((size_t)(g->nlinks ? g->nlinks : 1) * sizeof(*p));
     if (!p)
         return NULL;
-    for (uint32_t k = 0; k < g->nlinks; k++)
+    int in_order = 1; /* native order is name order for compact and symbol-table groups */
+    for (uint32_t k = 0; k < g->nlinks; k++) {
         p[k] = k;
-    qsort_r(p, g->nlinks, sizeof(*p), by_corder ? cmp_corder : cmp_name, g->links);
+        if (k && in_order)
+            in_order = (by_corder ? cmp_corder : cmp_name)(&p[k - 1], &p[k], g->links) < 0;
+    }
+    if (!in_order && g->nlinks > 32)
+        qsort_r(p, g->nlinks, sizeof(*p), by_corder ? cmp_corder : cmp_name, g->links);
+    else if (!in_order) /* small groups (most of them): an insertion sort costs far less */
+        for (uint32_t k = 1; k < g->nlinks; k++) {
+            uint32_t v = p[k], j = k;
+            for (; j > 0 && (by_corder ? cmp_corder : cmp_name)(&p[j - 1], &v, g->links) > 0; j--)
+                p[j] = p[j - 1];
+            p[j] = v;
+        }
     return *slot = p;
 }
 
@@ -677,7 +693,8 @@ query_begin(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_
     h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
     if (!d)
         return 0;
-    anchor_of(o, loc->obj_type, a);
+    if (anchor_of(o, loc->obj_type, a) < 0)
+        return 0;
     *d_out    = d;
     *self_out = h5t_ix_obj_get(d, tok);
     if (*self_out == H5T_IX_NONE) {
@@ -981,7 +998,8 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     if (!d || d->writable)
         return NULL;
     h5t_ix_anchor_t a;
-    anchor_of(o, loc->obj_type, &a);
+    if (anchor_of(o, loc->obj_type, &a) < 0)
+        return NULL;
     uint32_t self = h5t_ix_obj_get(d, tok), t;
     resolved_t r;
     /* Only a target whose info the index already holds (a sidecar, or an earlier query): loading
@@ -996,6 +1014,15 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     char *path = native_path(name);
     if (!path)
         return NULL;
+    if (ot == H5O_TYPE_DATASET && d->objs[t].dcache == H5T_IX_DC_CACHED) {
+        h5t_obj_t *lazy = h5t_ix_dset_lazy_open(o, d, t, path);
+        if (lazy) {
+            if (opened_type_out)
+                *opened_type_out = H5I_DATASET;
+            h5t_ix_stats.answered++;
+            return lazy;
+        }
+    }
     H5O_token_t       token;
     H5VL_loc_params_t bt   = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_TOKEN};
     memcpy(&token, d->objs[t].token, sizeof(token));

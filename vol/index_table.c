@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+uint64_t h5t_ix_data_nbytes;
+
 uint32_t
 h5t_ix_hash_name(const char *s, size_t n)
 {
@@ -90,6 +92,7 @@ h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token)
     memset(&d->objs[k], 0, sizeof(d->objs[k]));
     memcpy(d->objs[k].token, token, H5T_IX_TOKEN_NBYTES);
     d->objs[k].group = H5T_IX_NONE;
+    d->objs[k].dset  = H5T_IX_NONE;
     /* Keep the table at most half full. */
     if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
         if (h5t_ix_rehash_objs(d) < 0) {
@@ -178,6 +181,11 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
         if (d->attrs[k].owned)
             free((void *)d->attrs[k].name);
     free(d->attrs);
+    for (uint32_t k = 0; k < d->ndset; k++)
+        if (d->dsets[k].owned)
+            free((void *)d->dsets[k].type_enc);
+    free(d->dsets);
+    h5t_ix_data_nbytes -= d->dset_nbytes;
     free(d->groups);
     free(d->objs);
     free(d->oht);
@@ -189,8 +197,54 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
     d->sc_links = NULL;
     d->sc_buf   = NULL;
     d->attrs    = NULL;
+    d->dsets    = NULL;
     d->nattr = d->attrcap = 0;
+    d->ndset = d->dsetcap = 0;
+    d->dset_nbytes = 0;
     d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
     d->oht_mask                                   = 0;
 }
 
+
+/* ------------------------------------------------------------------ cached spaces and types */
+int
+h5t_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
+{
+    const uint8_t *b = enc;
+    if (n < 8 || b[0] > 2 || b[1] > H5T_IX_SPACE_MAXRANK || n != H5T_IX_SPACE_NBYTES(b[1]) ||
+        (b[0] == 2) != (b[1] > 0))
+        return -1;
+    for (int i = 2; i < 8; i++)
+        if (b[i])
+            return -1;
+    uint64_t npoints = b[0] == 0 ? 0 : 1;
+    for (unsigned i = 0; i < b[1]; i++) {
+        uint64_t cur, max;
+        memcpy(&cur, b + 8 + 8 * i, 8);
+        memcpy(&max, b + 8 + 8 * ((size_t)b[1] + i), 8);
+        if (cur > max || (cur && npoints > (UINT64_C(1) << 62) / cur))
+            return -1;
+        npoints *= cur;
+    }
+    *npoints_out = npoints;
+    return 0;
+}
+
+uint32_t
+h5t_ix_type_nbytes(const void *enc, size_t n)
+{
+    const uint8_t *b = enc; /* little-endian, whatever the host */
+    if (n < 10)
+        return 0;
+    return (uint32_t)b[6] | (uint32_t)b[7] << 8 | (uint32_t)b[8] << 16 | (uint32_t)b[9] << 24;
+}
+
+int
+h5t_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
+                        uint64_t value_nbytes)
+{
+    uint64_t npoints;
+    uint32_t tsize = h5t_ix_type_nbytes(type_enc, type_nbytes);
+    return tsize && h5t_ix_space_check(space_enc, space_nbytes, &npoints) == 0 &&
+           npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
+}

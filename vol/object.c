@@ -11,7 +11,9 @@ object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hi
     h5t_obj_t *w = h5t_index_open(o, loc, NULL, H5I_BADID, H5P_DEFAULT, opened_type, dxpl_id, req);
     if (w)
         return w;
-    return h5t_wrap_new(H5VLobject_open(o->under, loc, o->under_vol_id, opened_type, dxpl_id, req), o, req);
+    w = h5t_wrap_new(H5VLobject_open(o->under, loc, o->under_vol_id, opened_type, dxpl_id, req), o, req);
+    h5t_index_obj_opened(w, o, loc, NULL);
+    return w;
 }
 
 static herr_t

@@ -290,6 +290,9 @@ examine(h5t_obj_t *o, h5t_pipe_dset_t *p, hid_t dxpl_id)
         return;
     if (o->ctx->cfg.write_behind)
         dataset_identity(o, dxpl_id, p);
+    /* Most small datasets are contiguous: said without copying the creation property list. */
+    if (h5t_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
+        return;
     if ((dcpl = dset_get_id(o, H5VL_DATASET_GET_DCPL, dxpl_id)) < 0)
         return;
     if (H5Pget_layout(dcpl) != H5D_CHUNKED)

@@ -17,29 +17,34 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* Layout (version 2, host byte order, marked by a byte-order word):
+/* Layout (version 3, host byte order, marked by a byte-order word):
  *   header  128 bytes  magic, version, byte order, total size, identity, counts
- *   objects  80 bytes each  (their attributes are a contiguous run of the attribute array)
+ *   objects  80 bytes each  (their attributes are a contiguous run of the attribute array; a
+ *                            dataset with cached content names its record of the dataset array)
  *   groups   32 bytes each  (their links are a contiguous run of the link array)
  *   links    56 bytes each
  *   attrs    64 bytes each
+ *   dsets    40 bytes each
  *   strings  link names (NUL-terminated), link values, attribute names (NUL-terminated),
- *            encoded datatypes and dataspaces, attribute values
+ *            encoded datatypes and dataspaces, attribute values, dataset contents
  *   trailer   8 bytes  checksum of everything before it
- * Version 2 added the attributes (version 1 files are rejected and rewritten). */
+ * Version 2 added the attributes, version 3 the datasets (older files are rejected and
+ * rewritten). */
 #define SC_MAGIC      "H5TIDX\r\n"
-#define SC_VERSION    2u
+#define SC_VERSION    3u
 #define SC_BYTEORDER  0x01020304u
 #define SC_HDR        128u
 #define SC_OBJ        80u
 #define SC_GRP        32u
 #define SC_LNK        56u
 #define SC_ATR        64u
+#define SC_DST        40u
 #define SC_TRAILER    8u
 #define SC_SUFFIX     ".h5turbo-index"
 
 /* H5O_type_t, H5G_storage_type_t and H5L_type_t values, spelled out so this file needs no HDF5. */
 #define SC_MAX_OBJ_TYPE     2 /* group, dataset, named datatype */
+#define SC_OBJ_DATASET      1
 #define SC_MAX_STORAGE_TYPE 2 /* symbol table, compact, dense */
 #define SC_LINK_HARD        0
 #define SC_LINK_SOFT        1
@@ -115,17 +120,20 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     if (h5t_sidecar_checksum(b, n - SC_TRAILER) != rd64(b + n - SC_TRAILER))
         return H5T_ERR_CHECKSUM;
     uint64_t nobj = rd32(b + 80), ngroup = rd32(b + 84), nlink = rd32(b + 88), nattr = rd32(b + 92);
-    uint64_t strbytes = rd64(b + 96);
+    uint64_t strbytes = rd64(b + 96), ndset = rd32(b + 104);
     /* Each term is bounded by n (at most 2^64 / 80 objects could overflow otherwise). */
-    if (strbytes > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK || nattr > n / SC_ATR)
+    if (strbytes > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK || nattr > n / SC_ATR ||
+        ndset > n / SC_DST)
         return H5T_ERR_CORRUPT;
-    if (SC_HDR + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + strbytes + SC_TRAILER !=
+    if (SC_HDR + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + ndset * SC_DST + strbytes +
+            SC_TRAILER !=
         (uint64_t)n)
         return H5T_ERR_CORRUPT;
-    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE)
+    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE ||
+        ndset >= H5T_IX_NONE)
         return H5T_ERR_CORRUPT;
     const uint8_t *objs = b + SC_HDR, *grps = objs + nobj * SC_OBJ, *lnks = grps + ngroup * SC_GRP;
-    const uint8_t *atrs = lnks + nlink * SC_LNK, *strs = atrs + nattr * SC_ATR;
+    const uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
 
     /* Objects, groups and links, checked against each other. */
     for (uint64_t k = 0; k < nobj; k++) {
@@ -133,6 +141,11 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         uint32_t       g = rd32(o + 24);
         uint64_t       afirst = rd32(o + 72), acount = rd32(o + 76);
         if (o[16] > 1 || (o[16] && o[17] > SC_MAX_OBJ_TYPE) || o[18] > 1)
+            return H5T_ERR_CORRUPT;
+        /* Content state only for datasets; a cached one names a dataset record. */
+        if (o[19] > H5T_IX_DC_CACHED || (o[19] && !(o[16] && o[17] == SC_OBJ_DATASET)) ||
+            (o[19] == H5T_IX_DC_CACHED) != (rd32(o + 28) != H5T_IX_NONE) ||
+            (o[19] == H5T_IX_DC_CACHED && rd32(o + 28) >= ndset))
             return H5T_ERR_CORRUPT;
         if (afirst + acount > nattr || (!o[18] && acount != 0))
             return H5T_ERR_CORRUPT;
@@ -172,7 +185,18 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
             return H5T_ERR_CORRUPT; /* listed only: nothing else may be claimed */
         if (a[14] && (type_len == 0 || space_len == 0 || value_len > H5T_IX_ATTR_MAX_VALUE ||
                       !range_ok(strbytes, rd64(a + 24), type_len) || !range_ok(strbytes, rd64(a + 40), space_len) ||
-                      !range_ok(strbytes, rd64(a + 48), value_len)))
+                      !range_ok(strbytes, rd64(a + 48), value_len) ||
+                      !h5t_ix_value_consistent(strs + rd64(a + 24), type_len, strs + rd64(a + 40), space_len,
+                                               value_len)))
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < ndset; k++) {
+        const uint8_t *x = dsts + k * SC_DST;
+        uint64_t       type_len = rd32(x + 8), space_len = rd32(x + 12), value_len = rd32(x + 32);
+        if (type_len == 0 || space_len == 0 || value_len == 0 || value_len > H5T_IX_DSET_MAX_VALUE || x[36] > 1 ||
+            !range_ok(strbytes, rd64(x), type_len) || !range_ok(strbytes, rd64(x + 16), space_len) ||
+            !range_ok(strbytes, rd64(x + 24), value_len) ||
+            !h5t_ix_value_consistent(strs + rd64(x), type_len, strs + rd64(x + 16), space_len, value_len))
             return H5T_ERR_CORRUPT;
     }
     if (id_out) {
@@ -192,8 +216,25 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     d->groups       = malloc((size_t)(ngroup ? ngroup : 1) * sizeof(*d->groups));
     d->sc_links     = malloc((size_t)(nlink ? nlink : 1) * sizeof(*d->sc_links));
     d->attrs        = malloc((size_t)(nattr ? nattr : 1) * sizeof(*d->attrs));
-    if (!d->objs || !d->groups || !d->sc_links || !d->attrs)
+    d->dsets        = malloc((size_t)(ndset ? ndset : 1) * sizeof(*d->dsets));
+    if (!d->objs || !d->groups || !d->sc_links || !d->attrs || !d->dsets)
         goto fail;
+    d->dsetcap = (uint32_t)(ndset ? ndset : 1);
+    for (uint64_t k = 0; k < ndset; k++) {
+        const uint8_t *x = dsts + k * SC_DST;
+        h5t_ix_dset_t *r = &d->dsets[k];
+        memset(r, 0, sizeof(*r));
+        r->type_enc     = strs + rd64(x);
+        r->type_nbytes  = rd32(x + 8);
+        r->space_nbytes = rd32(x + 12);
+        r->space_enc    = strs + rd64(x + 16);
+        r->value        = strs + rd64(x + 24);
+        r->value_nbytes = rd32(x + 32);
+        r->compact      = x[36];
+        d->dset_nbytes += r->value_nbytes;
+        d->ndset = (uint32_t)k + 1;
+    }
+    h5t_ix_data_nbytes += d->dset_nbytes;
     d->attrcap = (uint32_t)(nattr ? nattr : 1);
     for (uint64_t k = 0; k < nattr; k++) {
         const uint8_t *a = atrs + k * SC_ATR;
@@ -234,6 +275,8 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         r->attrs_loaded = o[18];
         r->attr_first   = rd32(o + 72);
         r->nattr        = rd32(o + 76);
+        r->dcache       = o[19];
+        r->dset         = rd32(o + 28);
     }
     d->nobj = (uint32_t)nobj;
     if (h5t_ix_rehash_objs(d) < 0)
@@ -283,6 +326,24 @@ fail:
 }
 
 /* ------------------------------------------------------------------ encode */
+
+/* A dataset whose content goes into the sidecar. */
+static int
+dset_kept(const h5t_ix_obj_t *r)
+{
+    return r->dcache == H5T_IX_DC_CACHED && r->has_info && r->type == SC_OBJ_DATASET;
+}
+
+/* Appends len bytes of src to the strings at *so, recording offset and length in record rec. */
+static void
+put_bytes(uint8_t *rec, unsigned off_at, unsigned len_at, uint8_t *strs, uint64_t *so, const void *src, uint32_t len)
+{
+    wr64(rec + off_at, *so);
+    wr32(rec + len_at, len);
+    if (len)
+        memcpy(strs + *so, src, len);
+    *so += len;
+}
 h5t_status_t
 h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out, size_t *n_out)
 {
@@ -290,10 +351,16 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
     uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
     if (!remap)
         return H5T_ERR_NOMEM;
-    uint64_t nobj = 0, nlink = 0, nattr = 0, strbytes = 0;
+    uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, strbytes = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const h5t_ix_obj_t *r = &d->objs[k];
-        remap[k] = (r->has_info || r->group != H5T_IX_NONE || r->attrs_loaded) ? (uint32_t)nobj++ : H5T_IX_NONE;
+        remap[k] = (r->has_info || r->group != H5T_IX_NONE || r->attrs_loaded || r->dcache) ? (uint32_t)nobj++
+                                                                                            : H5T_IX_NONE;
+        if (dset_kept(r)) {
+            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            ndset++;
+            strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
+        }
         if (!r->attrs_loaded)
             continue;
         nattr += r->nattr;
@@ -310,12 +377,12 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
             strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
         }
     }
-    if (nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE) {
+    if (nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE || ndset >= H5T_IX_NONE) {
         free(remap);
         return H5T_ERR_ARG;
     }
-    uint64_t n = SC_HDR + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + strbytes +
-                 SC_TRAILER;
+    uint64_t n = SC_HDR + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR +
+                 ndset * SC_DST + strbytes + SC_TRAILER;
     uint8_t *b = calloc(1, (size_t)n);
     if (!b) {
         free(remap);
@@ -336,9 +403,10 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
     wr32(b + 88, (uint32_t)nlink);
     wr32(b + 92, (uint32_t)nattr);
     wr64(b + 96, strbytes);
+    wr32(b + 104, (uint32_t)ndset);
     uint8_t *objs = b + SC_HDR, *grps = objs + nobj * SC_OBJ, *lnks = grps + (uint64_t)d->ngroup * SC_GRP;
-    uint8_t *atrs = lnks + nlink * SC_LNK, *strs = atrs + nattr * SC_ATR;
-    uint64_t ai = 0, so = 0;
+    uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
+    uint64_t ai = 0, di = 0, so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         if (remap[k] == H5T_IX_NONE)
             continue;
@@ -354,6 +422,19 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
         wr64(o + 48, (uint64_t)r->mtime);
         wr64(o + 56, (uint64_t)r->ctime);
         wr64(o + 64, (uint64_t)r->btime);
+        o[19] = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
+        wr32(o + 28, H5T_IX_NONE);
+        if (dset_kept(r)) {
+            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            uint8_t             *p = dsts + di * SC_DST;
+            wr32(o + 28, (uint32_t)di++);
+            put_bytes(p, 0, 8, strs, &so, x->type_enc, x->type_nbytes);
+            put_bytes(p, 16, 12, strs, &so, x->space_enc, x->space_nbytes);
+            put_bytes(p, 24, 32, strs, &so, x->value, x->value_nbytes);
+            p[36] = x->compact;
+        }
+        else if (o[19] == H5T_IX_DC_CACHED)
+            o[19] = H5T_IX_DC_UNKNOWN;
         if (!r->attrs_loaded)
             continue;
         o[18] = 1;
@@ -372,20 +453,9 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
             wr64(p + 16, (uint64_t)a->corder);
             if (!a->cached)
                 continue;
-            const struct {
-                const void *src;
-                uint32_t    len;
-                unsigned    off_at, len_at;
-            } parts[3] = {{a->type_enc, a->type_nbytes, 24, 32},
-                          {a->space_enc, a->space_nbytes, 40, 36},
-                          {a->value, a->value_nbytes, 48, 56}};
-            for (int i = 0; i < 3; i++) {
-                wr64(p + parts[i].off_at, so);
-                wr32(p + parts[i].len_at, parts[i].len);
-                if (parts[i].len)
-                    memcpy(strs + so, parts[i].src, parts[i].len);
-                so += parts[i].len;
-            }
+            put_bytes(p, 24, 32, strs, &so, a->type_enc, a->type_nbytes);
+            put_bytes(p, 40, 36, strs, &so, a->space_enc, a->space_nbytes);
+            put_bytes(p, 48, 56, strs, &so, a->value, a->value_nbytes);
         }
     }
     uint64_t li = 0;

@@ -109,6 +109,8 @@ loader_b(void)
         names_t nm = {0};
         hsize_t idx = 0;
         H5Literate2(file, H5_INDEX_NAME, H5_ITER_INC, &idx, collect_cb, &nm); /* root: cheap */
+        for (size_t i = 0; i < nm.n; i++)
+            free(nm.v[i]);
         nm.n = 0;
         hid_t logs = H5Gopen2(file, path, H5P_DEFAULT);
         idx        = 0;

@@ -39,6 +39,15 @@ walk(const h5t_ix_data_t *d)
             }
         }
     }
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const h5t_ix_obj_t *r = &d->objs[k];
+        if (r->dcache != H5T_IX_DC_CACHED)
+            continue;
+        const h5t_ix_dset_t *x = &d->dsets[r->dset];
+        uint64_t             npoints = 0;
+        sum += ((const uint8_t *)x->type_enc)[x->type_nbytes - 1] + ((const uint8_t *)x->value)[x->value_nbytes - 1];
+        sum += (size_t)(h5t_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == 0) + (size_t)npoints;
+    }
     h5t_fuzz_sink = sum;
 }
 

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# index_diff.sh [SEEDS] — differential test of the index: for each seed, a random tree is built
-# with stock HDF5, then the same random query sequence runs under stock HDF5 and under h5turbo
-# (index in memory, then with a sidecar, then read-write with modifications interleaved); every
-# transcript must be identical.
+# index_diff.sh [SEEDS] — differential test of the index and its small-dataset cache: for each
+# seed, a random tree is built with stock HDF5, then the same random query sequence runs under stock
+# HDF5 and under h5turbo (index in memory, then with a sidecar: written by the first persistent run,
+# loaded by the second, which starts with lazy datasets; then read-write with modifications and
+# dataset writes interleaved); every transcript must be identical.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${H5T_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -24,9 +25,10 @@ for seed in $(seq 1 "$seeds"); do
     n=$((n+1))
   done
   [ -f "$d/.tree.h5.h5turbo-index" ] || fail "seed $seed: no sidecar was written"
-  # Read-write: each run gets its own copy of the file and of the external file it links to.
+  # Read-write: each run gets its own copy of the file, of the external file it links to and of
+  # the external storage file of its datasets (named relative: the query runs in the file's directory).
   mkdir -p "$d/rws" "$d/rwt"
-  cp "$d/tree.h5" "$d/ext.h5" "$d/rws/"; cp "$d/tree.h5" "$d/ext.h5" "$d/rwt/"
+  cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rws/"; cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rwt/"
   stock "$H5T_INDEX_DIFF" query "$d/rws/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/stock_rw.txt" || fail "stock rw $seed"
   turbo "$H5T_INDEX_DIFF" query "$d/rwt/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/turbo_rw.txt" || fail "turbo rw $seed"
   diff -u "$d/stock_rw.txt" "$d/turbo_rw.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed (rw): transcripts differ"; }

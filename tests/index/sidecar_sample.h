@@ -1,6 +1,7 @@
 /* sidecar_sample.h — builds a small but complete index in memory (every link kind, groups with
- * and without creation order, objects with and without info) for the sidecar tests, the fuzz
- * corpus generator and the fuzz target. */
+ * and without creation order, objects with and without info, cached and listed attributes,
+ * datasets with cached content) for the sidecar tests, the fuzz corpus generator and the fuzz
+ * target. */
 #ifndef H5T_SIDECAR_SAMPLE_H
 #define H5T_SIDECAR_SAMPLE_H
 
@@ -84,10 +85,12 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         d->objs[g].group = g;
         d->ngroup        = g + 1;
     }
-    /* Attributes: every other group has some, cached (opaque "encodings" and values here) or
-     * listed only; odd groups have theirs loaded and none. */
-    static const uint8_t type_enc[] = {3, 1, 0, 8, 0, 0, 0, 7, 0, 0, 0};
-    static const uint8_t space_enc[] = {2, 1, 5, 0};
+    /* Attributes: every other group has some, cached (a datatype "encoding" that declares its size
+     * at byte 6, scalar or null spaces in the caches' form) or listed only; odd groups have theirs
+     * loaded and none. */
+    static const uint8_t type_enc[]   = {3, 1, 0x13, 0, 0, 0, 7, 0, 0, 0, 0};
+    static const uint8_t space_enc[]  = {1, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t null_space[] = {0, 0, 0, 0, 0, 0, 0, 0};
     static const char    value[]     = "NXentry";
     static const char   *anames[]    = {"NX_class", "units", "long_name", "big"};
     uint32_t             na          = 0;
@@ -110,12 +113,53 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 a->cached       = 1;
                 a->type_enc     = type_enc;
                 a->type_nbytes  = sizeof(type_enc);
-                a->space_enc    = space_enc;
+                a->space_enc    = k == 2 ? null_space : space_enc;
                 a->space_nbytes = sizeof(space_enc);
                 a->value        = value;
                 a->value_nbytes = k == 2 ? 0 : 7;
             }
         }
+    }
+    /* Datasets: every third one with info has its content cached (a 1-D space of 1..4 doubles),
+     * the one after is known not to be cacheable. */
+    static const uint8_t f64_enc[] = {3, 1, 0x11, 0x20, 0x3f, 0, 8, 0, 0, 0, 0, 0, 0, 0, 64, 0, 11, 52, 11, 0};
+    static uint8_t       spaces[4][24];
+    static double        values[4];
+    for (int i = 0; i < 4; i++) {
+        uint64_t dim = (uint64_t)i + 1, max = i == 3 ? UINT64_MAX : dim;
+        memset(spaces[i], 0, 8);
+        spaces[i][0] = 2;
+        spaces[i][1] = 1;
+        memcpy(spaces[i] + 8, &dim, 8);
+        memcpy(spaces[i] + 16, &max, 8);
+        values[i] = 0.5 * i;
+    }
+    uint32_t seen = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        h5t_ix_obj_t *r = &d->objs[k];
+        if (!r->has_info || r->type != 1)
+            continue;
+        if (seen % 3 == 1)
+            r->dcache = H5T_IX_DC_NO;
+        else if (seen % 3 == 2) {
+            h5t_ix_dset_t *x;
+            if (d->ndset == d->dsetcap) {
+                d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
+                d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
+            }
+            x = &d->dsets[d->ndset];
+            memset(x, 0, sizeof(*x));
+            x->type_enc     = f64_enc;
+            x->type_nbytes  = sizeof(f64_enc);
+            x->space_enc    = spaces[seen % 4];
+            x->space_nbytes = sizeof(spaces[0]);
+            x->value        = values;
+            x->value_nbytes = 8 * (seen % 4 + 1);
+            x->compact      = (uint8_t)(seen % 2);
+            r->dcache       = H5T_IX_DC_CACHED;
+            r->dset         = d->ndset++;
+        }
+        seen++;
     }
 }
 

@@ -101,9 +101,69 @@ test_roundtrip(void)
             }
         }
     }
+    uint32_t cached = 0;
+    uint64_t cbytes = 0;
+    for (uint32_t k = 0; k < d.nobj; k++) {
+        if (!d.objs[k].dcache)
+            continue;
+        uint32_t eo = h5t_ix_obj_find(&e, d.objs[k].token);
+        ASSERT(eo != H5T_IX_NONE);
+        ASSERT_EQ(e.objs[eo].dcache, d.objs[k].dcache);
+        if (d.objs[k].dcache != H5T_IX_DC_CACHED)
+            continue;
+        cached++;
+        const h5t_ix_dset_t *x = &d.dsets[d.objs[k].dset], *y = &e.dsets[e.objs[eo].dset];
+        cbytes += x->value_nbytes;
+        ASSERT_EQ(x->type_nbytes, y->type_nbytes);
+        ASSERT_EQ(x->space_nbytes, y->space_nbytes);
+        ASSERT_EQ(x->value_nbytes, y->value_nbytes);
+        ASSERT_EQ(x->compact, y->compact);
+        ASSERT(memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
+        ASSERT(memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
+        ASSERT(memcmp(x->value, y->value, x->value_nbytes) == 0);
+    }
+    ASSERT(cached > 3);
+    ASSERT_EQ(e.ndset, cached);
+    ASSERT_EQ(e.dset_nbytes, cbytes); /* what the decoder counts against the budget */
     h5t_ix_data_clear(&e);
     h5t_ix_data_clear(&d);
     free(buf);
+}
+
+/* The caches' dataspace form: what is accepted, with how many elements. */
+static void
+test_space_form(void)
+{
+    uint8_t  b[8 + 16 * 3];
+    uint64_t np = 99, dims[3] = {2, 3, 4}, max[3] = {2, UINT64_MAX, 5};
+    memset(b, 0, sizeof(b));
+    ASSERT(h5t_ix_space_check(b, 8, &np) == 0 && np == 0); /* null */
+    b[0] = 1;
+    ASSERT(h5t_ix_space_check(b, 8, &np) == 0 && np == 1); /* scalar */
+    ASSERT(h5t_ix_space_check(b, 7, &np) < 0);
+    b[0] = 2;
+    b[1] = 3;
+    memcpy(b + 8, dims, sizeof(dims));
+    memcpy(b + 32, max, sizeof(max));
+    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) == 0 && np == 24);
+    ASSERT(h5t_ix_space_check(b, sizeof(b) - 1, &np) < 0);
+    b[5] = 1; /* reserved bytes must be zero */
+    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) < 0);
+    b[5] = 0;
+    max[2] = 3; /* current above maximum */
+    memcpy(b + 32, max, sizeof(max));
+    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) < 0);
+    b[1] = 0; /* simple with rank 0 */
+    ASSERT(h5t_ix_space_check(b, 8, &np) < 0);
+    b[0] = 3;
+    ASSERT(h5t_ix_space_check(b, 8, &np) < 0);
+    /* Elements times the declared type size must make the value's size. */
+    static const uint8_t t4[] = {3, 1, 0x10, 0, 0, 0, 4, 0, 0, 0};
+    uint8_t              sc[8] = {1};
+    ASSERT(h5t_ix_type_nbytes(t4, sizeof(t4)) == 4 && h5t_ix_type_nbytes(t4, 9) == 0);
+    ASSERT(h5t_ix_value_consistent(t4, sizeof(t4), sc, 8, 4));
+    ASSERT(!h5t_ix_value_consistent(t4, sizeof(t4), sc, 8, 8));
+    ASSERT(!h5t_ix_value_consistent(t4, 9, sc, 8, 4));
 }
 
 /* Any flipped byte fails the checksum (or the header checks); any truncation is rejected. */
@@ -138,7 +198,8 @@ test_bad_structure(void)
     size_t n;
     encode_sample(4, 9, &buf, &n);
     uint8_t *b       = buf;
-    size_t   offs[]  = {80, 84, 88, 92, 96, 128, 128 + 24, 128 + 17, 128 + 16, 128 + 18, 128 + 72, 128 + 76};
+    size_t   offs[]  = {80, 84, 88, 92, 96, 104, 128, 128 + 24, 128 + 17, 128 + 16, 128 + 18, 128 + 19, 128 + 28,
+                        128 + 72, 128 + 76};
     uint32_t vals[]  = {0, 1, 0xFFFFFFFFu, 0x7FFFFFFFu, 3, 200};
     int      reject  = 0;
     for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
@@ -186,6 +247,7 @@ main(int argc, char **argv)
     test_roundtrip();
     test_corruption();
     test_bad_structure();
-    printf("ok: sidecar round trip, corruption and structure checks\n");
+    test_space_form();
+    printf("ok: sidecar round trip, corruption, structure and dataspace-form checks\n");
     return 0;
 }

@@ -1,0 +1,184 @@
+/* index_types.c — datatypes and dataspaces for the index's attribute and dataset caches: one
+ * process-wide table of datatypes (each distinct type encoded once, decoded once, shared by every
+ * cached value of that type: H5Tencode/H5Tdecode cost thousands of instructions a call), and the
+ * caches' own dataspace form (index_int.h), built back with H5Screate_simple. */
+#include "index_ctx.h"
+
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct tentry {
+    hid_t       id; /* decoded from enc; never handed out (callers copy it) */
+    uint8_t    *enc;
+    size_t      n;
+    uint64_t    hash;
+    H5T_class_t cls;
+    size_t      size;
+} tentry_t;
+
+/* At most this many distinct types are kept; beyond, callers do without the caches. */
+#define H5T_IX_MAX_TYPES 4096
+
+static tentry_t *types;
+static uint32_t  ntypes, typecap;
+static int       atclose_registered;
+
+static uint64_t
+hash_bytes(const uint8_t *p, size_t n)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
+/* At library close, before HDF5 closes the IDs: a re-initialised library starts a new table. */
+static void
+forget_types(void *ctx)
+{
+    (void)ctx;
+    hid_t saved = h5t_err_save();
+    for (uint32_t k = 0; k < ntypes; k++) {
+        H5Tclose(types[k].id);
+        free(types[k].enc);
+    }
+    h5t_err_restore(saved);
+    free(types);
+    types              = NULL;
+    ntypes = typecap   = 0;
+    atclose_registered = 0;
+}
+
+/* Adds the type encoded by enc[0..n) (copied), decoding it; its index, or UINT32_MAX. */
+static uint32_t
+add_type(const void *enc, size_t n, uint64_t hash)
+{
+    if (ntypes >= H5T_IX_MAX_TYPES)
+        return UINT32_MAX;
+    if (!atclose_registered) {
+        if (H5atclose(forget_types, NULL) < 0)
+            return UINT32_MAX;
+        atclose_registered = 1;
+    }
+    void *arr;
+    if (h5t_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr) < 0)
+        return UINT32_MAX;
+    types        = arr;
+    tentry_t *e  = &types[ntypes];
+    e->enc       = malloc(n);
+    if (!e->enc)
+        return UINT32_MAX;
+    memcpy(e->enc, enc, n);
+    e->n    = n;
+    e->hash = hash;
+    e->id   = H5Tdecode(e->enc);
+    e->cls  = e->id >= 0 ? H5Tget_class(e->id) : H5T_NO_CLASS;
+    e->size = e->id >= 0 ? H5Tget_size(e->id) : 0;
+    /* The size the encoding declares is what the sidecar's checks relied on. */
+    if (e->id < 0 || e->size == 0 || e->size != h5t_ix_type_nbytes(enc, n)) {
+        if (e->id >= 0)
+            H5Tclose(e->id);
+        free(e->enc);
+        H5Eclear2(H5E_DEFAULT);
+        return UINT32_MAX;
+    }
+    return ntypes++;
+}
+
+hid_t
+h5t_ix_type_get(const void *enc, size_t n)
+{
+    uint64_t h = hash_bytes(enc, n);
+    for (uint32_t k = 0; k < ntypes; k++)
+        if (types[k].hash == h && types[k].n == n && memcmp(types[k].enc, enc, n) == 0)
+            return types[k].id;
+    uint32_t k = add_type(enc, n, h);
+    return k == UINT32_MAX ? H5I_INVALID_HID : types[k].id;
+}
+
+int
+h5t_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
+{
+    H5T_class_t cls  = H5Tget_class(t);
+    size_t      size = H5Tget_size(t);
+    for (uint32_t k = 0; k < ntypes; k++)
+        if (types[k].cls == cls && types[k].size == size && H5Tequal(types[k].id, t) > 0) {
+            *enc_out = types[k].enc;
+            *n_out   = types[k].n;
+            return 0;
+        }
+    size_t n = 0;
+    if (H5Tencode(t, NULL, &n) < 0 || n == 0 || n > UINT32_MAX)
+        return -1;
+    uint8_t *enc = malloc(n);
+    if (!enc)
+        return -1;
+    uint32_t k = UINT32_MAX;
+    if (H5Tencode(t, enc, &n) >= 0)
+        k = add_type(enc, n, hash_bytes(enc, n));
+    free(enc);
+    if (k == UINT32_MAX)
+        return -1;
+    *enc_out = types[k].enc;
+    *n_out   = types[k].n;
+    return 0;
+}
+
+/* HDF5's own routine for what H5Dget_type/H5Aget_type hand out (a read-only copy), which the
+ * public API does not offer (H5Tlock makes a type immutable, and unclosable). Exported by HDF5
+ * builds that do not hide internal symbols, which is how HDF5 builds itself; when absent, the
+ * copy stays modifiable. */
+extern herr_t H5T_lock(void *dt, bool immutable) __attribute__((weak));
+extern void  *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
+
+hid_t
+h5t_ix_type_copy_rdonly(hid_t ft)
+{
+    hid_t t = H5Tcopy(ft);
+    if (t >= 0 && H5T_lock && H5I_object_verify) {
+        void *dt = H5I_object_verify(t, H5I_DATATYPE);
+        if (dt)
+            (void)H5T_lock(dt, false);
+    }
+    return t;
+}
+
+size_t
+h5t_ix_space_encode(hid_t s, uint8_t *buf)
+{
+    H5S_class_t cls  = H5Sget_simple_extent_type(s);
+    int         rank = H5Sget_simple_extent_ndims(s);
+    hsize_t     dims[H5T_IX_SPACE_MAXRANK], maxdims[H5T_IX_SPACE_MAXRANK];
+    if (rank < 0 || rank > H5T_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE) ||
+        (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank))
+        return 0;
+    memset(buf, 0, 8);
+    buf[0] = cls == H5S_NULL ? 0 : cls == H5S_SCALAR ? 1 : 2;
+    buf[1] = (uint8_t)(cls == H5S_SIMPLE ? rank : 0);
+    for (int i = 0; i < buf[1]; i++) {
+        uint64_t c = dims[i], m = maxdims[i];
+        memcpy(buf + 8 + 8 * i, &c, 8);
+        memcpy(buf + 8 + 8 * (buf[1] + i), &m, 8);
+    }
+    return H5T_IX_SPACE_NBYTES(buf[1]);
+}
+
+hid_t
+h5t_ix_space_make(const void *enc)
+{
+    const uint8_t *b = enc;
+    if (b[0] == 0)
+        return H5Screate(H5S_NULL);
+    if (b[0] == 1)
+        return H5Screate(H5S_SCALAR);
+    hsize_t dims[H5T_IX_SPACE_MAXRANK], maxdims[H5T_IX_SPACE_MAXRANK];
+    for (unsigned i = 0; i < b[1] && i < H5T_IX_SPACE_MAXRANK; i++) {
+        uint64_t c, m;
+        memcpy(&c, b + 8 + 8 * i, 8);
+        memcpy(&m, b + 8 + 8 * ((size_t)b[1] + i), 8);
+        dims[i]    = c;
+        maxdims[i] = m;
+    }
+    return H5Screate_simple(b[1], dims, maxdims);
+}
