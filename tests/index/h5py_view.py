@@ -1,11 +1,15 @@
 """h5py_view.py FILE PATHS — prints what h5py sees of FILE: visititems, keys() of every group,
-`in` for every listed path (and variants), get(getlink=True) classes, attrs keys. Run under
-stock HDF5 and under h5turbo by h5py_view.sh; the outputs must be identical."""
+`in` for every listed path (and variants), get(getlink=True) classes, attrs keys, and the
+contents, shape and dtype of every listed small dataset (read twice: h5turbo's index may have
+cached it by then). Run under stock HDF5 and under h5turbo by h5py_view.sh; the outputs must be
+identical."""
 import sys
 import h5py
 
 f = h5py.File(sys.argv[1], "r")
-paths = [line[2:].rstrip("\n") for line in open(sys.argv[2])]
+lines = [line.rstrip("\n") for line in open(sys.argv[2])]
+paths = [line[2:] for line in lines]
+small = [line[2:] for line in lines if line.startswith("4 ")]
 
 def show(name, obj):
     kind = type(obj).__name__
@@ -30,4 +34,14 @@ for p in paths:
         print("G", p, type(o).__name__, o.name if o is not None else None)
     except Exception as e:
         print("G", p, "error", type(e).__name__)
+for p in small * 2:
+    try:
+        d = f[p]
+        v = d[()]
+        # Values holding Python objects (variable-length strings, references) by value, not bytes.
+        shown = v.tolist() if getattr(v, "dtype", None) is not None and v.dtype.hasobject else (
+            v.tobytes() if hasattr(v, "tobytes") else v)
+        print("D", p, d.shape, d.dtype.str, d.dtype.names, repr(shown)[:160])
+    except Exception as e:
+        print("D", p, "error", type(e).__name__)
 f.close()
