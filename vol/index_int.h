@@ -143,6 +143,13 @@ typedef struct h5t_ix_data {
     uint32_t        ndset, dsetcap;
     uint64_t        dset_nbytes; /* content held by the dataset table (counted in the process budget) */
 
+    /* The group the last multi-component lookup ended in, by its start object and the name up to
+     * its last component: a visit's callbacks and a loader's per-dataset lookups walk the same
+     * parent path again and again. Dropped with the tables. */
+    int      rc_valid;
+    uint32_t rc_start, rc_obj, rc_len;
+    char     rc_prefix[256];
+
     void          *sc_buf;   /* the sidecar bytes the loaded strings point into */
     h5t_ix_link_t *sc_links; /* links decoded from it */
 

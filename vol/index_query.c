@@ -52,6 +52,12 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
         p++;
     if (!*p)
         return 0; /* "/" and the like: no last component */
+    const uint32_t cur0 = cur;
+    if (d->rc_valid && d->rc_start == cur0 && strncmp(name, d->rc_prefix, d->rc_len) == 0 &&
+        name[d->rc_len] != '\0' && !strchr(name + d->rc_len, '/')) {
+        cur = d->rc_obj; /* the same parent group as the last lookup */
+        p   = name + d->rc_len;
+    }
     for (;;) {
         const char *e = p;
         while (*e && *e != '/')
@@ -70,6 +76,15 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
             r->gobj = cur;
             r->gi   = gi;
             r->link = k;
+            size_t plen = (size_t)(p - name);
+            if (cur != cur0 && plen < sizeof(d->rc_prefix) && *e == '\0') {
+                memcpy(d->rc_prefix, name, plen);
+                d->rc_prefix[plen] = '\0';
+                d->rc_len          = (uint32_t)plen;
+                d->rc_start        = cur0;
+                d->rc_obj          = cur;
+                d->rc_valid        = 1;
+            }
             return 1;
         }
         if (k == H5T_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)

@@ -201,6 +201,7 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
     d->nattr = d->attrcap = 0;
     d->ndset = d->dsetcap = 0;
     d->dset_nbytes = 0;
+    d->rc_valid    = 0;
     d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
     d->oht_mask                                   = 0;
 }
