@@ -117,7 +117,7 @@ try_sidecar(h5t_ix_data_t *d, int debug)
         free(buf);
         return;
     }
-    d->sc_buf = buf;
+    d->sc_buf = h5t_sidecar_compact(d, buf);
     h5t_ix_stats.sidecar_loads++;
     if (debug)
         debug_msg("sidecar loaded", d->path);
@@ -232,27 +232,39 @@ maybe_publish(h5t_ix_data_t *d, int debug)
         h5t_ix_stats.sidecar_writes++;
 }
 
-/* Memory held by d's tables (allocations, not counting allocator overhead). */
+/* Memory held by d's tables (allocations, not counting allocator overhead): records, hash tables,
+ * permutations, the strings they own and the sidecar bytes kept for the rest. The small-dataset
+ * cache (records, encodings, contents) is d->dset_nbytes, counted in the index_data budget. */
 static void
 h5t_ix_memory(const h5t_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
 {
     size_t n = (size_t)d->objcap * sizeof(h5t_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * 4 : 0) +
-               (size_t)d->groupcap * sizeof(h5t_ix_group_t);
+               (size_t)d->groupcap * sizeof(h5t_ix_group_t) + (size_t)d->attrcap * sizeof(h5t_ix_attr_t) +
+               d->sc_nbytes;
+    for (uint32_t k = 0; k < d->ndset; k++) /* counted in dset_nbytes, with their records */
+        if (!d->dsets[k].owned)
+            n -= (size_t)d->dsets[k].type_nbytes + d->dsets[k].space_nbytes + d->dsets[k].value_nbytes;
     size_t links = 0;
     for (uint32_t g = 0; g < d->ngroup; g++) {
         const h5t_ix_group_t *x = &d->groups[g];
         links += x->nlinks;
-        n += (size_t)x->nlinks * sizeof(h5t_ix_link_t) + (x->ht ? ((size_t)x->ht_mask + 1) * 4 : 0) +
-             (x->by_name ? (size_t)x->nlinks * 4 : 0) + (x->by_corder ? (size_t)x->nlinks * 4 : 0);
-        if (x->owned)
-            for (uint32_t k = 0; k < x->nlinks; k++)
-                n += x->links[k].name_len + 1u + (x->links[k].type ? x->links[k].val_size : 0u);
+        n += (x->ht ? ((size_t)x->ht_mask + 1) * 4 : 0) + (x->by_name ? (size_t)x->nlinks * 4 : 0) +
+             (x->by_corder ? (size_t)x->nlinks * 4 : 0);
+        if (!x->owned)
+            continue; /* its links are in the table decoded from the sidecar */
+        n += (size_t)x->nlinks * sizeof(h5t_ix_link_t);
+        for (uint32_t k = 0; k < x->nlinks; k++)
+            n += x->links[k].name_len + 1u + (x->links[k].type ? x->links[k].val_size : 0u);
     }
-    if (d->sc_buf) /* names and values point into the sidecar bytes, kept whole */
+    if (d->sc_links)
         for (uint32_t g = 0; g < d->ngroup; g++)
             if (!d->groups[g].owned)
-                for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
-                    n += d->groups[g].links[k].name_len + 1u;
+                n += (size_t)d->groups[g].nlinks * sizeof(h5t_ix_link_t);
+    for (uint32_t k = 0; k < d->nattr; k++)
+        if (d->attrs[k].owned)
+            n += d->attrs[k].name_len + 1u +
+                 (d->attrs[k].cached ? d->attrs[k].type_nbytes + d->attrs[k].space_nbytes + d->attrs[k].value_nbytes
+                                     : 0u);
     *nlinks_out = links;
     *nbytes_out = n;
 }
@@ -398,6 +410,7 @@ h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
 /* Groups up to this size are loaded with the info of their members (see h5t_ix_load_group). */
 #define H5T_IX_EAGER_INFO 64
 typedef struct collect {
+    h5t_ix_data_t *d; /* where hard-link targets get their object records */
     h5t_ix_link_t *links;
     uint32_t       n, cap;
     char          *blob;
@@ -444,8 +457,12 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     l->cset         = (uint8_t)info->cset;
     l->corder_valid = (uint8_t)info->corder_valid;
     l->corder       = info->corder;
-    if (info->type == H5L_TYPE_HARD)
-        memcpy(l->token, &info->u.token, H5T_IX_TOKEN_NBYTES);
+    if (info->type == H5L_TYPE_HARD) {
+        uint8_t tok[H5T_IX_TOKEN_NBYTES];
+        memcpy(tok, &info->u.token, H5T_IX_TOKEN_NBYTES);
+        if ((l->obj = h5t_ix_obj_get(c->d, tok)) == H5T_IX_NONE)
+            goto fail;
+    }
     else {
         if (info->u.val_size > UINT32_MAX)
             goto fail;
@@ -493,9 +510,7 @@ load_child_infos(h5t_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
         const h5t_ix_link_t *l = &d->groups[gi].links[k];
         if (l->type != H5L_TYPE_HARD)
             continue;
-        uint32_t oi = h5t_ix_obj_get(d, l->token);
-        if (oi == H5T_IX_NONE)
-            return -1;
+        uint32_t oi = l->obj;
         if (d->objs[oi].has_info)
             continue;
         H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
@@ -527,10 +542,8 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
         int missing = 0;
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
             const h5t_ix_link_t *l = &d->groups[gi].links[k];
-            if (l->type == H5L_TYPE_HARD) {
-                uint32_t c = h5t_ix_obj_find(d, l->token);
-                missing    = c == H5T_IX_NONE || !d->objs[c].has_info;
-            }
+            if (l->type == H5L_TYPE_HARD)
+                missing = !d->objs[l->obj].has_info;
         }
         if (!missing)
             return 0;
@@ -538,7 +551,7 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
 
     void      *grp    = under_grp;
     H5I_type_t gtype  = H5I_GROUP;
-    collect_t  c      = {0};
+    collect_t  c      = {.d = d};
     int        ret    = -1;
     if (!grp) {
         H5O_token_t       tok;
@@ -594,6 +607,18 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
         d->groups = groups;
         h5t_ix_group_t *g = &d->groups[d->ngroup];
         memset(g, 0, sizeof(*g));
+        /* Trimmed to size (names are still offsets): most groups hold a handful of links, and a
+         * large file has many groups. */
+        if (c.n < c.cap) {
+            void *t = realloc(c.links, (size_t)(c.n ? c.n : 1) * sizeof(*c.links));
+            if (t)
+                c.links = t;
+        }
+        if (c.blen < c.bcap) {
+            char *t = realloc(c.blob, c.blen ? c.blen : 1);
+            if (t)
+                c.blob = t;
+        }
         for (uint32_t k = 0; k < c.n; k++) {
             c.links[k].name = c.blob + (uintptr_t)c.links[k].name;
             if (c.links[k].type != H5L_TYPE_HARD)

@@ -79,8 +79,9 @@ capture(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t oi, hid_t mem_type, const void 
     if (layout < 0)
         goto done;
     kind = H5T_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
-    if (h5t_ix_data_nbytes + nbytes > o->ctx->cfg.index_data_nbytes)
-        goto done;
+    if (h5t_ix_data_nbytes + nbytes + sizeof(h5t_ix_dset_t) + H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK) + 64 >
+        o->ctx->cfg.index_data_nbytes)
+        goto done; /* (record and encodings counted too, at most what they can take) */
     const void *tenc;
     uint8_t     senc[H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK)];
     if (h5t_ix_type_encode(t, &tenc, &tn) < 0 || (sn = h5t_ix_space_encode(s, senc)) == 0 ||
@@ -113,8 +114,8 @@ capture(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t oi, hid_t mem_type, const void 
     blk                  = NULL;
     d->objs[oi].dset     = d->ndset++;
     kind                 = H5T_IX_DC_CACHED;
-    d->dset_nbytes      += nbytes;
-    h5t_ix_data_nbytes  += nbytes;
+    d->dset_nbytes      += sizeof(h5t_ix_dset_t) + tn + sn + nbytes;
+    h5t_ix_data_nbytes  += sizeof(h5t_ix_dset_t) + tn + sn + nbytes;
     h5t_ix_stats.dsets_cached++;
 done:
     if (kind != H5T_IX_DC_UNKNOWN) {

@@ -13,20 +13,20 @@
 #define H5T_IX_NONE         UINT32_MAX
 
 /* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
- * user-defined links `val` holds the bytes H5Lget_val returns. Strings live either in the group's
- * own blob or in the sidecar buffer. */
+ * user-defined links `val` holds the bytes H5Lget_val returns; a hard link names its target's
+ * object record (whose token is the link's). Strings live either in the group's own blob or in
+ * the sidecar buffer. 40 bytes: a 400,000-object file has as many. */
 typedef struct h5t_ix_link {
     const char *name;
     const void *val;
     uint32_t    name_len;
     uint32_t    val_size;
-    uint32_t    hash; /* of the name, for the group's lookup table */
+    uint32_t    obj;  /* hard links: the target's object record */
     uint8_t     type; /* H5L_type_t */
     uint8_t     cset;
     uint8_t     corder_valid;
     uint8_t     pad_;
     int64_t     corder;
-    uint8_t     token[H5T_IX_TOKEN_NBYTES]; /* hard links */
 } h5t_ix_link_t;
 
 /* Attributes of at most this many bytes of data are cached with their value. */
@@ -103,9 +103,9 @@ typedef struct h5t_ix_group {
     uint8_t        mounted;
     uint8_t        owned; /* links and blob were allocated for this group (not in a sidecar buffer) */
     uint8_t        corder_state; /* link creation order tracked: 0 not known yet, 1 yes, 2 no */
+    uint32_t       ht_mask;
     int64_t        max_corder;
     uint32_t      *ht; /* name lookup: link index + 1, open addressing; NULL for small groups */
-    uint32_t       ht_mask;
     uint32_t      *by_name;   /* permutation sorted by name, built on first need */
     uint32_t      *by_corder; /* permutation sorted by creation order, built on first need */
     void          *blob;
@@ -141,7 +141,8 @@ typedef struct h5t_ix_data {
     uint32_t        nattr, attrcap;
     h5t_ix_dset_t  *dsets;
     uint32_t        ndset, dsetcap;
-    uint64_t        dset_nbytes; /* content held by the dataset table (counted in the process budget) */
+    uint64_t        dset_nbytes; /* held for the dataset table (records, encodings, contents): counted in
+                                  * the process budget */
 
     /* The group the last multi-component lookup ended in, by its start object and the name up to
      * its last component: a visit's callbacks and a loader's per-dataset lookups walk the same
@@ -150,7 +151,10 @@ typedef struct h5t_ix_data {
     uint32_t rc_start, rc_obj, rc_len;
     char     rc_prefix[256];
 
-    void          *sc_buf;   /* the sidecar bytes the loaded strings point into */
+    void          *sc_buf;    /* the sidecar bytes the loaded strings point into */
+    size_t         sc_nbytes; /* their size, once compacted (h5t_sidecar_compact) */
+    const uint8_t *sc_strs;   /* where the strings start in the decoded buffer, and their size */
+    uint64_t       sc_strbytes;
     h5t_ix_link_t *sc_links; /* links decoded from it */
 
     /* persistence */
@@ -202,6 +206,9 @@ h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
  * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
  * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB. */
 h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
+/* After a successful decode of buf into d: keeps only the strings section of buf (moved to its
+ * start, the rest released), re-pointing d's strings at it. Returns the buffer to keep. */
+void        *h5t_sidecar_compact(h5t_ix_data_t *d, void *buf);
 /* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id; malloc'd buffer. */
 h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out,
                                 size_t *n_out);

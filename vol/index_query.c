@@ -89,7 +89,7 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
         }
         if (k == H5T_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)
             return 0; /* missing or soft/external intermediate: native decides (and errs) */
-        uint32_t t = h5t_ix_obj_get(d, d->groups[gi].links[k].token);
+        uint32_t t = d->groups[gi].links[k].obj;
         if (t == H5T_IX_NONE)
             return 0;
         if (d->objs[t].has_info && d->objs[t].type != H5O_TYPE_GROUP)
@@ -108,14 +108,14 @@ target_with_info(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, const resolved_t *r
     const h5t_ix_link_t *l = &d->groups[r->gi].links[r->link];
     if (l->type != H5L_TYPE_HARD)
         return H5T_IX_NONE;
-    uint32_t t = h5t_ix_obj_get(d, l->token);
+    uint32_t t = l->obj;
     if (t == H5T_IX_NONE)
         return H5T_IX_NONE;
     /* Loading infos reads every sibling's object header; in a file open for writing, reading a
      * header can rewrite it (HDF5 merges null messages), so only what native reads is read. */
     if (!d->objs[t].has_info && (d->writable || h5t_ix_load_group(d, a, r->gobj, NULL, 1) < 0))
         return H5T_IX_NONE;
-    t = h5t_ix_obj_find(d, l->token);
+    t = l->obj;
     return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
 }
 
@@ -125,7 +125,7 @@ target_known(const h5t_ix_data_t *d, const resolved_t *r)
 {
     if (r->link == H5T_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
         return H5T_IX_NONE;
-    uint32_t t = h5t_ix_obj_find(d, d->groups[r->gi].links[r->link].token);
+    uint32_t t = d->groups[r->gi].links[r->link].obj;
     return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
 }
 
@@ -257,7 +257,7 @@ nth_link(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t 
 }
 
 static void
-fill_linfo(const h5t_ix_link_t *l, H5L_info2_t *info)
+fill_linfo(const h5t_ix_data_t *d, const h5t_ix_link_t *l, H5L_info2_t *info)
 {
     memset(info, 0, sizeof(*info));
     info->type         = (H5L_type_t)l->type;
@@ -265,7 +265,7 @@ fill_linfo(const h5t_ix_link_t *l, H5L_info2_t *info)
     info->corder       = l->corder;
     info->cset         = (H5T_cset_t)l->cset;
     if (l->type == H5L_TYPE_HARD)
-        memcpy(&info->u.token, l->token, H5T_IX_TOKEN_NBYTES);
+        memcpy(&info->u.token, d->objs[l->obj].token, H5T_IX_TOKEN_NBYTES);
     else
         info->u.val_size = l->val_size;
 }
@@ -310,7 +310,7 @@ resolve_by_idx(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const 
         if (!resolve(d, a, self, bi->name, &gr) || gr.link == H5T_IX_NONE ||
             d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
             return 0;
-        if ((g = h5t_ix_obj_get(d, d->groups[gr.gi].links[gr.link].token)) == H5T_IX_NONE)
+        if ((g = d->groups[gr.gi].links[gr.link].obj) == H5T_IX_NONE)
             return 0;
     }
     if (h5t_ix_load_group(d, a, g, NULL, 0) < 0)
@@ -401,7 +401,7 @@ iterate_answer(h5t_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate
     for (; i < n && ret == H5_ITER_CONT; i++) {
         H5L_info2_t          info;
         const h5t_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
-        fill_linfo(l, &info);
+        fill_linfo(d, l, &info);
         ret = it->op(gid, l->name, &info, it->op_data);
     }
     d->busy--;
@@ -424,7 +424,7 @@ group_at(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const H5VL_l
         if (!resolve(d, a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
             d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
             return H5T_IX_NONE;
-        g = h5t_ix_obj_get(d, d->groups[r.gi].links[r.link].token);
+        g = d->groups[r.gi].links[r.link].obj;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return H5T_IX_NONE;
@@ -487,7 +487,7 @@ visit_group(visit_t *v, uint32_t gi)
             return H5_ITER_ERROR;
         uint32_t t = H5T_IX_NONE;
         if (l->type == H5L_TYPE_HARD)
-            t = h5t_ix_obj_find(d, l->token);
+            t = l->obj;
         if (v->objects) {
             if (t != H5T_IX_NONE && d->objs[t].ostamp != d->stamp) {
                 H5O_info2_t info;
@@ -499,7 +499,7 @@ visit_group(visit_t *v, uint32_t gi)
         }
         else {
             H5L_info2_t info;
-            fill_linfo(l, &info);
+            fill_linfo(d, l, &info);
             ret = v->lop(v->id, v->path, &info, v->op_data);
         }
         if (ret == H5_ITER_CONT && t != H5T_IX_NONE && d->objs[t].gstamp != d->stamp) {
@@ -564,7 +564,7 @@ preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_t
             const h5t_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type != H5L_TYPE_HARD)
                 continue;
-            uint32_t t = h5t_ix_obj_find(d, l->token);
+            uint32_t t = l->obj;
             if (t == H5T_IX_NONE || !d->objs[t].has_info) {
                 ok = 0;
                 break;
@@ -796,7 +796,7 @@ h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_arg
     const h5t_ix_link_t *l = &d->groups[r.gi].links[r.link];
     switch (args->op_type) {
         case H5VL_LINK_GET_INFO:
-            fill_linfo(l, args->args.get_info.linfo);
+            fill_linfo(d, l, args->args.get_info.linfo);
             ANSWERED(0);
         case H5VL_LINK_GET_NAME: {
             char  *buf  = args->args.get_name.name;
@@ -1117,7 +1117,7 @@ h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_dat
         if (!resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
             d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
             return H5T_IX_NONE;
-        t = h5t_ix_obj_get(d, d->groups[r.gi].links[r.link].token);
+        t = d->groups[r.gi].links[r.link].obj;
     }
     if (t == H5T_IX_NONE)
         return H5T_IX_NONE;

@@ -68,9 +68,11 @@ h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint
     *arr_out = arr;
     if (need <= *cap)
         return 0;
+    /* Doubling while small; large tables grow by a quarter, so that what a 400,000-object file
+     * leaves unused stays small (a copy per growth is still amortised constant per element). */
     uint64_t c = *cap ? *cap : first_cap;
     while (c < need)
-        c *= 2;
+        c = c < 65536 ? c * 2 : c + c / 4;
     if (c > UINT32_MAX || c > SIZE_MAX / elem_nbytes)
         return -1;
     void *n = realloc(arr, (size_t)c * elem_nbytes);
@@ -121,19 +123,18 @@ h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token)
 uint32_t
 h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len)
 {
-    uint32_t h = h5t_ix_hash_name(name, len);
     if (!g->ht) {
         for (uint32_t k = 0; k < g->nlinks; k++)
-            if (g->links[k].hash == h && g->links[k].name_len == len && memcmp(g->links[k].name, name, len) == 0)
+            if (g->links[k].name_len == len && memcmp(g->links[k].name, name, len) == 0)
                 return k;
         return H5T_IX_NONE;
     }
-    for (uint32_t i = h & g->ht_mask;; i = (i + 1) & g->ht_mask) {
+    for (uint32_t i = h5t_ix_hash_name(name, len) & g->ht_mask;; i = (i + 1) & g->ht_mask) {
         uint32_t v = g->ht[i];
         if (!v)
             return H5T_IX_NONE;
         const h5t_ix_link_t *l = &g->links[v - 1];
-        if (l->hash == h && l->name_len == len && memcmp(l->name, name, len) == 0)
+        if (l->name_len == len && memcmp(l->name, name, len) == 0)
             return v - 1;
     }
 }
@@ -141,8 +142,6 @@ h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len)
 h5t_status_t
 h5t_ix_group_finish(h5t_ix_group_t *g)
 {
-    for (uint32_t k = 0; k < g->nlinks; k++)
-        g->links[k].hash = h5t_ix_hash_name(g->links[k].name, g->links[k].name_len);
     if (g->nlinks <= H5T_IX_SMALL_GROUP)
         return H5T_OK;
     uint32_t cap = 16;
@@ -152,7 +151,7 @@ h5t_ix_group_finish(h5t_ix_group_t *g)
         return H5T_ERR_NOMEM;
     g->ht_mask = cap - 1;
     for (uint32_t k = 0; k < g->nlinks; k++) {
-        uint32_t i = g->links[k].hash & g->ht_mask;
+        uint32_t i = h5t_ix_hash_name(g->links[k].name, g->links[k].name_len) & g->ht_mask;
         while (g->ht[i])
             i = (i + 1) & g->ht_mask;
         g->ht[i] = k + 1;
@@ -196,6 +195,9 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
     d->oht      = NULL;
     d->sc_links = NULL;
     d->sc_buf   = NULL;
+    d->sc_nbytes   = 0;
+    d->sc_strs     = NULL;
+    d->sc_strbytes = 0;
     d->attrs    = NULL;
     d->dsets    = NULL;
     d->nattr = d->attrcap = 0;

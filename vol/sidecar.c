@@ -231,7 +231,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         r->value        = strs + rd64(x + 24);
         r->value_nbytes = rd32(x + 32);
         r->compact      = x[36];
-        d->dset_nbytes += r->value_nbytes;
+        d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->value_nbytes;
         d->ndset = (uint32_t)k + 1;
     }
     h5t_ix_data_nbytes += d->dset_nbytes;
@@ -297,7 +297,8 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         x->cset         = l[25];
         x->corder_valid = l[26];
         x->corder       = (int64_t)rd64(l + 32);
-        memcpy(x->token, l + 40, H5T_IX_TOKEN_NBYTES);
+        if (x->type == SC_LINK_HARD && (x->obj = h5t_ix_obj_get(d, l + 40)) == H5T_IX_NONE)
+            goto fail; /* (out of memory: the target gets a record, as when the group is loaded) */
         if (x->type != SC_LINK_HARD) {
             x->val      = strs + rd64(l + 16);
             x->val_size = rd32(l + 12);
@@ -318,11 +319,65 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         if (h5t_ix_group_finish(x) < 0)
             goto fail;
     }
-    d->dirty = 0;
+    d->sc_strs     = strs;
+    d->sc_strbytes = strbytes;
+    d->dirty       = 0;
     return H5T_OK;
 fail:
     h5t_ix_data_clear(d);
     return st;
+}
+
+/* Moves pointer p (into the strings section at old) to the same offset from new. */
+#define SC_REBASE(p, old, new) ((p) = (void *)((new) + ((const uint8_t *)(p) - (old))))
+
+void *
+h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
+{
+    const uint8_t *old = d->sc_strs;
+    size_t         n   = (size_t)d->sc_strbytes;
+    if (!old || (const uint8_t *)buf == old)
+        return buf;
+    /* A new block for the strings: the records, already decoded, go with the old one. */
+    uint8_t *nb = malloc(n ? n : 1);
+    if (!nb) {
+        d->sc_nbytes = (size_t)(old - (const uint8_t *)buf) + n; /* kept whole */
+        return buf;
+    }
+    memcpy(nb, old, n);
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        if (d->groups[g].owned)
+            continue;
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
+            h5t_ix_link_t *l = &d->groups[g].links[k];
+            SC_REBASE(l->name, old, nb);
+            if (l->type != SC_LINK_HARD)
+                SC_REBASE(l->val, old, nb);
+        }
+    }
+    for (uint32_t k = 0; k < d->nattr; k++) {
+        h5t_ix_attr_t *a = &d->attrs[k];
+        if (a->owned)
+            continue;
+        SC_REBASE(a->name, old, nb);
+        if (a->cached) {
+            SC_REBASE(a->type_enc, old, nb);
+            SC_REBASE(a->space_enc, old, nb);
+            SC_REBASE(a->value, old, nb);
+        }
+    }
+    for (uint32_t k = 0; k < d->ndset; k++) {
+        h5t_ix_dset_t *x = &d->dsets[k];
+        if (x->owned)
+            continue;
+        SC_REBASE(x->type_enc, old, nb);
+        SC_REBASE(x->space_enc, old, nb);
+        SC_REBASE(x->value, old, nb);
+    }
+    free(buf);
+    d->sc_strs   = nb;
+    d->sc_nbytes = n;
+    return nb;
 }
 
 /* ------------------------------------------------------------------ encode */
@@ -486,7 +541,8 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **b
             p[25] = l->cset;
             p[26] = l->corder_valid;
             wr64(p + 32, (uint64_t)l->corder);
-            memcpy(p + 40, l->token, H5T_IX_TOKEN_NBYTES);
+            if (l->type == SC_LINK_HARD)
+                memcpy(p + 40, d->objs[l->obj].token, H5T_IX_TOKEN_NBYTES);
         }
     }
     wr64(b + n - SC_TRAILER, h5t_sidecar_checksum(b, (size_t)n - SC_TRAILER));

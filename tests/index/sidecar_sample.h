@@ -65,14 +65,14 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 l->val_size = sizeof(ext);
             }
             else if (k % 2 == 0 && g + 1 < ngroups)
-                h5t_sample_token(l->token, 0x1000 + (g + 1) * 0x100);
+                l->obj = g + 1; /* the next group (object records 0..ngroups-1) */
             else {
                 uint8_t t[H5T_IX_TOKEN_NBYTES];
                 h5t_sample_token(t, 0x90000 + g * 64 + k);
-                memcpy(l->token, t, sizeof(t));
                 uint32_t oi = h5t_ix_obj_find(d, t);
                 if (oi == H5T_IX_NONE)
                     oi = h5t_ix_obj_insert(d, t);
+                l->obj = oi;
                 if (oi != H5T_IX_NONE && (k % 3)) {
                     d->objs[oi].has_info = 1;
                     d->objs[oi].type     = 1; /* dataset */

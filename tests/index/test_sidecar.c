@@ -57,7 +57,7 @@ test_roundtrip(void)
             ASSERT_EQ(x->corder, y->corder);
             ASSERT_EQ(x->corder_valid, y->corder_valid);
             if (x->type == 0)
-                ASSERT(memcmp(x->token, y->token, H5T_IX_TOKEN_NBYTES) == 0);
+                ASSERT(memcmp(d.objs[x->obj].token, e.objs[y->obj].token, H5T_IX_TOKEN_NBYTES) == 0);
             else {
                 ASSERT_EQ(x->val_size, y->val_size);
                 ASSERT(memcmp(x->val, y->val, x->val_size) == 0);
@@ -113,7 +113,7 @@ test_roundtrip(void)
             continue;
         cached++;
         const h5t_ix_dset_t *x = &d.dsets[d.objs[k].dset], *y = &e.dsets[e.objs[eo].dset];
-        cbytes += x->value_nbytes;
+        cbytes += sizeof(*x) + x->type_nbytes + x->space_nbytes + x->value_nbytes;
         ASSERT_EQ(x->type_nbytes, y->type_nbytes);
         ASSERT_EQ(x->space_nbytes, y->space_nbytes);
         ASSERT_EQ(x->value_nbytes, y->value_nbytes);
