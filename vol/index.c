@@ -487,19 +487,22 @@ h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
         H5VLdatatype_close(obj, vol, H5P_DATASET_XFER_DEFAULT, NULL);
 }
 
-void
+int
 h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
 {
+    if (info->num_attrs > UINT32_MAX)
+        return -1;
     h5t_ix_obj_t *r = &d->objs[oi];
     r->has_info     = 1;
     r->type         = (uint8_t)info->type;
     r->rc           = info->rc;
-    r->num_attrs    = info->num_attrs;
+    r->num_attrs    = (uint32_t)info->num_attrs;
     r->atime        = info->atime;
     r->mtime        = info->mtime;
     r->ctime        = info->ctime;
     r->btime        = info->btime;
     d->dirty        = 1;
+    return 0;
 }
 
 /* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`. */
@@ -520,9 +523,9 @@ load_child_infos(h5t_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
         H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0 ||
+            h5t_ix_store_info(d, oi, &info) < 0)
             return -1;
-        h5t_ix_store_info(d, oi, &info);
     }
     return 0;
 }

@@ -59,8 +59,9 @@ h5t_ix_data_t *h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
  * below, or NULL to open it by token through `a`). With want_info, also the object info of every
  * hard-link target. 0 on success, -1 when it cannot (caller forwards). */
 int h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info);
-/* Stores the result of an H5Oget_info made below (all fields) in object record `oi`. */
-void h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
+/* Stores the result of an H5Oget_info made below (all fields) in object record `oi`: 0, or -1 when
+ * the record cannot hold it (more than 2^32-1 attributes; the caller forwards). */
+int h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
 
 /* o's per-wrapper state, created zeroed on first need (NULL when out of memory). */
 struct h5t_index_obj *h5t_ix_obj_state(h5t_obj_t *o);

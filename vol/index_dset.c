@@ -153,11 +153,11 @@ h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
         H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0) {
+        if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
+            h5t_ix_store_info(d, oi, &info) < 0) {
             H5Eclear2(H5E_DEFAULT);
             return;
         }
-        h5t_ix_store_info(d, oi, &info);
     }
     capture(o, d, oi, mem_type_id, buf);
 }

@@ -87,10 +87,10 @@ typedef struct h5t_ix_obj {
     uint32_t nattr;
     uint32_t rc;
     uint32_t group;  /* index into the group table when this group's links are loaded */
-    uint32_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
-    uint32_t ostamp;
-    uint32_t dset;   /* index into the dataset table when dcache == H5T_IX_DC_CACHED */
-    uint64_t num_attrs;
+    uint16_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
+    uint16_t ostamp;
+    uint32_t dset;      /* index into the dataset table when dcache == H5T_IX_DC_CACHED */
+    uint32_t num_attrs; /* (an object with more is not described here: 80 bytes a record) */
     int64_t  atime, mtime, ctime, btime;
 } h5t_ix_obj_t;
 
@@ -129,7 +129,7 @@ typedef struct h5t_ix_data {
     int                 dirty;    /* holds something its sidecar does not */
     int                 visiting; /* a visit is running (stamps in use) */
     int                 busy;     /* an iteration or visit is running over these tables */
-    uint32_t            stamp;
+    uint16_t            stamp;
 
     h5t_ix_obj_t  *objs;
     uint32_t       nobj, objcap;

@@ -617,11 +617,11 @@ visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const
             ga.args.get_info.fields   = H5O_INFO_ALL;
             ga.args.get_info.oinfo    = &info;
             if (loc->type != H5VL_OBJECT_BY_SELF ||
-                H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0) {
+                H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
+                h5t_ix_store_info(d, start, &info) < 0) {
                 H5Eclear2(H5E_DEFAULT);
                 return 0;
             }
-            h5t_ix_store_info(d, start, &info);
         }
         /* Native decides to descend from the info it fetched: without H5O_INFO_BASIC the type
          * reads H5O_TYPE_UNKNOWN and only "." is visited. */
@@ -860,9 +860,8 @@ h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get
             ga.args.get_info.fields   = H5O_INFO_ALL;
             ga.args.get_info.oinfo    = &info;
             herr_t ret = H5VLobject_get(o->under, loc, o->under_vol_id, &ga, DXPL, NULL);
-            if (ret < 0)
+            if (ret < 0 || h5t_ix_store_info(d, self, &info) < 0)
                 FORWARD();
-            h5t_ix_store_info(d, self, &info);
         }
         t = self;
     }

@@ -8,6 +8,10 @@
 
 uint64_t h5t_ix_data_nbytes;
 
+/* What a 400,000-object file costs is mostly these two records, one per object and per link. */
+_Static_assert(sizeof(h5t_ix_obj_t) == 80, "object record grew");
+_Static_assert(sizeof(h5t_ix_link_t) == 40, "link record grew");
+
 uint32_t
 h5t_ix_hash_name(const char *s, size_t n)
 {

@@ -140,7 +140,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         const uint8_t *o = objs + k * SC_OBJ;
         uint32_t       g = rd32(o + 24);
         uint64_t       afirst = rd32(o + 72), acount = rd32(o + 76);
-        if (o[16] > 1 || (o[16] && o[17] > SC_MAX_OBJ_TYPE) || o[18] > 1)
+        if (o[16] > 1 || (o[16] && o[17] > SC_MAX_OBJ_TYPE) || o[18] > 1 || rd64(o + 32) > UINT32_MAX)
             return H5T_ERR_CORRUPT;
         /* Content state only for datasets; a cached one names a dataset record. */
         if (o[19] > H5T_IX_DC_CACHED || (o[19] && !(o[16] && o[17] == SC_OBJ_DATASET)) ||
@@ -267,7 +267,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         r->type      = o[17];
         r->rc        = rd32(o + 20);
         r->group     = rd32(o + 24);
-        r->num_attrs = rd64(o + 32);
+        r->num_attrs = (uint32_t)rd64(o + 32);
         r->atime     = (int64_t)rd64(o + 40);
         r->mtime     = (int64_t)rd64(o + 48);
         r->ctime     = (int64_t)rd64(o + 56);
@@ -713,7 +713,8 @@ write_all(int fd, const void *buf, size_t n)
 
 /* Whether an existing sidecar already says at least as much about the same file. */
 static int
-existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, uint32_t nobj, uint32_t nattr)
+existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, uint32_t nobj, uint32_t nattr,
+                uint32_t ndset)
 {
     void             *buf = NULL;
     size_t            n   = 0;
@@ -722,7 +723,8 @@ existing_covers(const char *path, const h5t_ix_identity_t *id, uint32_t ngroup, 
     if (read_whole(path, &buf, &n) == H5T_OK && h5t_sidecar_decode(buf, n, &got, NULL) == H5T_OK &&
         memcmp(&got, id, sizeof(got)) == 0) {
         const uint8_t *b = buf;
-        covers           = rd32(b + 84) >= ngroup && rd32(b + 80) >= nobj && rd32(b + 92) >= nattr;
+        covers           = rd32(b + 84) >= ngroup && rd32(b + 80) >= nobj && rd32(b + 92) >= nattr &&
+                 rd32(b + 104) >= ndset;
     }
     free(buf);
     return covers;
@@ -754,12 +756,14 @@ h5t_sidecar_publish(const char *file_path, const h5t_ix_data_t *d, const h5t_ix_
         goto done;
     }
     /* Another process may have published while we waited: rebuild at most once. */
-    uint32_t nobj = 0, nattr = 0;
+    uint32_t nobj = 0, nattr = 0, ndset = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        nobj += d->objs[k].has_info || d->objs[k].group != H5T_IX_NONE || d->objs[k].attrs_loaded;
+        nobj += d->objs[k].has_info || d->objs[k].group != H5T_IX_NONE || d->objs[k].attrs_loaded ||
+                d->objs[k].dcache;
         nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
+        ndset += dset_kept(&d->objs[k]);
     }
-    if (existing_covers(path, id, d->ngroup, nobj, nattr)) {
+    if (existing_covers(path, id, d->ngroup, nobj, nattr, ndset)) {
         st = H5T_OK;
         goto done;
     }

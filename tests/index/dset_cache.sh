@@ -38,6 +38,17 @@ run_load second
 [ "$(count 2)" -eq "$ndsets" ] || fail "second open answered $(count 2) datasets from the cache, expected $ndsets"
 [ "$(count 3)" -eq 0 ] || fail "second open had to open $(count 3) datasets in the file"
 
+# A sidecar written by another loader (the descriptor walk: attributes, no contents) is extended
+# by the next load that captures contents, and the load after that is answered from it.
+rm -f "$sc"
+env H5TURBO_DEBUG=1 bash -c 'source "$0"; turbo "$1" "$2" a' "$(dirname "$0")/../integration/lib.sh" \
+  "$H5T_MANTID_LOAD" "$f" > /dev/null 2>&1 || fail "descriptor walk failed"
+[ -s "$sc" ] || fail "the descriptor walk wrote no sidecar"
+run_load extend
+[ "$(count 1)" -eq "$ndsets" ] || fail "extending load captured $(count 1) datasets"
+run_load extended
+[ "$(count 2)" -eq "$ndsets" ] || fail "the extended sidecar answered $(count 2) datasets, expected $ndsets"
+
 # The cache off: nothing captured or answered, the sidecar is still used for the rest.
 rm -f "$sc"
 run_load off H5TURBO_INDEX_DATA=0
