@@ -2,15 +2,15 @@
 # run.sh [BUILD] [EXPERIMENTS...] — the link/object index benchmark in one run: Mantid-like files
 # (10 and 40 experiments by default; 180 and 360 if asked) loaded by three loaders with stock
 # HDF5, stock HDF5 with a large metadata cache, h5turbo on first open (no sidecar) and h5turbo on
-# second open (sidecar), best of REPS runs each; prints times, ratios, malloc calls per load and
-# the index's bytes per entry. CLOCK=cpu (default: process CPU time, steady on a shared machine)
-# or CLOCK=wall.
+# second open (sidecar), median of REPS (5) runs with the modes taking turns; prints times,
+# ratios, malloc calls per load and the index's bytes per entry. CLOCK=cpu (default: process CPU
+# time, steadier on a shared machine) or CLOCK=wall.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 build=${1:-$here/../../build}
 shift || true
 exps=${*:-10 40}
-reps=${REPS:-3}
+reps=${REPS:-5}
 clock=${CLOCK:-cpu}
 build=$(cd "$build" && pwd)
 gen=$build/bench/index/mantid_gen
@@ -43,7 +43,7 @@ one_run() {
   echo "$t $3 $4"
 }
 
-echo "best of $reps runs, $clock seconds from H5Fopen to H5Fclose"
+echo "median of $reps runs (modes taking turns), $clock seconds from H5Fopen to H5Fclose"
 printf "%-5s %-3s %9s %9s %9s %9s | %8s %8s %8s | %9s %9s %9s\n" exps ldr stock bigcache first second \
   "1st/stk" "2nd/stk" "big/stk" "mallocs" "m.first" "m.second"
 for e in $exps; do
@@ -53,14 +53,18 @@ for e in $exps; do
   for l in a b c; do
     rm -f "$work/checksums.$l.$(basename "$f")"
     # The modes take turns in every repetition (a slow spell of the machine hits all of them);
-    # each first open leaves the sidecar the second open after it uses. Best of $reps each.
-    declare -A best=() bm=()
+    # each first open leaves the sidecar the second open after it uses. Median of $reps each.
+    declare -A times=() best=() bm=()
     for i in $(seq 1 "$reps"); do
       for mode in stock bigcache first second; do
         read -r t m c < <(one_run $mode "$f" $l)
         echo "$c" >> "$work/checksums.$l.$(basename "$f")"
-        if [ -z "${best[$mode]:-}" ] || awk "BEGIN{exit !($t < ${best[$mode]})}"; then best[$mode]=$t; bm[$mode]=$m; fi
+        times[$mode]="${times[$mode]:-} $t"
+        bm[$mode]=$m # (malloc counts do not vary between runs)
       done
+    done
+    for mode in stock bigcache first second; do
+      best[$mode]=$(echo ${times[$mode]} | tr ' ' '\n' | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}')
     done
     ts=${best[stock]} ms=${bm[stock]} tb=${best[bigcache]} t1=${best[first]} m1=${bm[first]}
     t2=${best[second]} m2=${bm[second]}
