@@ -333,6 +333,45 @@ h5t_ix_obj_state(h5t_obj_t *o)
 }
 
 void
+h5t_ix_lazy_enlist(struct h5t_index_file *f, h5t_ix_lazy_node_t *n, h5t_obj_t *owner)
+{
+    n->f        = f;
+    n->owner    = owner;
+    n->detached = 0;
+    n->prev     = NULL;
+    n->next     = f->lazies;
+    if (f->lazies)
+        f->lazies->prev = n;
+    f->lazies = n;
+}
+
+void
+h5t_ix_lazy_delist(h5t_ix_lazy_node_t *n)
+{
+    if (n->detached)
+        return;
+    if (n->prev)
+        n->prev->next = n->next;
+    else
+        n->f->lazies = n->next;
+    if (n->next)
+        n->next->prev = n->prev;
+    n->detached = 1;
+}
+
+void *
+h5t_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token, H5I_type_t *type_out,
+                     hid_t dxpl_id)
+{
+    H5O_token_t       tok;
+    H5VL_loc_params_t bt = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_TOKEN};
+    memcpy(&tok, token, sizeof(tok));
+    bt.loc_data.loc_by_token.token = &tok;
+    *type_out                      = H5I_BADID;
+    return H5VLobject_open(loc_obj, &bt, vol, type_out, dxpl_id, NULL);
+}
+
+void
 h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
 {
     if (!child || !parent->idx || !parent->idx->path)
@@ -557,11 +596,7 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
     collect_t  c      = {.d = d};
     int        ret    = -1;
     if (!grp) {
-        H5O_token_t       tok;
-        H5VL_loc_params_t loc = {.obj_type = a->type, .type = H5VL_OBJECT_BY_TOKEN};
-        memcpy(&tok, d->objs[oi].token, sizeof(tok));
-        loc.loc_data.loc_by_token.token = &tok;
-        grp = H5VLobject_open(a->under, &loc, a->vol, &gtype, H5P_DATASET_XFER_DEFAULT, NULL);
+        grp = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
         if (!grp || gtype != H5I_GROUP)
             goto done;
     }

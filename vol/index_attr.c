@@ -14,10 +14,7 @@
 /* A lazy attribute: what it answers from, and how to open the real one. One allocation; the
  * strings and bytes follow the struct. */
 struct h5t_ix_lazy {
-    struct h5t_ix_lazy    *prev, *next; /* the list of its open's lazy attributes */
-    struct h5t_index_file *f;
-    h5t_obj_t             *owner;    /* the wrapper this is the state of */
-    int                    detached; /* left f's list (its file closed and it could not be made real) */
+    h5t_ix_lazy_node_t node; /* (first) in its open's list */
     const char            *name;
     /* How the application opened it, replayed to open the real one: native gives an attribute
      * its location's object location and path (not its object's), which H5Iget_name reports and
@@ -132,15 +129,11 @@ h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
 {
     if (d->objs[oi].attrs_loaded)
         return 0;
-    H5O_token_t       tok;
-    H5I_type_t        otype = H5I_BADID;
-    H5VL_loc_params_t bt    = {.obj_type = a->type, .type = H5VL_OBJECT_BY_TOKEN};
-    memcpy(&tok, d->objs[oi].token, sizeof(tok));
-    bt.loc_data.loc_by_token.token = &tok;
+    H5I_type_t otype;
     acollect_t c    = {0};
     int        ret  = -1;
     uint32_t   done = 0;
-    void      *obj  = H5VLobject_open(a->under, &bt, a->vol, &otype, DXPL, NULL);
+    void      *obj  = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
     if (!obj)
         goto out;
     H5VL_loc_params_t         self = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
@@ -252,7 +245,7 @@ void *
 h5t_index_attr_sentinel(const h5t_obj_t *o)
 {
     const struct h5t_ix_lazy *lz = o->idx ? o->idx->lazy : NULL;
-    return lz && lz->f->sentinel ? lz->f->sentinel : NULL;
+    return lz && lz->node.f->sentinel ? lz->node.f->sentinel : NULL;
 }
 
 /* ------------------------------------------------------------------ queries */
@@ -341,14 +334,7 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
     lz->ainfo.corder         = x->corder;
     lz->ainfo.cset           = (H5T_cset_t)x->cset;
     lz->ainfo.data_size      = x->value_nbytes;
-    lz->f                    = f;
-    lz->owner                = w;
-    lz->detached             = 0;
-    lz->prev                 = NULL;
-    lz->next                 = f->lazy;
-    if (f->lazy)
-        f->lazy->prev = lz;
-    f->lazy   = lz;
+    h5t_ix_lazy_enlist(f, &lz->node, w);
     xo->state = H5T_IXO_FOREIGN; /* an attribute: never a location for the index */
     xo->path  = xpath;           /* what H5Iget_name reports */
     xo->lazy  = lz;
@@ -360,14 +346,7 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
 void
 h5t_ix_lazy_free(struct h5t_ix_lazy *lz)
 {
-    if (!lz->detached) {
-        if (lz->prev)
-            lz->prev->next = lz->next;
-        else
-            lz->f->lazy = lz->next;
-        if (lz->next)
-            lz->next->prev = lz->prev;
-    }
+    h5t_ix_lazy_delist(&lz->node);
     free(lz->loc_path);
     free(lz->rel_name);
     free(lz);
@@ -379,12 +358,12 @@ h5t_index_attr_materialise(h5t_obj_t *o)
     if (o->under || !o->idx || !o->idx->lazy)
         return 0;
     struct h5t_ix_lazy *lz = o->idx->lazy;
-    if (!lz->f->file_under) {
+    if (!lz->node.f->file_under) {
         H5T_PUSH("index", H5T_ERR_HDF5, "attribute \"%s\" was opened from the cache of a file closed since", lz->name);
         return -1;
     }
     /* Replays the application's open, from the file: the real one records what native would. */
-    void *under = open_real(lz->f, o->under_vol_id, lz->loc_is_file, lz->loc_path, lz->rel_name, lz->name);
+    void *under = open_real(lz->node.f, o->under_vol_id, lz->loc_is_file, lz->loc_path, lz->rel_name, lz->name);
     if (!under) {
         H5T_PUSH("index", H5T_ERR_HDF5, "cannot open attribute \"%s\" from %s", lz->name, lz->loc_path);
         return -1;
@@ -402,20 +381,16 @@ h5t_index_file_closing(h5t_obj_t *file)
     struct h5t_index_file *f = file->ctx->index;
     if (!f || f->file_under != file->under)
         return;
-    /* No longer sure the file below stays open: every lazy attribute of this open becomes real
-     * now (they then keep it open as native's would), and no more are handed out. */
-    while (f->lazy) {
-        struct h5t_ix_lazy *lz = f->lazy;
-        if (h5t_index_attr_materialise(lz->owner) < 0) {
-            /* It stays lazy (its reads still work); anything else on it will fail. */
-            f->lazy = lz->next;
-            if (f->lazy)
-                f->lazy->prev = NULL;
-            lz->detached = 1;
+    /* No longer sure the file below stays open: every lazy attribute and dataset of this open
+     * becomes real now (they then keep it open as native's would), and no more are handed out. */
+    while (f->lazies) {
+        h5t_ix_lazy_node_t *n = f->lazies;
+        if (h5t_index_materialise(n->owner) < 0) {
+            /* It stays lazy (what it answers still works); anything else on it will fail. */
+            h5t_ix_lazy_delist(n);
             H5Eclear2(H5E_DEFAULT);
         }
     }
-    h5t_ix_dset_file_closing(f);
     if (f->sentinel) {
         hid_t saved = h5t_err_save();
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);

@@ -10,17 +10,25 @@
 struct h5t_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
 struct h5t_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
 
+/* A lazy object's place in its open's list (the first member of both lazy states): what must be
+ * made real before the file below is closed. */
+typedef struct h5t_ix_lazy_node {
+    struct h5t_ix_lazy_node *prev, *next;
+    struct h5t_index_file   *f;
+    h5t_obj_t               *owner;    /* the wrapper this is the state of */
+    int                      detached; /* left f's list (its file closed and it could not be made real) */
+} h5t_ix_lazy_node_t;
+
 /* One open of a file (ctx->index). */
 struct h5t_index_file {
     h5t_ix_data_t *d;
     unsigned long  fileno; /* of this open's shared file: how objects of this file are recognised */
     int            debug;
     /* The file object below, while the application holds this open's file: what lazy attributes
-     * open their real attribute through. Every lazy attribute of this open is made real before
-     * that file is closed, and none is handed out after (NULL). */
+     * and datasets open their real object through. Every lazy object of this open is made real
+     * before that file is closed, and none is handed out after (NULL). */
     void               *file_under;
-    struct h5t_ix_lazy  *lazy;  /* list of this open's lazy attributes */
-    struct h5t_ix_lazyd *lazyd; /* list of this open's lazy datasets */
+    h5t_ix_lazy_node_t *lazies; /* this open's lazy attributes and datasets */
     /* One real attribute of this file, opened below with the first lazy one and closed with the
      * file: what HDF5 gets when it asks for the native object of a lazy attribute. It only ever
      * does so to tell which file an attribute ID belongs to (H5Fget_obj_count/ids, and native's
@@ -76,6 +84,13 @@ uint32_t h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h
 char *h5t_ix_join_path(const char *base, const char *name);
 /* Loads the attributes of object oi (opened by token through a). 0, or -1 (caller forwards). */
 int h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi);
+/* Enters a new lazy object of owner in f's list, takes it out again (unless detached). */
+void h5t_ix_lazy_enlist(struct h5t_index_file *f, h5t_ix_lazy_node_t *n, h5t_obj_t *owner);
+void h5t_ix_lazy_delist(h5t_ix_lazy_node_t *n);
+/* Opens the object of `token` below, by token from loc_obj (of type loc_type); its type in
+ * *type_out. NULL on failure (error on the stack). */
+void *h5t_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token,
+                           H5I_type_t *type_out, hid_t dxpl_id);
 /* Frees a lazy attribute's state (from h5t_index_obj_release). */
 void h5t_ix_lazy_free(struct h5t_ix_lazy *lz);
 /* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
@@ -104,8 +119,6 @@ hid_t  h5t_ix_space_make(const void *enc);
  * takes `path`, what H5Iget_name reports), or NULL (path untouched). */
 h5t_obj_t *h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path);
 void       h5t_ix_lazyd_free(struct h5t_ix_lazyd *lz);
-/* The application closes a file: its open's lazy datasets become real first. */
-void       h5t_ix_dset_file_closing(struct h5t_index_file *f);
 
 /* Counters (index.c) */
 extern h5t_index_stats_t h5t_ix_stats;

@@ -14,10 +14,7 @@
 /* A lazy dataset: what it answers from, and its token to open the real one by. One allocation;
  * the bytes follow the struct. */
 struct h5t_ix_lazyd {
-    struct h5t_ix_lazyd   *prev, *next; /* the list of its open's lazy datasets */
-    struct h5t_index_file *f;
-    h5t_obj_t             *owner;
-    int                    detached; /* left f's list (its file closed and it could not be made real) */
+    h5t_ix_lazy_node_t     node; /* (first) in its open's list */
     const void            *type_enc, *space_enc, *value;
     size_t                 type_nbytes, value_nbytes;
     hid_t                  space;   /* space_enc built, when a file space needs comparing with it */
@@ -194,14 +191,7 @@ h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path)
     uint64_t npoints = 0;
     (void)h5t_ix_space_check(lz->space_enc, x->space_nbytes, &npoints); /* checked when cached */
     lz->npoints = (hssize_t)npoints;
-    lz->f            = f;
-    lz->owner        = w;
-    lz->detached     = 0;
-    lz->prev         = NULL;
-    lz->next         = f->lazyd;
-    if (f->lazyd)
-        f->lazyd->prev = lz;
-    f->lazyd  = lz;
+    h5t_ix_lazy_enlist(f, &lz->node, w);
     xo->state = H5T_IXO_MINE; /* a location the index answers for, by its token */
     memcpy(xo->token, d->objs[t].token, H5T_IX_TOKEN_NBYTES);
     xo->path  = path;
@@ -213,14 +203,7 @@ h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path)
 void
 h5t_ix_lazyd_free(struct h5t_ix_lazyd *lz)
 {
-    if (!lz->detached) {
-        if (lz->prev)
-            lz->prev->next = lz->next;
-        else
-            lz->f->lazyd = lz->next;
-        if (lz->next)
-            lz->next->prev = lz->prev;
-    }
+    h5t_ix_lazy_delist(&lz->node);
     if (lz->space >= 0)
         H5Sclose(lz->space); /* (a valid space: it cannot fail, and no error of this call is pending) */
     free(lz);
@@ -232,17 +215,13 @@ h5t_index_dset_materialise(h5t_obj_t *o)
     struct h5t_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (o->under || !lz)
         return 0;
-    if (!lz->f->file_under) {
+    if (!lz->node.f->file_under) {
         H5T_PUSH("index", H5T_ERR_HDF5, "dataset %s was opened from the cache of a file closed since",
                  o->idx->path ? o->idx->path : "?");
         return -1;
     }
-    H5O_token_t       tok;
-    H5I_type_t        type = H5I_BADID;
-    H5VL_loc_params_t bt   = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_TOKEN};
-    memcpy(&tok, o->idx->token, sizeof(tok));
-    bt.loc_data.loc_by_token.token = &tok;
-    void *under = H5VLobject_open(lz->f->file_under, &bt, o->under_vol_id, &type, DXPL, NULL);
+    H5I_type_t type;
+    void      *under = h5t_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
     if (!under || type != H5I_DATASET) {
         h5t_ix_close_under(under, type, o->under_vol_id); /* (not reached: tokens are unique) */
         H5T_PUSH("index", H5T_ERR_HDF5, "cannot open dataset %s", o->idx->path ? o->idx->path : "?");
@@ -261,22 +240,6 @@ h5t_index_materialise(h5t_obj_t *o)
     if (o->under || !o->idx)
         return 0;
     return o->idx->lazyd ? h5t_index_dset_materialise(o) : h5t_index_attr_materialise(o);
-}
-
-void
-h5t_ix_dset_file_closing(struct h5t_index_file *f)
-{
-    while (f->lazyd) {
-        struct h5t_ix_lazyd *lz = f->lazyd;
-        if (h5t_index_dset_materialise(lz->owner) < 0) {
-            /* It stays lazy (what it answers still works); anything else on it will fail. */
-            f->lazyd = lz->next;
-            if (f->lazyd)
-                f->lazyd->prev = NULL;
-            lz->detached = 1;
-            H5Eclear2(H5E_DEFAULT);
-        }
-    }
 }
 
 /* Whether file space fs (H5S_ALL included) selects all of the dataset, as native would take it. */

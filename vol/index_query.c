@@ -186,12 +186,8 @@ ensure_corder_state(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t gi)
             g->corder_state = 2; /* a tracking group gives every link an order */
             return 1;
         }
-    H5O_token_t       tok;
-    H5I_type_t        type = H5I_BADID;
-    H5VL_loc_params_t bt   = {.obj_type = a->type, .type = H5VL_OBJECT_BY_TOKEN};
-    memcpy(&tok, d->objs[g->obj].token, sizeof(tok));
-    bt.loc_data.loc_by_token.token = &tok;
-    void *grp = H5VLobject_open(a->under, &bt, a->vol, &type, DXPL, NULL);
+    H5I_type_t type;
+    void      *grp = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[g->obj].token, &type, DXPL);
     if (!grp || type != H5I_GROUP) {
         H5Eclear2(H5E_DEFAULT);
         return 0;
@@ -348,12 +344,7 @@ open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_
     h5t_last_wrapped = NULL;
     hid_t id         = H5VLwrap_register(obj, type);
     if (id < 0) {
-        if (type == H5I_GROUP)
-            H5VLgroup_close(obj, o->under_vol_id, DXPL, NULL);
-        else if (type == H5I_DATASET)
-            H5VLdataset_close(obj, o->under_vol_id, DXPL, NULL);
-        else
-            H5VLdatatype_close(obj, o->under_vol_id, DXPL, NULL);
+        h5t_ix_close_under(obj, type, o->under_vol_id);
         H5Eclear2(H5E_DEFAULT);
         return id;
     }
@@ -1037,12 +1028,8 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
             return lazy;
         }
     }
-    H5O_token_t       token;
-    H5VL_loc_params_t bt   = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_TOKEN};
-    memcpy(&token, d->objs[t].token, sizeof(token));
-    bt.loc_data.loc_by_token.token = &token;
-    H5I_type_t type                = H5I_BADID;
-    void      *under = H5VLobject_open(o->under, &bt, o->under_vol_id, &type, dxpl_id, NULL);
+    H5I_type_t type;
+    void      *under = h5t_ix_open_by_token(o->under, loc->obj_type, o->under_vol_id, d->objs[t].token, &type, dxpl_id);
     if (!under) {
         H5Eclear2(H5E_DEFAULT);
         free(path);
@@ -1051,10 +1038,7 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     h5t_obj_t            *w = h5t_obj_new(under, o->ctx);
     struct h5t_index_obj *x = w ? h5t_ix_obj_state(w) : NULL;
     if (!x) {
-        if (type == H5I_DATASET)
-            H5VLdataset_close(under, o->under_vol_id, dxpl_id, NULL);
-        else
-            H5VLdatatype_close(under, o->under_vol_id, dxpl_id, NULL);
+        h5t_ix_close_under(under, type, o->under_vol_id);
         h5t_obj_free(w);
         free(path);
         return NULL;
