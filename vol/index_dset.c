@@ -133,15 +133,16 @@ h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
 {
     if (!o->ctx->index || !o->under || !buf || o->ctx->cfg.index_data_nbytes == 0 || dxpl_id != DXPL)
         return;
+    /* Only what a whole read in storage order returned (the file space must be the dataset's);
+     * asked first, as it costs nothing and rules out every partial read. */
+    if (file_space_id != H5S_ALL || (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
+        return;
     uint8_t        tok[H5T_IX_TOKEN_NBYTES];
     h5t_ix_data_t *d = h5t_ix_for(o, H5I_DATASET, tok);
     if (!d || d->writable)
         return;
     uint32_t oi = h5t_ix_obj_get(d, tok);
     if (oi == H5T_IX_NONE || d->objs[oi].dcache != H5T_IX_DC_UNKNOWN)
-        return;
-    /* Only what a whole read in storage order returned (the file space must be the dataset's). */
-    if (file_space_id != H5S_ALL || (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
         return;
     if (!d->objs[oi].has_info) {
         /* The sidecar keeps content only with the object's info (its type says "dataset"). */
