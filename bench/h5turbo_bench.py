@@ -131,7 +131,7 @@ def discover_extra_suites(build):
     for d in sorted(os.listdir(here)):
         f = os.path.join(here, d, "suite.py")
         if os.path.isfile(f):
-            ns = {"Suite": Suite, "env_for": env_for, "os": os, "subprocess": subprocess}
+            ns = {"Suite": Suite, "env_for": env_for, "os": os, "subprocess": subprocess, "time": time}
             exec(compile(open(f).read(), f, "exec"), ns)
             if "make_suite" in ns:
                 SUITES[d] = ns["make_suite"]

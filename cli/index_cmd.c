@@ -1,16 +1,18 @@
-/* index_cmd.c — `h5turbo index build|status|drop FILE...`: builds persistent link/object indexes
- * ahead of time (through h5turbo's own connector, linked into this program: every object, its
+/* index_cmd.c — `h5turbo index build|status|drop|gc`: builds persistent link/object indexes ahead
+ * of time (through h5turbo's own connector, linked into this program: every object, its
  * attributes and the contents of its small datasets), says whether a file's sidecar is valid and
- * why not, and removes sidecars (never their lock files). */
+ * trusted and why not, removes sidecars (never their lock files), and keeps the per-user cache
+ * within its bound. Sidecars are found and judged by the same code the connector uses. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
 #include "h5turbo_cli.h"
 #include "index.h"
-#include "index_int.h"
+#include "sidecar_store.h"
 
 #include <H5PLextern.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,7 +20,9 @@
 #include <time.h>
 #include <unistd.h>
 
-static hid_t conn_id = H5I_INVALID_HID;
+static hid_t           conn_id = H5I_INVALID_HID;
+static h5t_config_t    cfg;    /* from the environment, as the connector would see it */
+static h5t_sc_policy_t policy; /* where sidecars go, from cfg */
 
 /* Our connector, registered from the class compiled into this program, so that its index
  * statistics are the ones this process can read. */
@@ -47,10 +51,100 @@ now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* The data file as the connector describes it: fstat identity, owner and mode, and (with_hdf5)
+ * the in-file fingerprint read through stock HDF5. 0, or -1 with the reason in why. */
+static int
+describe_file(const char *real, int with_hdf5, h5t_sc_file_t *f, char *why, size_t n)
+{
+    memset(f, 0, sizeof(*f));
+    f->path = real;
+    int fd  = open(real, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+        snprintf(why, n, "not a regular file that can be read: %s", fd < 0 ? strerror(errno) : "not a regular file");
+        if (fd >= 0)
+            close(fd);
+        return -1;
+    }
+    close(fd);
+    f->id.dev      = (uint64_t)st.st_dev;
+    f->id.ino      = (uint64_t)st.st_ino;
+    f->id.size     = (uint64_t)st.st_size;
+    f->id.mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
+    f->id.ctime_ns = (int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec;
+    f->uid         = (uint32_t)st.st_uid;
+    f->gid         = (uint32_t)st.st_gid;
+    f->mode        = (uint32_t)st.st_mode;
+    if (!with_hdf5)
+        return 0;
+    hid_t       h = H5I_INVALID_HID;
+    haddr_t     eoa = HADDR_UNDEF;
+    H5O_info2_t oi;
+    int         ok = 0;
+    H5E_BEGIN_TRY
+    {
+        h  = H5Fopen(real, H5F_ACC_RDONLY, H5P_DEFAULT);
+        ok = h >= 0 && H5Fget_eoa(h, &eoa) >= 0 && H5Oget_info3(h, &oi, H5O_INFO_BASIC) >= 0;
+        if (h >= 0)
+            H5Fclose(h);
+    }
+    H5E_END_TRY
+    if (!ok) {
+        snprintf(why, n, "the file cannot be opened as HDF5");
+        return -1;
+    }
+    f->id.eoa = (uint64_t)eoa;
+    memcpy(f->id.root_token, &oi.token, sizeof(f->id.root_token));
+    return 0;
+}
+
+/* What `status` found, and the text saying why. */
+typedef enum { SC_VALID = 0, SC_MISSING, SC_INVALID } sc_state_t;
+
+static sc_state_t
+sidecar_state(const char *file, char *why, size_t n, char *where, size_t where_n)
+{
+    h5t_sc_file_t f;
+    where[0] = '\0';
+    if (describe_file(file, 1, &f, why, n) < 0)
+        return SC_INVALID;
+    void            *buf = NULL;
+    size_t           len = 0;
+    h5t_sc_found_t   found;
+    h5t_sc_outcome_t o = h5t_sc_load(&policy, &f, &buf, &len, &found);
+    if (o == H5T_SC_ABSENT) {
+        snprintf(why, n, "no sidecar");
+        return SC_MISSING;
+    }
+    snprintf(where, where_n, "%s", found.where);
+    if (o == H5T_SC_LOADED) {
+        h5t_status_t st = h5t_sidecar_decode(buf, len, NULL, NULL);
+        free(buf);
+        if (st == H5T_OK) {
+            snprintf(why, n, "valid");
+            return SC_VALID;
+        }
+        snprintf(why, n, "sidecar rejected (%s)", h5t_status_str(st));
+        return SC_INVALID;
+    }
+    if (o == H5T_SC_STALE && found.have_id) {
+        const h5t_ix_identity_t *s = &found.id;
+        if (s->dev != f.id.dev || s->ino != f.id.ino)
+            snprintf(why, n, "stale: the sidecar describes another file (device/inode differ)");
+        else if (s->size != f.id.size || s->mtime_ns != f.id.mtime_ns || s->ctime_ns != f.id.ctime_ns)
+            snprintf(why, n, "stale: the file changed since the sidecar was written (size, mtime or ctime differ)");
+        else
+            snprintf(why, n, "stale: the file's fingerprint (end of allocation, root group) differs");
+        return SC_INVALID;
+    }
+    snprintf(why, n, "%s", h5t_sc_outcome_str(o));
+    return SC_INVALID;
+}
+
 typedef struct walk {
-    long   nobj;
-    double t0, last;
-    int    tty;
+    long        nobj;
+    double      t0, last;
+    int         tty;
     const char *name;
 } walk_t;
 
@@ -69,10 +163,10 @@ preload_dataset(hid_t file, const char *name)
         hid_t s = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
         if (t >= 0 && s >= 0 && H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tis_variable_str(t) == 0 &&
             H5Tdetect_class(t, H5T_REFERENCE) == 0) {
-            hssize_t n  = H5Sget_simple_extent_npoints(s);
-            size_t   ts = H5Tget_size(t);
-            if (n > 0 && ts > 0 && (size_t)n <= H5T_IX_DSET_MAX_VALUE / ts) {
-                void *buf = malloc((size_t)n * ts);
+            hssize_t npts = H5Sget_simple_extent_npoints(s);
+            size_t   ts   = H5Tget_size(t);
+            if (npts > 0 && ts > 0 && (size_t)npts <= H5T_IX_DSET_MAX_VALUE / ts) {
+                void *buf = malloc((size_t)npts * ts);
                 if (buf)
                     H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
                 free(buf);
@@ -109,68 +203,12 @@ visit_cb(hid_t obj, const char *name, const H5O_info2_t *info, void *op_data)
     return 0;
 }
 
-/* What `status` found, and the text saying why. */
-typedef enum { SC_VALID = 0, SC_MISSING, SC_CORRUPT, SC_STALE } sc_state_t;
-
-static sc_state_t
-sidecar_state(const char *file, char *why, size_t n)
-{
-    void  *buf = NULL;
-    size_t len = 0;
-    if (h5t_sidecar_read_file(file, &buf, &len) < 0) {
-        snprintf(why, n, "no sidecar");
-        return SC_MISSING;
-    }
-    h5t_ix_identity_t sid;
-    h5t_status_t      st = h5t_sidecar_decode(buf, len, &sid, NULL);
-    free(buf);
-    if (st < 0) {
-        snprintf(why, n, "sidecar unreadable (%s)", h5t_status_str(st));
-        return SC_CORRUPT;
-    }
-    struct stat s;
-    if (stat(file, &s) < 0) {
-        snprintf(why, n, "cannot stat the file: %s", strerror(errno));
-        return SC_STALE;
-    }
-    int64_t mtime = (int64_t)s.st_mtim.tv_sec * 1000000000LL + s.st_mtim.tv_nsec;
-    if ((uint64_t)s.st_dev != sid.dev || (uint64_t)s.st_ino != sid.ino) {
-        snprintf(why, n, "stale: sidecar describes another file (device/inode differ)");
-        return SC_STALE;
-    }
-    if ((uint64_t)s.st_size != sid.size || mtime != sid.mtime_ns) {
-        snprintf(why, n, "stale: file changed since the sidecar was written (size or mtime differ)");
-        return SC_STALE;
-    }
-    /* The in-file fingerprint (EOA, root token) is checked by the connector itself on open. */
-    h5t_index_stats_t before, after;
-    h5t_index_get_stats(&before);
-    hid_t fapl = our_fapl(), f = H5I_INVALID_HID;
-    if (fapl >= 0) {
-        H5E_BEGIN_TRY { f = H5Fopen(file, H5F_ACC_RDONLY, fapl); }
-        H5E_END_TRY
-        H5Pclose(fapl);
-    }
-    if (f < 0) {
-        snprintf(why, n, "the file cannot be opened as HDF5");
-        return SC_STALE;
-    }
-    h5t_index_get_stats(&after);
-    H5Fclose(f);
-    if (after.sidecar_loads == before.sidecar_loads) {
-        snprintf(why, n, "stale: the file's fingerprint (end of allocation, root group) differs");
-        return SC_STALE;
-    }
-    snprintf(why, n, "valid");
-    return SC_VALID;
-}
-
 static int
 index_build(const char *file)
 {
-    char why[256];
-    if (sidecar_state(file, why, sizeof(why)) == SC_VALID) {
-        printf("%s: sidecar already valid\n", file);
+    char why[256], where[4096];
+    if (sidecar_state(file, why, sizeof(why), where, sizeof(where)) == SC_VALID) {
+        printf("%s: sidecar already valid (%s)\n", file, where);
         return 0;
     }
     hid_t fapl = our_fapl();
@@ -195,65 +233,166 @@ index_build(const char *file)
         fprintf(stderr, "h5turbo index build: %s: walking the file failed\n", file);
         return 1;
     }
-    sc_state_t st = sidecar_state(file, why, sizeof(why));
-    if (st == SC_VALID) {
-        printf("%s: indexed %ld objects in %.2f s (%.0f objects/s); sidecar valid\n", file, w.nobj, dt,
-               dt > 0 ? w.nobj / dt : 0.0);
+    if (sidecar_state(file, why, sizeof(why), where, sizeof(where)) == SC_VALID) {
+        printf("%s: indexed %ld objects in %.2f s (%.0f objects/s); sidecar valid (%s)\n", file, w.nobj, dt,
+               dt > 0 ? w.nobj / dt : 0.0, where);
         return 0;
     }
-    struct stat s;
-    if (stat(file, &s) == 0 && time(NULL) - s.st_mtim.tv_sec < 3)
-        snprintf(why, sizeof(why), "the file was modified less than 2 s ago (too recent to tell versions apart)");
-    printf("%s: indexed %ld objects, but no sidecar was written: %s\n", file, w.nobj, why);
+    /* Why nothing was published, in the connector's words. */
+    static const h5t_sc_outcome_t why_not[] = {H5T_SC_TOO_RECENT, H5T_SC_LOCK_BUSY, H5T_SC_LOCK_UNSAFE,
+                                               H5T_SC_NO_LOCKING, H5T_SC_WRITE_ERROR, H5T_SC_OVER_BUDGET,
+                                               H5T_SC_NO_DIR, H5T_SC_CHANGED};
+    for (size_t i = 0; i < sizeof(why_not) / sizeof(why_not[0]); i++)
+        if (h5t_sc_tally[why_not[i]]) {
+            snprintf(why, sizeof(why), "%s", h5t_sc_outcome_str(why_not[i]));
+            memset(h5t_sc_tally, 0, sizeof(h5t_sc_tally));
+            break;
+        }
+    printf("%s: indexed %ld objects, but no valid sidecar: %s\n", file, w.nobj, why);
     return 1;
+}
+
+static void
+drop_report(const char *path, int err, void *ctx)
+{
+    int *removed = ctx;
+    if (err)
+        fprintf(stderr, "h5turbo index drop: cannot remove %s: %s\n", path, strerror(err));
+    else {
+        printf("removed %s\n", path);
+        (*removed)++;
+    }
 }
 
 static int
 index_drop(const char *file)
 {
-    /* Beside the file, and the per-user cache copy; the lock files stay (a process may be
-     * waiting on one). */
-    int   removed = 0, failed = 0;
-    char *paths[2] = {h5t_sidecar_path(file, 0), h5t_sidecar_cache_path(file)};
-    for (int k = 0; k < 2; k++) {
-        if (!paths[k])
-            continue;
-        if (unlink(paths[k]) == 0)
-            removed++;
-        else if (errno != ENOENT) {
-            fprintf(stderr, "h5turbo index drop: %s: %s\n", paths[k], strerror(errno));
-            failed = 1;
-        }
-        free(paths[k]);
+    h5t_sc_file_t f;
+    char          why[256];
+    if (describe_file(file, 0, &f, why, sizeof(why)) < 0) {
+        fprintf(stderr, "h5turbo index drop: %s: %s\n", file, why);
+        return 1;
     }
-    printf("%s: %s\n", file, removed ? "sidecar removed" : "no sidecar");
-    return failed;
+    int removed = 0;
+    int failed  = h5t_sc_drop(&policy, &f, drop_report, &removed);
+    if (failed)
+        printf("%s: %d file(s) could not be removed (see above)\n", file, failed);
+    else
+        printf("%s: %s\n", file, removed ? "sidecar removed" : "no sidecar");
+    return failed ? 1 : 0;
+}
+
+static int
+index_status(const char *file)
+{
+    char       why[256], where[4096];
+    sc_state_t st = sidecar_state(file, why, sizeof(why), where, sizeof(where));
+    printf("%s: %s\n", file, why);
+    if (where[0])
+        printf("  sidecar: %s\n", where);
+    return st == SC_VALID ? 0 : 1;
+}
+
+static void
+print_cache(const h5t_sc_cache_info_t *c)
+{
+    if (!c->usable) {
+        printf("cache: none usable (%s)\n",
+               c->dir[0] ? c->dir : "$XDG_CACHE_HOME/h5turbo or ~/.cache/h5turbo: missing, or not private");
+        return;
+    }
+    printf("cache: %s: %llu sidecars, %.1f MiB of %.1f MiB; %llu lock files, %llu temp files\n", c->dir,
+           (unsigned long long)c->nsidecars, (double)c->nbytes / 1048576.0, (double)c->max_nbytes / 1048576.0,
+           (unsigned long long)c->nlocks, (unsigned long long)c->ntemps);
+}
+
+static int
+index_gc(int argc, char **argv)
+{
+    uint64_t max = policy.cache_max_nbytes;
+    for (int i = 3; i < argc; i++) {
+        size_t v;
+        if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc &&
+            h5t_parse_size(argv[i + 1], strlen(argv[i + 1]), &v) == H5T_OK) {
+            max = v;
+            i++;
+            continue;
+        }
+        fprintf(stderr, "h5turbo index gc: unknown argument '%s' (--max-size N[K|M|G])\n", argv[i]);
+        return 2;
+    }
+    h5t_sc_cache_info_t c;
+    if (h5t_sc_gc(&policy, max, &c) < 0) {
+        print_cache(&c);
+        return 1;
+    }
+    printf("removed: %llu sidecars of files that are gone or replaced, %llu temp files of dead writers; "
+           "evicted %llu least recently used; %.1f MiB freed\n",
+           (unsigned long long)c.removed_orphans, (unsigned long long)c.removed_temps,
+           (unsigned long long)c.evicted, (double)c.freed_nbytes / 1048576.0);
+    print_cache(&c);
+    return 0;
+}
+
+static void
+index_usage(FILE *out)
+{
+    fprintf(out,
+            "usage: h5turbo index build|status|drop FILE...\n"
+            "       h5turbo index status          (the per-user cache)\n"
+            "       h5turbo index gc [--max-size N]\n"
+            "  build   walk each file through h5turbo and write its persistent index (sidecar)\n"
+            "  status  say whether each file's sidecar is valid and trusted, and why not; without\n"
+            "          files, what the per-user cache holds\n"
+            "  drop    remove each file's sidecars and dead writers' temp files (lock files stay)\n"
+            "  gc      remove cache entries of files that are gone, dead writers' temp files, and\n"
+            "          the least recently used entries beyond the bound (default: index_cache_max)\n"
+            "Sidecars go where H5TURBO_INDEX_DIR says: cache (default), beside, or a folder.\n"
+            "exit: 0 when every file is done/valid, 1 otherwise, 2 on bad usage\n");
 }
 
 int
 h5turbo_cmd_index(int argc, char **argv)
 {
-    if (argc < 4 || strcmp(argv[2], "--help") == 0) {
-        FILE *out = argc < 4 && !(argc == 3 && strcmp(argv[2], "--help") == 0) ? stderr : stdout;
-        fprintf(out, "usage: h5turbo index build|status|drop FILE...\n"
-                     "  build   walk each file through h5turbo and write its persistent index (sidecar)\n"
-                     "  status  say whether each file's sidecar is valid, and why not\n"
-                     "  drop    remove the sidecars (their lock files are kept)\n"
-                     "exit: 0 when every file is done/valid, 1 otherwise, 2 on bad usage\n");
+    if (argc < 3 || strcmp(argv[2], "--help") == 0) {
+        FILE *out = argc < 3 ? stderr : stdout;
+        index_usage(out);
         return out == stdout ? 0 : 2;
     }
     /* This program registers its own copy of the connector; a connector named in the environment
      * would be loaded by HDF5 as well, and its copy would keep the statistics. */
     unsetenv("HDF5_VOL_CONNECTOR");
+    h5t_config_defaults(&cfg);
+    policy.where            = cfg.index_where == H5T_INDEX_BESIDE   ? H5T_SC_BESIDE
+                              : cfg.index_where == H5T_INDEX_IN_DIR ? H5T_SC_DIR
+                                                                    : H5T_SC_CACHE;
+    policy.dir              = cfg.index_dir;
+    policy.cache_max_nbytes = cfg.index_cache_max_nbytes;
+    policy.debug            = cfg.debug;
+
     const char *verb = argv[2];
     int (*op)(const char *) = NULL;
     if (strcmp(verb, "build") == 0)
         op = index_build;
     else if (strcmp(verb, "drop") == 0)
         op = index_drop;
-    else if (strcmp(verb, "status") != 0) {
-        fprintf(stderr, "h5turbo index: unknown action '%s' (build, status, drop)\n", verb);
+    else if (strcmp(verb, "status") == 0)
+        op = index_status;
+    else if (strcmp(verb, "gc") == 0)
+        return index_gc(argc, argv);
+    else {
+        fprintf(stderr, "h5turbo index: unknown action '%s' (build, status, drop, gc)\n", verb);
         return 2;
+    }
+    if (argc < 4) {
+        if (op != index_status) {
+            index_usage(stderr);
+            return 2;
+        }
+        h5t_sc_cache_info_t c;
+        h5t_sc_cache_info(&policy, &c);
+        print_cache(&c);
+        return 0;
     }
     int failures = 0;
     for (int i = 3; i < argc; i++) {
@@ -264,14 +403,7 @@ h5turbo_cmd_index(int argc, char **argv)
             failures++;
             continue;
         }
-        if (op)
-            failures += op(real) != 0;
-        else {
-            char       why[256];
-            sc_state_t st = sidecar_state(real, why, sizeof(why));
-            printf("%s: %s\n", real, why);
-            failures += st != SC_VALID;
-        }
+        failures += op(real) != 0;
         free(real);
     }
     if (conn_id >= 0)

@@ -91,7 +91,10 @@ h5t_threads_from_env(void)
 }
 
 /* The table of options: key, environment variable, and what it sets. */
-typedef enum { OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_DEBUG } opt_id;
+typedef enum {
+    OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_DIR,
+    OPT_INDEX_CACHE_MAX, OPT_DEBUG
+} opt_id;
 static const struct {
     const char *key;
     const char *env;
@@ -103,6 +106,8 @@ static const struct {
     {"write_behind", "H5TURBO_WRITE_BEHIND", OPT_WRITE_BEHIND},
     {"inflight", "H5TURBO_INFLIGHT", OPT_INFLIGHT},
     {"index_data", "H5TURBO_INDEX_DATA", OPT_INDEX_DATA},
+    {"index_dir", "H5TURBO_INDEX_DIR", OPT_INDEX_DIR},
+    {"index_cache_max", "H5TURBO_INDEX_CACHE_MAX", OPT_INDEX_CACHE_MAX},
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
 };
 
@@ -140,6 +145,28 @@ apply(h5t_config_t *cfg, opt_id id, const char *val, size_t len)
             if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
             cfg->index_data_nbytes = sz;
             return H5T_OK;
+        case OPT_INDEX_DIR:
+            /* "cache" (the default), "beside", or an absolute folder. */
+            if (len == 5 && strncmp(val, "cache", 5) == 0) {
+                cfg->index_where  = H5T_INDEX_IN_CACHE;
+                cfg->index_dir[0] = '\0';
+            }
+            else if (len == 6 && strncmp(val, "beside", 6) == 0) {
+                cfg->index_where  = H5T_INDEX_BESIDE;
+                cfg->index_dir[0] = '\0';
+            }
+            else if (len > 0 && val[0] == '/' && len < sizeof(cfg->index_dir) && !memchr(val, '\0', len)) {
+                cfg->index_where = H5T_INDEX_IN_DIR;
+                memcpy(cfg->index_dir, val, len);
+                cfg->index_dir[len] = '\0';
+            }
+            else
+                return H5T_ERR_ARG;
+            return H5T_OK;
+        case OPT_INDEX_CACHE_MAX:
+            if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
+            cfg->index_cache_max_nbytes = sz;
+            return H5T_OK;
         case OPT_DEBUG:
             if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
             cfg->debug = b;
@@ -158,6 +185,8 @@ h5t_config_defaults(h5t_config_t *cfg)
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
     cfg->index_data_nbytes = (size_t)256 << 20;
+    cfg->index_where       = H5T_INDEX_IN_CACHE;
+    cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->debug             = 0;
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
         const char *e = getenv(options[i].env);
@@ -185,7 +214,7 @@ h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *v
     if (errmsg_nbytes)
         snprintf(errmsg, errmsg_nbytes,
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
-                 "write_behind, inflight, index_data, debug)",
+                 "write_behind, inflight, index_data, index_dir, index_cache_max, debug)",
                  (int)key_len, key);
     return H5T_ERR_ARG;
 }
@@ -209,6 +238,12 @@ h5t_config_to_str(const h5t_config_t *cfg, char *buf, size_t n)
     if (cfg->write_behind != def.write_behind) H5T_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
     if (cfg->inflight_nbytes != def.inflight_nbytes) H5T_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
     if (cfg->index_data_nbytes != def.index_data_nbytes) H5T_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
+    if (cfg->index_where != def.index_where || strcmp(cfg->index_dir, def.index_dir) != 0)
+        H5T_APPEND("%sindex_dir=%s", len ? ";" : "",
+                   cfg->index_where == H5T_INDEX_IN_CACHE ? "cache"
+                   : cfg->index_where == H5T_INDEX_BESIDE ? "beside" : cfg->index_dir);
+    if (cfg->index_cache_max_nbytes != def.index_cache_max_nbytes)
+        H5T_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
     if (cfg->debug != def.debug) H5T_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
 #undef H5T_APPEND
     if (n && len < n)

@@ -11,6 +11,15 @@ typedef enum h5t_index_mode {
     H5T_INDEX_PERSISTENT /* in-process index plus validated sidecar for read-only opens */
 } h5t_index_mode_t;
 
+/* Where sidecars of the persistent index are written (and looked for first). */
+typedef enum h5t_index_where {
+    H5T_INDEX_IN_CACHE = 0, /* the reader's own cache folder (default) */
+    H5T_INDEX_BESIDE,       /* next to the data file (opt-in) */
+    H5T_INDEX_IN_DIR        /* a configured, possibly shared, folder: index_dir (opt-in) */
+} h5t_index_where_t;
+
+#define H5T_INDEX_DIR_NBYTES 1024
+
 typedef struct h5t_config {
     unsigned         threads;            /* worker threads for codecs; 0 = default */
     h5t_index_mode_t index;              /* link/object index mode */
@@ -18,6 +27,9 @@ typedef struct h5t_config {
     int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
     size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
     size_t           index_data_nbytes;  /* budget of the index's small-dataset cache; 0 = off */
+    h5t_index_where_t index_where;       /* where sidecars go */
+    char             index_dir[H5T_INDEX_DIR_NBYTES]; /* H5T_INDEX_IN_DIR: the folder (absolute) */
+    size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */
     int              debug;              /* 1: debug messages on stderr */
 } h5t_config_t;
 

@@ -2,6 +2,7 @@
  * this module exports. The class table just points at the per-subclass tables in the other files. */
 #include "h5t_vol.h"
 #include "h5t_pool.h"
+#include "index.h"
 
 #include <H5PLextern.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ vol_term(void)
                 "h5turbo stats: wrappers malloc=%zu reused=%zu live=%zu; wrap-ctx malloc=%zu reused=%zu live=%zu; "
                 "contexts live=%zu\n",
                 s.obj_malloc, s.obj_reused, s.obj_live, s.wrap_malloc, s.wrap_reused, s.wrap_live, s.ctx_live);
+        h5t_index_print_stats(stderr);
     }
     return 0;
 }

@@ -4,6 +4,7 @@
  * opens (sidecar.c). The answers themselves are in index_query.c. */
 #include "index_ctx.h"
 #include "h5t_pool.h"
+#include "sidecar_store.h"
 
 #include <limits.h>
 #include <pthread.h>
@@ -33,6 +34,22 @@ h5t_index_get_stats(h5t_index_stats_t *out)
 }
 
 void
+h5t_index_print_stats(FILE *out)
+{
+    fprintf(out, "h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu attrs_lazy=%zu dsets_lazy=%zu; sidecars",
+            h5t_ix_stats.answered, h5t_ix_stats.forwarded, h5t_ix_stats.groups_loaded, h5t_ix_stats.attrs_lazy,
+            h5t_ix_stats.dsets_lazy);
+    /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
+    int any = 0;
+    for (int o = 0; o < H5T_SC_NOUTCOMES; o++)
+        if (h5t_sc_tally[o] || o == H5T_SC_LOADED || o == H5T_SC_WRITTEN) {
+            fprintf(out, " %s=%zu", h5t_sc_outcome_key((h5t_sc_outcome_t)o), h5t_sc_tally[o]);
+            any = 1;
+        }
+    fprintf(out, "%s\n", any ? "" : " none");
+}
+
+void
 h5t_index_modified(void)
 {
     ix_epoch++;
@@ -46,19 +63,6 @@ h5t_index_mounted(void)
 }
 
 /* ------------------------------------------------------------------ life cycle */
-static int
-debug_on(void)
-{
-    const char *e = getenv("H5TURBO_DEBUG");
-    return e && *e && *e != '0';
-}
-
-static void
-debug_msg(const char *what, const char *path)
-{
-    if (debug_on())
-        fprintf(stderr, "h5turbo index: %s: %s\n", what, path ? path : "?");
-}
 
 /* Reads the file's in-file fingerprint and fileno from the connector below. */
 static int
@@ -85,42 +89,88 @@ file_fingerprint(h5t_obj_t *file, unsigned long *fileno_out, uint8_t *root_token
     return 0;
 }
 
+/* fstat of the descriptor the file driver (sec2) reads: the file HDF5 actually opened, whatever
+ * happened to its name since. 0, or -1 (errors cleared). */
 static int
-stat_identity(const char *path, h5t_ix_identity_t *id)
+driver_fstat(void *file_under, hid_t vol, struct stat *st)
 {
-    struct stat st;
-    if (stat(path, &st) < 0 || !S_ISREG(st.st_mode))
-        return -1;
-    id->dev      = (uint64_t)st.st_dev;
-    id->ino      = (uint64_t)st.st_ino;
-    id->size     = (uint64_t)st.st_size;
-    id->mtime_ns = (int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec;
-    return 0;
+    void                            *handle = NULL;
+    H5VL_native_file_optional_args_t na;
+    na.get_vfd_handle.fapl_id     = H5P_FILE_ACCESS_DEFAULT;
+    na.get_vfd_handle.file_handle = &handle;
+    H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
+    hid_t                saved    = h5t_err_save();
+    int ok = H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 && handle &&
+             fstat(*(int *)handle, st) == 0 && S_ISREG(st->st_mode);
+    h5t_err_restore(saved);
+    return ok ? 0 : -1;
+}
+
+static void
+identity_from_stat(const struct stat *st, h5t_ix_identity_t *id)
+{
+    id->dev      = (uint64_t)st->st_dev;
+    id->ino      = (uint64_t)st->st_ino;
+    id->size     = (uint64_t)st->st_size;
+    id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
+    id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+}
+
+/* Whether the file changed less than 2 s ago (by mtime or ctime): two versions written within the
+ * clock's resolution could not be told apart, so such a file's sidecars are neither used nor
+ * written. */
+static int
+too_recent(const h5t_ix_identity_t *id)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now  = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    int64_t last = id->mtime_ns > id->ctime_ns ? id->mtime_ns : id->ctime_ns;
+    return now - last < 2000000000LL;
 }
 
 /* Tries the sidecar of a read-only file; adopts it when it describes exactly this file. */
 static void
-try_sidecar(h5t_ix_data_t *d, int debug)
+try_sidecar(h5t_ix_data_t *d)
 {
-    void  *buf = NULL;
-    size_t n   = 0;
-    if (h5t_sidecar_read_file(d->path, &buf, &n) < 0)
+    void            *buf = NULL;
+    size_t           n   = 0;
+    h5t_sc_found_t   found;
+    h5t_sc_outcome_t o = h5t_sc_load(&d->policy, &d->file, &buf, &n, &found);
+    if (o != H5T_SC_LOADED) {
+        if (o != H5T_SC_ABSENT)
+            h5t_ix_stats.sidecar_rejects++;
         return;
-    /* Decoded straight into d (one pass over the bytes), dropped again if it describes another file. */
+    }
+    /* Decoded straight into d (one pass over the bytes), dropped again if it is not sound. */
     h5t_ix_identity_t sid;
-    int               corrupt = h5t_sidecar_decode(buf, n, &sid, d) < 0;
-    if (corrupt || memcmp(&sid, &d->id, sizeof(sid)) != 0) {
+    h5t_status_t      st = h5t_sidecar_decode(buf, n, &sid, d);
+    if (st == H5T_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0)
+        st = H5T_ERR_CORRUPT; /* (the store checked the header already) */
+    if (st != H5T_OK) {
         h5t_ix_data_clear(d);
         h5t_ix_stats.sidecar_rejects++;
-        if (debug)
-            debug_msg(corrupt ? "sidecar rejected (corrupt)" : "sidecar rejected (stale)", d->path);
+        h5t_sc_note(&d->policy, st == H5T_ERR_NOMEM ? H5T_SC_NO_MEMORY : H5T_SC_CORRUPT, found.where);
         free(buf);
         return;
     }
     d->sc_buf = h5t_sidecar_compact(d, buf);
     h5t_ix_stats.sidecar_loads++;
-    if (debug)
-        debug_msg("sidecar loaded", d->path);
+    h5t_sc_note(&d->policy, H5T_SC_LOADED, found.where);
+}
+
+/* Where this open's sidecars go, from its configuration (d owns the copy of the folder). */
+static void
+policy_from_config(h5t_sc_policy_t *p, const h5t_config_t *cfg)
+{
+    p->where            = cfg->index_where == H5T_INDEX_BESIDE   ? H5T_SC_BESIDE
+                          : cfg->index_where == H5T_INDEX_IN_DIR ? H5T_SC_DIR
+                                                                 : H5T_SC_CACHE;
+    p->dir              = p->where == H5T_SC_DIR ? strdup(cfg->index_dir) : NULL;
+    p->cache_max_nbytes = cfg->index_cache_max_nbytes;
+    p->debug            = cfg->debug;
+    if (p->where == H5T_SC_DIR && !p->dir)
+        p->where = H5T_SC_CACHE;
 }
 
 void
@@ -136,22 +186,22 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
     H5VL_class_value_t value = (H5VL_class_value_t)-1;
     hid_t              saved = h5t_err_save();
     int                ok    = H5VLget_value(ctx->under_vol_id, &value) >= 0 && value == H5_VOL_NATIVE;
-    /* The identity of the file (device, inode) is that of `name` only with the POSIX driver. */
+    /* Only with the POSIX driver is the file one descriptor whose identity can be taken. */
     if (ok) {
         hid_t drv = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
         ok        = drv >= 0 && drv == H5FD_SEC2;
     }
     h5t_err_restore(saved);
-    if (!ok)
+    struct stat st;
+    if (!ok || driver_fstat(file->under, file->under_vol_id, &st) < 0)
         return;
 
     h5t_ix_identity_t id;
     memset(&id, 0, sizeof(id));
-    if (stat_identity(name, &id) < 0)
-        return;
-    int      writable = created || (flags & H5F_ACC_RDWR);
-    int      persist  = !writable && ctx->cfg.index == H5T_INDEX_PERSISTENT;
-    unsigned long fileno = 0;
+    identity_from_stat(&st, &id);
+    int           writable = created || (flags & H5F_ACC_RDWR);
+    int           persist  = !writable && ctx->cfg.index == H5T_INDEX_PERSISTENT;
+    unsigned long fileno   = 0;
     if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) < 0) {
         H5Eclear2(H5E_DEFAULT);
         return;
@@ -161,7 +211,7 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
     if (!f)
         return;
     f->fileno = fileno;
-    f->debug  = ctx->cfg.debug || debug_on();
+    f->debug  = ctx->cfg.debug;
 
     pthread_mutex_lock(&registry_mu);
     h5t_ix_data_t *d = registry;
@@ -175,19 +225,27 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
         }
     }
     else if ((d = calloc(1, sizeof(*d)))) {
-        d->refs     = 1;
-        d->dev      = id.dev;
-        d->ino      = id.ino;
-        d->writable = writable;
-        d->epoch    = ix_epoch;
-        d->id       = id;
-        d->have_id  = persist;
-        d->persist  = persist;
-        d->path     = realpath(name, NULL);
-        if (persist && !d->path)
+        d->refs        = 1;
+        d->dev         = id.dev;
+        d->ino         = id.ino;
+        d->writable    = writable;
+        d->epoch       = ix_epoch;
+        d->file.id     = id;
+        d->file.uid    = (uint32_t)st.st_uid;
+        d->file.gid    = (uint32_t)st.st_gid;
+        d->file.mode   = (uint32_t)st.st_mode;
+        d->have_id     = persist;
+        d->persist     = persist;
+        d->file.path   = realpath(name, NULL);
+        policy_from_config(&d->policy, &ctx->cfg);
+        if (persist && !d->file.path)
             d->persist = 0;
+        if (d->persist && too_recent(&id)) {
+            h5t_sc_note(&d->policy, H5T_SC_TOO_RECENT, d->file.path);
+            d->persist = 0;
+        }
         if (d->persist)
-            try_sidecar(d, f->debug);
+            try_sidecar(d);
         d->next  = registry;
         registry = d;
     }
@@ -201,34 +259,33 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
     ctx->index    = f;
 }
 
+void
+h5t_ix_check_unchanged(struct h5t_index_file *f, void *file_under, hid_t vol)
+{
+    h5t_ix_data_t *d = f->d;
+    if (!d->persist)
+        return;
+    /* What HDF5 read must still be the file described: a rewrite in place while it was open
+     * (same inode) changes size, mtime or ctime. */
+    struct stat       st;
+    h5t_ix_identity_t now = d->file.id;
+    if (driver_fstat(file_under, vol, &st) == 0)
+        identity_from_stat(&st, &now);
+    else
+        now.size = ~d->file.id.size;
+    if (memcmp(&now, &d->file.id, sizeof(now)) != 0) {
+        h5t_sc_note(&d->policy, H5T_SC_CHANGED, d->file.path);
+        d->persist = 0;
+    }
+}
+
 /* Publishes the sidecar of a read-only file whose index learned something. */
 static void
-maybe_publish(h5t_ix_data_t *d, int debug)
+maybe_publish(h5t_ix_data_t *d)
 {
-    if (!d->persist || !d->dirty || !d->path || !d->have_id)
+    if (!d->persist || !d->dirty || !d->file.path || !d->have_id)
         return;
-    h5t_ix_identity_t now;
-    memset(&now, 0, sizeof(now));
-    if (stat_identity(d->path, &now) < 0)
-        return;
-    now.eoa = d->id.eoa;
-    memcpy(now.root_token, d->id.root_token, H5T_IX_TOKEN_NBYTES);
-    if (memcmp(&now, &d->id, sizeof(now)) != 0) {
-        if (debug)
-            debug_msg("file changed while open: no sidecar", d->path);
-        return;
-    }
-    /* A write within the clock's resolution could leave size and mtime unchanged: such a file
-     * cannot be told apart from its next version, so it is not persisted. */
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t now_ns = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    if (now_ns - d->id.mtime_ns < 2000000000LL) {
-        if (debug)
-            debug_msg("file too recent to persist", d->path);
-        return;
-    }
-    if (h5t_sidecar_publish(d->path, d, &d->id, debug) == H5T_OK)
+    if (h5t_sc_publish(&d->policy, &d->file, d) == H5T_SC_WRITTEN)
         h5t_ix_stats.sidecar_writes++;
 }
 
@@ -287,7 +344,7 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
     }
     pthread_mutex_unlock(&registry_mu);
     if (last) {
-        maybe_publish(d, f->debug);
+        maybe_publish(d);
         if (f->debug) {
             size_t nlinks = 0, nbytes = 0;
             h5t_ix_memory(d, &nlinks, &nbytes);
@@ -296,7 +353,7 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
                     "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; datasets cached=%zu lazy=%zu "
                     "materialised=%zu; %u objects %u attributes %u cached datasets (%llu bytes) "
                     "%zu links %zu bytes (%.1f bytes/entry)\n",
-                    d->path ? d->path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
+                    d->file.path ? d->file.path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
                     h5t_ix_stats.groups_loaded, h5t_ix_stats.sidecar_loads, h5t_ix_stats.sidecar_rejects,
                     h5t_ix_stats.sidecar_writes, h5t_ix_stats.attrs_lazy, h5t_ix_stats.attrs_materialised,
                     h5t_ix_stats.dsets_cached, h5t_ix_stats.dsets_lazy, h5t_ix_stats.dsets_materialised, d->nobj,
@@ -304,7 +361,8 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
         h5t_ix_data_clear(d);
-        free(d->path);
+        free((char *)d->file.path);
+        free((char *)d->policy.dir);
         free(d);
     }
     free(f);

@@ -6,6 +6,8 @@
 
 #include "h5t_vol.h"
 
+#include <stdio.h>
+
 /* ---- life cycle (file.c, wrap.c) */
 
 /* Attaches an index to a freshly opened/created file (ctx of `file` is new). `flags` are the
@@ -91,5 +93,8 @@ typedef struct h5t_index_stats {
     size_t dsets_materialised; /* lazy datasets made real */
 } h5t_index_stats_t;
 void h5t_index_get_stats(h5t_index_stats_t *out);
+/* One "h5turbo stats: index ..." line: answers, and every sidecar outcome (loads, writes, each
+ * kind of rejection and fallback) that happened in this process. */
+void h5t_index_print_stats(FILE *out);
 
 #endif

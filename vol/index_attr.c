@@ -381,6 +381,7 @@ h5t_index_file_closing(h5t_obj_t *file)
     struct h5t_index_file *f = file->ctx->index;
     if (!f || f->file_under != file->under)
         return;
+    h5t_ix_check_unchanged(f, file->under, file->under_vol_id);
     /* No longer sure the file below stays open: every lazy attribute and dataset of this open
      * becomes real now (they then keep it open as native's would), and no more are handed out. */
     while (f->lazies) {

@@ -58,6 +58,10 @@ typedef struct h5t_ix_anchor {
     H5I_type_t type;
 } h5t_ix_anchor_t;
 
+/* The application closes an open of a read-only file: if what HDF5 reads changed since it was
+ * opened (a rewrite in place), no sidecar is written for it. */
+void h5t_ix_check_unchanged(struct h5t_index_file *f, void *file_under, hid_t vol);
+
 /* The data of o's file when the index may answer for o (o is in that file), else NULL. Sets
  * token_out to o's own token. Drops stale data of writable files first. */
 h5t_ix_data_t *h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out);

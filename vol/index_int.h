@@ -111,13 +111,37 @@ typedef struct h5t_ix_group {
     void          *blob;
 } h5t_ix_group_t;
 
-/* Who a file is, for trusting a sidecar: stat identity plus an in-file fingerprint. */
+/* Who a file is, for trusting a sidecar: fstat identity of the descriptor HDF5 reads (ctime
+ * included: it changes with every write and cannot be set back) plus an in-file fingerprint.
+ * Compared with memcmp: 64 bytes, no padding. */
 typedef struct h5t_ix_identity {
     uint64_t dev, ino, size;
-    int64_t  mtime_ns;
+    int64_t  mtime_ns, ctime_ns;
     uint64_t eoa;
     uint8_t  root_token[H5T_IX_TOKEN_NBYTES];
 } h5t_ix_identity_t;
+
+/* Where sidecars are written (and looked for first). */
+typedef enum h5t_sc_where {
+    H5T_SC_CACHE = 0, /* the reader's own cache: $XDG_CACHE_HOME/h5turbo, else ~/.cache/h5turbo */
+    H5T_SC_BESIDE,    /* next to the data file, as .<name>.h5turbo-index (opt-in) */
+    H5T_SC_DIR        /* a configured shared folder (opt-in) */
+} h5t_sc_where_t;
+
+typedef struct h5t_sc_policy {
+    h5t_sc_where_t where;
+    const char    *dir;              /* H5T_SC_DIR: the folder */
+    uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
+    int            debug;            /* say every miss and fallback on stderr */
+} h5t_sc_policy_t;
+
+/* The data file a sidecar describes, as HDF5 opened it: identity from fstat of the descriptor the
+ * file driver holds plus the in-file fingerprint; owner and mode decide trust and permissions. */
+typedef struct h5t_sc_file {
+    const char       *path; /* absolute */
+    h5t_ix_identity_t id;
+    uint32_t          uid, gid, mode;
+} h5t_sc_file_t;
 
 /* All that is known about one file, shared by every open of it in this process. */
 typedef struct h5t_ix_data {
@@ -158,10 +182,10 @@ typedef struct h5t_ix_data {
     h5t_ix_link_t *sc_links; /* links decoded from it */
 
     /* persistence */
-    int               persist; /* a sidecar may be written at last close */
-    int               have_id;
-    h5t_ix_identity_t id;
-    char             *path; /* absolute path of the HDF5 file */
+    int             persist; /* a sidecar may be written at last close */
+    int             have_id;
+    h5t_sc_file_t   file;    /* the data file: path (absolute, owned), identity, owner and mode */
+    h5t_sc_policy_t policy;  /* where its sidecars go (dir owned) */
 } h5t_ix_data_t;
 
 /* Dataset content held by every index of this process (the `index_data` budget): changed only
@@ -200,27 +224,34 @@ void          h5t_ix_group_free(h5t_ix_group_t *g);
 void          h5t_ix_data_clear(h5t_ix_data_t *d);
 h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
 
-/* ---- sidecar (sidecar.c): the persistent form, a pure encoder/decoder of bytes */
+/* ---- sidecar (sidecar_format.c): the persistent form, a pure encoder/decoder of bytes */
 
+/* How much a sidecar holds: what decides whether an existing one already covers an index. */
+typedef struct h5t_sc_counts {
+    uint32_t nobj, ngroup, nlink, nattr, ndset;
+} h5t_sc_counts_t;
+
+/* Checks the header of a sidecar (n bytes of it, at least the header): magic, version, byte order.
+ * Fills what is asked: identity, counts, the total size the header declares, and the data file's
+ * path when the n bytes hold it (else NULL). H5T_ERR_CORRUPT when it is not a sidecar of ours. */
+h5t_status_t h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_counts_t *counts_out,
+                              uint64_t *total_out, const char **path_out);
 /* Validates `n` bytes as a sidecar and, when `d` is not NULL, fills the empty `d` with its
  * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
- * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB. */
+ * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB;
+ * H5T_ERR_NOMEM when it is sound but memory ran out. */
 h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
 /* After a successful decode of buf into d: keeps only the strings section of buf (moved to its
  * start, the rest released), re-pointing d's strings at it. Returns the buffer to keep. */
 void        *h5t_sidecar_compact(h5t_ix_data_t *d, void *buf);
-/* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id; malloc'd buffer. */
-h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, void **buf_out,
-                                size_t *n_out);
+/* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id
+ * and the data file's absolute path; malloc'd buffer. */
+h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const char *path,
+                                void **buf_out, size_t *n_out);
+/* What encoding d would hold, and whether a sidecar holding `have` says at least as much. */
+void         h5t_sidecar_counts(const h5t_ix_data_t *d, h5t_sc_counts_t *out);
+int          h5t_sidecar_covers(const h5t_sc_counts_t *have, const h5t_sc_counts_t *want);
 /* The sidecar's checksum (a 64-bit multiply-xor hash) of n bytes. */
 uint64_t     h5t_sidecar_checksum(const void *buf, size_t n);
-
-/* POSIX side: the sidecar path for an HDF5 file, reading it, publishing one. */
-char        *h5t_sidecar_path(const char *file_path, int for_write);
-/* Where the per-user cache copy of file_path's sidecar lives (whether or not it exists). */
-char        *h5t_sidecar_cache_path(const char *file_path);
-h5t_status_t h5t_sidecar_read_file(const char *file_path, void **buf_out, size_t *n_out);
-h5t_status_t h5t_sidecar_publish(const char *file_path, const h5t_ix_data_t *d, const h5t_ix_identity_t *id,
-                                 int debug);
 
 #endif

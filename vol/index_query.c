@@ -43,7 +43,7 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
 {
     uint32_t cur = start;
     if (*name == '/') {
-        cur = h5t_ix_obj_get(d, d->id.root_token);
+        cur = h5t_ix_obj_get(d, d->file.id.root_token);
         if (cur == H5T_IX_NONE)
             return 0;
     }

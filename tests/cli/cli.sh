@@ -49,21 +49,34 @@ rc=0; "$cli" run --index sometimes -- true 2>/dev/null || rc=$?; [ $rc -eq 2 ] |
 rc=0; "$cli" run -- /nonexistent/program 2>/dev/null || rc=$?; [ $rc -eq 127 ] || fail "missing program exited $rc"
 for c in run env info index bench; do grep -q "usage: h5turbo $c" <<< "$("$cli" $c --help)" || fail "$c --help"; done
 echo "ok: usage errors and --help"
-# index: build writes a valid sidecar; status says stale after the file changes; drop removes it.
-cp "$tmp/links.h5" "$tmp/ix.h5"; touch -d "1 minute ago" "$tmp/ix.h5"
+# index: build writes a valid sidecar (in the per-user cache, nothing beside the file); status says
+# stale after the file changes; drop removes it (the lock file stays); gc and status show the cache.
+export XDG_CACHE_HOME="$tmp/cache"
+mkdir "$tmp/data"; cp "$tmp/links.h5" "$tmp/data/ix.h5"; ln -s data/ix.h5 "$tmp/ix.h5"; settle
 rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
 [ $rc -eq 1 ] && grep -q "no sidecar" "$tmp/st" || fail "index status without a sidecar: rc $rc, $(cat "$tmp/st")"
 clean "$cli" index build "$tmp/ix.h5" > "$tmp/st" || { cat "$tmp/st"; fail "index build failed"; }
 grep -q "sidecar valid" "$tmp/st" || fail "index build: $(cat "$tmp/st")"
-[ -f "$tmp/.ix.h5.h5turbo-index" ] || fail "index build wrote no sidecar beside the file"
+sc=$(cache_sidecar "$tmp/ix.h5")
+[ -f "$sc" ] || fail "index build wrote no sidecar in the cache ($sc)"
+[ "$(ls -A "$tmp/data")" = ix.h5 ] || fail "index build wrote beside the data: $(ls -A "$tmp/data")"
 grep -q ": valid$" <<< "$(clean "$cli" index status "$tmp/ix.h5")" || fail "index status after build is not valid"
+grep -q "cache: $XDG_CACHE_HOME/h5turbo: 1 sidecars" <<< "$(clean "$cli" index status)" || fail "index status (cache): $(clean "$cli" index status)"
 stock h5mkgrp "$tmp/ix.h5" /added_later
 rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
 [ $rc -eq 1 ] && grep -q "stale" "$tmp/st" || fail "index status after a change: rc $rc, $(cat "$tmp/st")"
 grep -q "sidecar removed" <<< "$(clean "$cli" index drop "$tmp/ix.h5")" || fail "index drop"
-[ ! -f "$tmp/.ix.h5.h5turbo-index" ] && [ -f "$tmp/.ix.h5.h5turbo-index.lock" ] || fail "index drop removed the wrong files"
+[ ! -f "$sc" ] && [ -f "$sc.lock" ] || fail "index drop removed the wrong files"
+# gc: a sidecar whose file is gone is removed; --max-size evicts the least recently used.
+cp "$tmp/links.h5" "$tmp/gone.h5"; cp "$tmp/links.h5" "$tmp/kept.h5"; settle
+clean "$cli" index build "$tmp/gone.h5" "$tmp/kept.h5" > /dev/null || fail "index build of two files"
+rm "$tmp/gone.h5"
+grep -q "removed: 1 sidecars of files that are gone" <<< "$(clean "$cli" index gc)" || fail "index gc kept an orphan"
+grep -q ": valid$" <<< "$(clean "$cli" index status "$tmp/kept.h5")" || fail "index gc removed a live sidecar"
+grep -q "evicted 1" <<< "$(clean "$cli" index gc --max-size 1K)" || fail "index gc --max-size did not evict"
 rc=0; "$cli" index frobnicate "$tmp/ix.h5" 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "index with a bad action exited $rc"
-echo "ok: index build/status/drop, stale after a change"
+unset XDG_CACHE_HOME
+echo "ok: index build/status/drop/gc, in the cache, stale after a change"
 # bench --quick: a valid results.json with every suite's modes, and non-empty PNGs.
 "$cli" bench --quick --reps 1 --out "$tmp/bench" > "$tmp/bench.txt" 2>&1 || { tail -20 "$tmp/bench.txt"; fail "bench --quick failed"; }
 "$H5T_SRC/.venv/bin/python" - "$tmp/bench" <<'PY' || fail "bench results invalid"

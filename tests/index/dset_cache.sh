@@ -8,9 +8,10 @@ source "$(dirname "$0")/../integration/lib.sh"
 : "${H5T_MANTID_GEN:?}" "${H5T_MANTID_LOAD:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
-f="$tmp/m.h5"; sc="$tmp/.m.h5.h5turbo-index"
+f="$tmp/m.h5"
 stock "$H5T_MANTID_GEN" "$f" 2 > /dev/null || fail "gen"
-touch -d '10 minutes ago' "$f" # old enough to be persisted
+settle # old enough to be persisted
+sc=$(cache_sidecar "$f")
 
 # run_load LABEL [ENV...]: the loader under h5turbo with debug counters; sets sum and dbg.
 run_load() {

@@ -3,6 +3,7 @@
  * the structural checks; whatever decodes is walked (every lookup) to catch bad pointers. The
  * same function is replayed over tests/index/corpus by fuzz_replay.c in every build. */
 #include "index_int.h"
+#include "sidecar_format.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -74,9 +75,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             return 0;
         memcpy(c, data, size);
         uint64_t v = (uint64_t)size;
-        memcpy(c + 16, &v, 8); /* the size field too, or nearly every mutation stops there */
-        uint64_t sum = h5t_sidecar_checksum(c, size - 8);
-        memcpy(c + size - 8, &sum, 8);
+        SC_PUT(c, HDR, TOTAL, v); /* the size field too, or nearly every mutation stops there */
+        uint64_t sum = h5t_sidecar_checksum(c, size - SC_TRAILER);
+        memcpy(c + size - SC_TRAILER, &sum, 8);
         one(c, size);
         free(c);
     }

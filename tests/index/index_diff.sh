@@ -14,9 +14,12 @@ n=0
 for seed in $(seq 1 "$seeds"); do
   d="$tmp/s$seed"; mkdir -p "$d"
   stock "$H5T_INDEX_DIFF" gen "$d" "$seed" || fail "gen $seed"
-  # The file must look old enough to be persisted (a sidecar is never written for a file
-  # modified within the last seconds).
-  touch -d '10 minutes ago' "$d/tree.h5"
+done
+# The files must be old enough to be persisted (a sidecar is never written for a file modified
+# within the last 2 s).
+settle
+for seed in $(seq 1 "$seeds"); do
+  d="$tmp/s$seed"
   stock "$H5T_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/stock.txt" || fail "stock query $seed"
   for mode in memory persistent persistent; do
     H5TURBO_INDEX=$mode turbo "$H5T_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/turbo.txt" \
@@ -24,7 +27,7 @@ for seed in $(seq 1 "$seeds"); do
     diff -u "$d/stock.txt" "$d/turbo.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed ($mode): transcripts differ"; }
     n=$((n+1))
   done
-  [ -f "$d/.tree.h5.h5turbo-index" ] || fail "seed $seed: no sidecar was written"
+  [ -f "$(cache_sidecar "$d/tree.h5")" ] || fail "seed $seed: no sidecar was written"
   # Read-write: each run gets its own copy of the file, of the external file it links to and of
   # the external storage file of its datasets (named relative: the query runs in the file's directory).
   mkdir -p "$d/rws" "$d/rwt"

@@ -3,6 +3,9 @@
  * checksum is rejected without undefined behaviour. `--write-corpus DIR` writes the fuzz seeds. */
 #include "h5t_test.h"
 #include "sidecar_sample.h"
+#include "sidecar_format.h"
+
+#define SAMPLE_PATH "/data/experiment/sample.h5"
 
 static h5t_ix_identity_t
 sample_id(void)
@@ -13,6 +16,7 @@ sample_id(void)
     id.ino      = 1234567;
     id.size     = 987654;
     id.mtime_ns = 1700000000123456789LL;
+    id.ctime_ns = 1700000001987654321LL;
     id.eoa      = 987000;
     h5t_sample_token(id.root_token, 0x1000);
     return id;
@@ -24,7 +28,7 @@ encode_sample(uint32_t ngroups, uint32_t nper, void **buf, size_t *n)
     h5t_ix_data_t     d;
     h5t_ix_identity_t id = sample_id();
     h5t_sample_build(&d, ngroups, nper);
-    ASSERT(h5t_sidecar_encode(&d, &id, buf, n) == H5T_OK);
+    ASSERT(h5t_sidecar_encode(&d, &id, SAMPLE_PATH, buf, n) == H5T_OK);
     h5t_ix_data_clear(&d);
 }
 
@@ -37,10 +41,22 @@ test_roundtrip(void)
     void             *buf;
     size_t            n;
     h5t_sample_build(&d, 12, 40);
-    ASSERT(h5t_sidecar_encode(&d, &id, &buf, &n) == H5T_OK);
+    ASSERT(h5t_sidecar_encode(&d, &id, SAMPLE_PATH, &buf, &n) == H5T_OK);
     memset(&e, 0, sizeof(e));
     ASSERT(h5t_sidecar_decode(buf, n, &got, &e) == H5T_OK);
     ASSERT(memcmp(&got, &id, sizeof(id)) == 0);
+    /* The header alone says who the file is, where it was, and how much the sidecar holds. */
+    h5t_ix_identity_t pid;
+    h5t_sc_counts_t   have, want;
+    uint64_t          total;
+    const char       *path = NULL;
+    ASSERT(h5t_sidecar_peek(buf, SC_HDR, &pid, &have, &total, &path) == H5T_OK && path == NULL);
+    ASSERT(h5t_sidecar_peek(buf, n, &pid, &have, &total, &path) == H5T_OK);
+    ASSERT(memcmp(&pid, &id, sizeof(id)) == 0 && total == n && path && strcmp(path, SAMPLE_PATH) == 0);
+    h5t_sidecar_counts(&d, &want);
+    ASSERT(h5t_sidecar_covers(&have, &want) && have.ngroup == d.ngroup && have.nlink == want.nlink);
+    want.nattr++;
+    ASSERT(!h5t_sidecar_covers(&have, &want));
     ASSERT_EQ(e.ngroup, d.ngroup);
     for (uint32_t g = 0; g < d.ngroup; g++) {
         const h5t_ix_group_t *a = &d.groups[g];
@@ -190,34 +206,87 @@ test_corruption(void)
     free(buf);
 }
 
-/* Checksummed but inconsistent content: counts, offsets and indices pointing outside. */
+/* Checksummed but inconsistent content: every field of the header and of the first record of
+ * each kind set to values that point outside, overflow or contradict; the decoder rejects most
+ * and never misbehaves (the sanitizer build runs this too). */
 static void
 test_bad_structure(void)
 {
     void  *buf;
     size_t n;
     encode_sample(4, 9, &buf, &n);
-    uint8_t *b       = buf;
-    size_t   offs[]  = {80, 84, 88, 92, 96, 104, 128, 128 + 24, 128 + 17, 128 + 16, 128 + 18, 128 + 19, 128 + 28,
-                        128 + 72, 128 + 76};
-    uint32_t vals[]  = {0, 1, 0xFFFFFFFFu, 0x7FFFFFFFu, 3, 200};
-    int      reject  = 0;
-    for (size_t i = 0; i < sizeof(offs) / sizeof(offs[0]); i++)
-        for (size_t v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
-            uint8_t *c = malloc(n);
-            memcpy(c, b, n);
-            memcpy(c + offs[i], &vals[v], 4);
-            uint64_t sum = h5t_sidecar_checksum(c, n - 8);
-            memcpy(c + n - 8, &sum, 8);
-            h5t_ix_data_t e;
-            memset(&e, 0, sizeof(e));
-            if (h5t_sidecar_decode(c, n, NULL, &e) < 0)
-                reject++;
-            h5t_ix_data_clear(&e);
-            free(c);
+    uint8_t        *b = buf;
+    h5t_sc_counts_t c;
+    ASSERT(h5t_sidecar_peek(b, n, NULL, &c, NULL, NULL) == H5T_OK);
+    /* Where the first record of each kind starts, from the header's counts. */
+    uint64_t start[SC_NRECORDS], at = SC_HDR + sc_path_section(SC_GET(b, HDR, PATH_NBYTES));
+    uint64_t count[SC_NRECORDS] = {1, c.nobj, c.ngroup, c.nlink, c.nattr, c.ndset};
+    start[SC_REC_HDR]           = 0;
+    for (int k = SC_REC_OBJ; k < SC_NRECORDS; k++) {
+        start[k] = at;
+        at += count[k] * sc_records[k].nbytes;
+    }
+    static const uint64_t vals[] = {0, 1, 2, 0xFFFFFFFFu, 0x7FFFFFFFu, 3, 200, UINT64_MAX};
+    int                   reject = 0, tried = 0;
+    for (int k = 0; k < SC_NRECORDS; k++) {
+        if (!count[k])
+            continue;
+        for (uint32_t fi = 0; fi < sc_records[k].nfields; fi++) {
+            const sc_field_t *f = &sc_records[k].fields[fi];
+            if (f->size > 8 || (k == SC_REC_HDR && (fi == HDR_TOTAL || fi == HDR_MAGIC)))
+                continue; /* opaque bytes, and the fields the header checks before the checksum */
+            for (size_t v = 0; v < sizeof(vals) / sizeof(vals[0]); v++) {
+                uint8_t *x = malloc(n);
+                memcpy(x, b, n);
+                sc_put(x + start[k], f, vals[v]);
+                uint64_t sum = h5t_sidecar_checksum(x, n - SC_TRAILER);
+                memcpy(x + n - SC_TRAILER, &sum, 8);
+                h5t_ix_data_t e;
+                memset(&e, 0, sizeof(e));
+                if (h5t_sidecar_decode(x, n, NULL, &e) < 0)
+                    reject++;
+                tried++;
+                h5t_ix_data_clear(&e);
+                free(x);
+            }
         }
-    ASSERT(reject > 40);
+    }
+    ASSERT(reject > tried / 3);
     free(buf);
+}
+
+/* The field tables describe the records exactly: in order, inside the record, no overlaps. */
+static void
+test_layout_tables(void)
+{
+    static const uint32_t sizes[SC_NRECORDS] = {SC_HDR, SC_OBJ, SC_GRP, SC_LNK, SC_ATR, SC_DST};
+    for (int k = 0; k < SC_NRECORDS; k++) {
+        const sc_record_t *r = &sc_records[k];
+        ASSERT_EQ(r->nbytes, sizes[k]);
+        uint32_t end = 0;
+        for (uint32_t i = 0; i < r->nfields; i++) {
+            const sc_field_t *f = &r->fields[i];
+            ASSERT(f->name && f->meaning && f->size > 0);
+            ASSERT(f->off >= end && (uint32_t)f->off + f->size <= r->nbytes);
+            ASSERT(f->size > 8 || f->off % f->size == 0);
+            end = (uint32_t)f->off + f->size;
+        }
+    }
+    ASSERT_EQ(sc_hdr_fields[HDR_RESERVED].off + sc_hdr_fields[HDR_RESERVED].size, SC_HDR);
+}
+
+/* `--layout`: the tables as Markdown (the README's sidecar section is made from this). */
+static void
+print_layout(void)
+{
+    for (int k = 0; k < SC_NRECORDS; k++) {
+        const sc_record_t *r = &sc_records[k];
+        printf("%s%s record, %u bytes (%s):\n\n| offset | size | field | meaning |\n|---|---|---|---|\n", k ? "\n" : "",
+               r->name, r->nbytes, r->meaning);
+        for (uint32_t i = 0; i < r->nfields; i++)
+            printf("| %u | %u | `%s` | %s |\n", r->fields[i].off, r->fields[i].size, r->fields[i].name,
+                   r->fields[i].meaning);
+    }
 }
 
 static void
@@ -240,6 +309,10 @@ write_corpus(const char *dir)
 int
 main(int argc, char **argv)
 {
+    if (argc == 2 && strcmp(argv[1], "--layout") == 0) {
+        print_layout();
+        return 0;
+    }
     if (argc == 3 && strcmp(argv[1], "--write-corpus") == 0) {
         write_corpus(argv[2]);
         return 0;
@@ -247,6 +320,7 @@ main(int argc, char **argv)
     test_roundtrip();
     test_corruption();
     test_bad_structure();
+    test_layout_tables();
     test_space_form();
     printf("ok: sidecar round trip, corruption, structure and dataspace-form checks\n");
     return 0;

@@ -33,3 +33,11 @@ turbo() {
 }
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
+
+# The h5turbo command of this build.
+H5T_CLI="$H5T_BUILD/bin/h5turbo"
+# FILE's sidecar in the per-user cache ($XDG_CACHE_HOME/h5turbo), which names it by device and inode.
+cache_sidecar() { printf '%s/h5turbo/%016x-%016x.h5turbo-index' "${XDG_CACHE_HOME:?}" $(stat -L -c '%d %i' "$1"); }
+# Sidecars are neither used nor written for a file changed within the last 2 s (mtime or ctime, and
+# `touch` sets ctime): a test that has just written or touched its files waits that long, once.
+settle() { sleep 2.1; }

@@ -1,0 +1,682 @@
+/* sidecar_format.c — the persistent form of a file's index: the field tables of sidecar_format.h,
+ * the encoder, and a decoder that treats its input as hostile (every count, offset and cross
+ * reference checked before use). Pure C on the data model of index_int.h, no HDF5, no I/O. */
+#include "index_int.h"
+#include "sidecar_format.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* Layout (version 4, host byte order, marked by the byte-order word):
+ *   header   SC_HDR bytes            identity of the data file, counts
+ *   path     sc_path_section(len)    the data file's absolute path (NUL, zero padding to 8)
+ *   objects  SC_OBJ bytes each       their attributes are a contiguous run of the attribute array;
+ *                                    a dataset with cached content names its dataset record
+ *   groups   SC_GRP bytes each       their links are a contiguous run of the link array
+ *   links    SC_LNK bytes each
+ *   attrs    SC_ATR bytes each
+ *   dsets    SC_DST bytes each
+ *   strings  link names (NUL-terminated), link values, attribute names (NUL-terminated), encoded
+ *            datatypes and dataspaces, attribute values, dataset contents
+ *   trailer  8 bytes                 checksum of everything before it
+ * Version 2 added the attributes, 3 the datasets, 4 the ctime and the path (older sidecars are
+ * misses, rebuilt once). Bytes not named by a field are zero. */
+const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
+    [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (4)"},
+    [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
+    [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
+    [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
+    [HDR_INO]          = {"ino", 32, 8, "st_ino of the data file"},
+    [HDR_SIZE]         = {"size", 40, 8, "st_size of the data file"},
+    [HDR_MTIME]        = {"mtime_ns", 48, 8, "st_mtim of the data file, ns"},
+    [HDR_CTIME]        = {"ctime_ns", 56, 8, "st_ctim of the data file, ns"},
+    [HDR_EOA]          = {"eoa", 64, 8, "end of allocation HDF5 read from the superblock"},
+    [HDR_ROOT_TOKEN]   = {"root_token", 72, 16, "object token of the root group"},
+    [HDR_NOBJ]         = {"nobj", 88, 4, "object records"},
+    [HDR_NGROUP]       = {"ngroup", 92, 4, "group records"},
+    [HDR_NLINK]        = {"nlink", 96, 4, "link records"},
+    [HDR_NATTR]        = {"nattr", 100, 4, "attribute records"},
+    [HDR_NDSET]        = {"ndset", 104, 4, "dataset records"},
+    [HDR_PATH_NBYTES]  = {"path_nbytes", 108, 4, "length of the data file's path (without NUL)"},
+    [HDR_STRBYTES]     = {"strbytes", 112, 8, "size of the strings section"},
+    [HDR_RESERVED]     = {"reserved", 120, 8, "zero"},
+};
+const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
+    [OBJ_TOKEN]        = {"token", 0, 16, "object token"},
+    [OBJ_HAS_INFO]     = {"has_info", 16, 1, "1: the H5Oget_info fields below are known"},
+    [OBJ_TYPE]         = {"type", 17, 1, "H5O_type_t (group 0, dataset 1, named datatype 2)"},
+    [OBJ_ATTRS_LOADED] = {"attrs_loaded", 18, 1, "1: attr_first/nattr list all its attributes"},
+    [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
+    [OBJ_RC]           = {"rc", 20, 4, "reference count"},
+    [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
+    [OBJ_DSET]         = {"dset", 28, 4, "its dataset record when dcache = 2, else 0xffffffff"},
+    [OBJ_NUM_ATTRS]    = {"num_attrs", 32, 8, "number of attributes (H5O_info2_t)"},
+    [OBJ_ATIME]        = {"atime", 40, 8, "access time (H5O_info2_t)"},
+    [OBJ_MTIME]        = {"mtime", 48, 8, "modification time"},
+    [OBJ_CTIME]        = {"ctime", 56, 8, "change time"},
+    [OBJ_BTIME]        = {"btime", 64, 8, "birth time"},
+    [OBJ_ATTR_FIRST]   = {"attr_first", 72, 4, "first of its attribute records"},
+    [OBJ_NATTR]        = {"nattr", 76, 4, "number of its attribute records"},
+};
+const sc_field_t sc_grp_fields[GRP_NFIELDS] = {
+    [GRP_OBJ]          = {"obj", 0, 4, "the group's object record"},
+    [GRP_LINK_FIRST]   = {"link_first", 4, 4, "first of its link records (native order)"},
+    [GRP_NLINKS]       = {"nlinks", 8, 4, "number of links"},
+    [GRP_STORAGE]      = {"storage_type", 12, 1, "H5G_storage_type_t"},
+    [GRP_MOUNTED]      = {"mounted", 13, 1, "H5G_info_t.mounted"},
+    [GRP_CORDER_STATE] = {"corder_state", 14, 1, "creation order tracked: 0 unknown, 1 yes, 2 no"},
+    [GRP_MAX_CORDER]   = {"max_corder", 16, 8, "H5G_info_t.max_corder"},
+};
+const sc_field_t sc_lnk_fields[LNK_NFIELDS] = {
+    [LNK_NAME_OFF]     = {"name_off", 0, 8, "name, in the strings"},
+    [LNK_NAME_LEN]     = {"name_len", 8, 4, "its length (a NUL follows)"},
+    [LNK_VAL_SIZE]     = {"val_size", 12, 4, "soft/user-defined: size of the value"},
+    [LNK_VAL_OFF]      = {"val_off", 16, 8, "soft/user-defined: value, in the strings"},
+    [LNK_TYPE]         = {"type", 24, 1, "H5L_type_t (hard 0, soft 1, external 64, ...)"},
+    [LNK_CSET]         = {"cset", 25, 1, "character set of the name"},
+    [LNK_CORDER_VALID] = {"corder_valid", 26, 1, "1: corder is valid"},
+    [LNK_CORDER]       = {"corder", 32, 8, "creation order"},
+    [LNK_TOKEN]        = {"token", 40, 16, "hard: the target's token"},
+};
+const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
+    [ATR_NAME_OFF]     = {"name_off", 0, 8, "name, in the strings"},
+    [ATR_NAME_LEN]     = {"name_len", 8, 4, "its length (a NUL follows)"},
+    [ATR_CSET]         = {"cset", 12, 1, "character set of the name"},
+    [ATR_CORDER_VALID] = {"corder_valid", 13, 1, "1: corder is valid"},
+    [ATR_CACHED]       = {"cached", 14, 1, "1: type, space and value follow"},
+    [ATR_CORDER]       = {"corder", 16, 8, "creation order"},
+    [ATR_TYPE_OFF]     = {"type_off", 24, 8, "H5Tencode bytes, in the strings"},
+    [ATR_TYPE_LEN]     = {"type_len", 32, 4, "their length"},
+    [ATR_SPACE_LEN]    = {"space_len", 36, 4, "length of the dataspace form"},
+    [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_int.h), in the strings"},
+    [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type, in the strings"},
+    [ATR_VALUE_LEN]    = {"value_len", 56, 4, "its length (elements x type size)"},
+};
+const sc_field_t sc_dst_fields[DST_NFIELDS] = {
+    [DST_TYPE_OFF]     = {"type_off", 0, 8, "H5Tencode bytes, in the strings"},
+    [DST_TYPE_LEN]     = {"type_len", 8, 4, "their length"},
+    [DST_SPACE_LEN]    = {"space_len", 12, 4, "length of the dataspace form"},
+    [DST_SPACE_OFF]    = {"space_off", 16, 8, "dataspace form, in the strings"},
+    [DST_VALUE_OFF]    = {"value_off", 24, 8, "whole content in the file type, in the strings"},
+    [DST_VALUE_LEN]    = {"value_len", 32, 4, "its length (elements x type size)"},
+    [DST_COMPACT]      = {"compact", 36, 1, "layout: 1 compact, 0 contiguous"},
+};
+#define NELEM(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
+const sc_record_t sc_records[SC_NRECORDS] = {
+    [SC_REC_HDR] = {"header", SC_HDR, sc_hdr_fields, NELEM(sc_hdr_fields), "one, at offset 0"},
+    [SC_REC_OBJ] = {"object", SC_OBJ, sc_obj_fields, NELEM(sc_obj_fields), "nobj, after the path"},
+    [SC_REC_GRP] = {"group", SC_GRP, sc_grp_fields, NELEM(sc_grp_fields), "ngroup, after the objects"},
+    [SC_REC_LNK] = {"link", SC_LNK, sc_lnk_fields, NELEM(sc_lnk_fields), "nlink, after the groups"},
+    [SC_REC_ATR] = {"attribute", SC_ATR, sc_atr_fields, NELEM(sc_atr_fields), "nattr, after the links"},
+    [SC_REC_DST] = {"dataset", SC_DST, sc_dst_fields, NELEM(sc_dst_fields), "ndset, after the attributes"},
+};
+
+/* H5O_type_t, H5G_storage_type_t and H5L_type_t values, spelled out so this file needs no HDF5. */
+#define SC_MAX_OBJ_TYPE     2 /* group, dataset, named datatype */
+#define SC_OBJ_DATASET      1
+#define SC_MAX_STORAGE_TYPE 2 /* symbol table, compact, dense */
+#define SC_LINK_HARD        0
+#define SC_LINK_SOFT        1
+#define SC_LINK_UD_MIN      64
+
+uint64_t
+h5t_sidecar_checksum(const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+    uint64_t       h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
+    size_t         i = 0;
+    for (; i + 8 <= n; i += 8) {
+        uint64_t w;
+        memcpy(&w, p + i, 8);
+        h ^= w;
+        h *= 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+    }
+    uint64_t tail = 0;
+    memcpy(&tail, p + i, n - i);
+    h ^= tail;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 29;
+    return h;
+}
+
+/* A NUL-terminated, non-empty name of name_len bytes at name_off in the strings. */
+static int
+name_ok(const uint8_t *strs, uint64_t strbytes, uint64_t name_off, uint64_t name_len)
+{
+    return name_off <= strbytes && name_len < strbytes - name_off && strs[name_off + name_len] == 0 &&
+           memchr(strs + name_off, 0, name_len) == NULL && name_len > 0;
+}
+
+/* A run of len bytes at off inside the strings. */
+static int
+range_ok(uint64_t strbytes, uint64_t off, uint64_t len)
+{
+    return off <= strbytes && len <= strbytes - off;
+}
+
+/* ------------------------------------------------------------------ header */
+h5t_status_t
+h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_counts_t *counts_out,
+                 uint64_t *total_out, const char **path_out)
+{
+    const uint8_t *b = buf;
+    if (!buf || n < SC_HDR || memcmp(SC_PTR(b, HDR, MAGIC), SC_MAGIC, 8) != 0 ||
+        SC_GET(b, HDR, VERSION) != SC_VERSION || SC_GET(b, HDR, BYTEORDER) != SC_BYTEORDER)
+        return H5T_ERR_CORRUPT;
+    if (id_out) {
+        id_out->dev      = SC_GET(b, HDR, DEV);
+        id_out->ino      = SC_GET(b, HDR, INO);
+        id_out->size     = SC_GET(b, HDR, SIZE);
+        id_out->mtime_ns = (int64_t)SC_GET(b, HDR, MTIME);
+        id_out->ctime_ns = (int64_t)SC_GET(b, HDR, CTIME);
+        id_out->eoa      = SC_GET(b, HDR, EOA);
+        memcpy(id_out->root_token, SC_PTR(b, HDR, ROOT_TOKEN), H5T_IX_TOKEN_NBYTES);
+    }
+    if (counts_out) {
+        counts_out->nobj   = (uint32_t)SC_GET(b, HDR, NOBJ);
+        counts_out->ngroup = (uint32_t)SC_GET(b, HDR, NGROUP);
+        counts_out->nlink  = (uint32_t)SC_GET(b, HDR, NLINK);
+        counts_out->nattr  = (uint32_t)SC_GET(b, HDR, NATTR);
+        counts_out->ndset  = (uint32_t)SC_GET(b, HDR, NDSET);
+    }
+    if (total_out)
+        *total_out = SC_GET(b, HDR, TOTAL);
+    if (path_out) {
+        /* The path only when this buffer holds its whole section. */
+        uint64_t plen = SC_GET(b, HDR, PATH_NBYTES);
+        *path_out     = NULL;
+        if (plen < (uint64_t)n && sc_path_section(plen) <= (uint64_t)n - SC_HDR && b[SC_HDR + plen] == 0 &&
+            memchr(b + SC_HDR, 0, (size_t)plen) == NULL)
+            *path_out = (const char *)b + SC_HDR;
+    }
+    return H5T_OK;
+}
+
+/* ------------------------------------------------------------------ decode */
+h5t_status_t
+h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d)
+{
+    const uint8_t  *b = buf;
+    h5t_sc_counts_t c;
+    uint64_t        total;
+    const char     *path;
+    if (n < SC_HDR + SC_TRAILER || h5t_sidecar_peek(buf, n, id_out, &c, &total, &path) < 0 || total != (uint64_t)n)
+        return H5T_ERR_CORRUPT;
+    uint64_t chk;
+    memcpy(&chk, b + n - SC_TRAILER, 8);
+    if (h5t_sidecar_checksum(b, n - SC_TRAILER) != chk)
+        return H5T_ERR_CHECKSUM;
+    uint64_t nobj = c.nobj, ngroup = c.ngroup, nlink = c.nlink, nattr = c.nattr, ndset = c.ndset;
+    uint64_t strbytes = SC_GET(b, HDR, STRBYTES), plen = SC_GET(b, HDR, PATH_NBYTES);
+    /* Each term is bounded by n (at most 2^64 / 80 objects could overflow otherwise). */
+    if (!path || strbytes > n || plen > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK ||
+        nattr > n / SC_ATR || ndset > n / SC_DST || SC_GET(b, HDR, RESERVED) != 0)
+        return H5T_ERR_CORRUPT;
+    uint64_t psec = sc_path_section(plen);
+    if (SC_HDR + psec + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + ndset * SC_DST +
+            strbytes + SC_TRAILER !=
+        (uint64_t)n)
+        return H5T_ERR_CORRUPT;
+    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE ||
+        ndset >= H5T_IX_NONE)
+        return H5T_ERR_CORRUPT;
+    const uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + ngroup * SC_GRP;
+    const uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
+
+    /* Objects, groups and links, checked against each other. */
+    for (uint64_t k = 0; k < nobj; k++) {
+        const uint8_t *o    = objs + k * SC_OBJ;
+        uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
+        uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
+        uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
+        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > 1 || SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
+            return H5T_ERR_CORRUPT;
+        /* Content state only for datasets; a cached one names a dataset record. */
+        if (dc > H5T_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
+            (dc == H5T_IX_DC_CACHED) != (dset != H5T_IX_NONE) || (dc == H5T_IX_DC_CACHED && dset >= ndset))
+            return H5T_ERR_CORRUPT;
+        if (afirst + acount > nattr || (!al && acount != 0))
+            return H5T_ERR_CORRUPT;
+        if (g != H5T_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < ngroup; k++) {
+        const uint8_t *g   = grps + k * SC_GRP;
+        uint64_t       obj = SC_GET(g, GRP, OBJ), first = SC_GET(g, GRP, LINK_FIRST), cnt = SC_GET(g, GRP, NLINKS);
+        if (obj >= nobj || SC_GET(objs + obj * SC_OBJ, OBJ, GROUP) != k || first + cnt > nlink ||
+            SC_GET(g, GRP, STORAGE) > SC_MAX_STORAGE_TYPE || SC_GET(g, GRP, MOUNTED) > 1 ||
+            SC_GET(g, GRP, CORDER_STATE) > 2)
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < nlink; k++) {
+        const uint8_t *l        = lnks + k * SC_LNK;
+        uint64_t       val_size = SC_GET(l, LNK, VAL_SIZE), val_off = SC_GET(l, LNK, VAL_OFF);
+        uint64_t       type     = SC_GET(l, LNK, TYPE);
+        if (!name_ok(strs, strbytes, SC_GET(l, LNK, NAME_OFF), SC_GET(l, LNK, NAME_LEN)))
+            return H5T_ERR_CORRUPT;
+        if (SC_GET(l, LNK, CSET) > 1 || SC_GET(l, LNK, CORDER_VALID) > 1)
+            return H5T_ERR_CORRUPT;
+        if (type == SC_LINK_HARD)
+            continue;
+        if (type != SC_LINK_SOFT && type < SC_LINK_UD_MIN)
+            return H5T_ERR_CORRUPT;
+        if (!range_ok(strbytes, val_off, val_size))
+            return H5T_ERR_CORRUPT;
+        if (type == SC_LINK_SOFT && (val_size == 0 || memchr(strs + val_off, 0, val_size) == NULL))
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < nattr; k++) {
+        const uint8_t *a        = atrs + k * SC_ATR;
+        uint64_t       type_len = SC_GET(a, ATR, TYPE_LEN), space_len = SC_GET(a, ATR, SPACE_LEN);
+        uint64_t       value_len = SC_GET(a, ATR, VALUE_LEN), cached = SC_GET(a, ATR, CACHED);
+        uint64_t       type_off = SC_GET(a, ATR, TYPE_OFF), space_off = SC_GET(a, ATR, SPACE_OFF);
+        uint64_t       value_off = SC_GET(a, ATR, VALUE_OFF);
+        if (!name_ok(strs, strbytes, SC_GET(a, ATR, NAME_OFF), SC_GET(a, ATR, NAME_LEN)) ||
+            SC_GET(a, ATR, CSET) > 1 || SC_GET(a, ATR, CORDER_VALID) > 1 || cached > 1)
+            return H5T_ERR_CORRUPT;
+        if (!cached && (type_len || space_len || value_len))
+            return H5T_ERR_CORRUPT; /* listed only: nothing else may be claimed */
+        if (cached && (type_len == 0 || space_len == 0 || value_len > H5T_IX_ATTR_MAX_VALUE ||
+                       !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
+                       !range_ok(strbytes, value_off, value_len) ||
+                       !h5t_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len)))
+            return H5T_ERR_CORRUPT;
+    }
+    for (uint64_t k = 0; k < ndset; k++) {
+        const uint8_t *x        = dsts + k * SC_DST;
+        uint64_t       type_len = SC_GET(x, DST, TYPE_LEN), space_len = SC_GET(x, DST, SPACE_LEN);
+        uint64_t       value_len = SC_GET(x, DST, VALUE_LEN);
+        uint64_t       type_off = SC_GET(x, DST, TYPE_OFF), space_off = SC_GET(x, DST, SPACE_OFF);
+        uint64_t       value_off = SC_GET(x, DST, VALUE_OFF);
+        if (type_len == 0 || space_len == 0 || value_len == 0 || value_len > H5T_IX_DSET_MAX_VALUE ||
+            SC_GET(x, DST, COMPACT) > 1 || !range_ok(strbytes, type_off, type_len) ||
+            !range_ok(strbytes, space_off, space_len) || !range_ok(strbytes, value_off, value_len) ||
+            !h5t_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
+            return H5T_ERR_CORRUPT;
+    }
+    if (!d)
+        return H5T_OK;
+
+    /* Materialise: one array each, strings pointing into buf. */
+    h5t_status_t st = H5T_ERR_NOMEM;
+    d->objs         = malloc((size_t)(nobj ? nobj : 1) * sizeof(*d->objs));
+    d->groups       = malloc((size_t)(ngroup ? ngroup : 1) * sizeof(*d->groups));
+    d->sc_links     = malloc((size_t)(nlink ? nlink : 1) * sizeof(*d->sc_links));
+    d->attrs        = malloc((size_t)(nattr ? nattr : 1) * sizeof(*d->attrs));
+    d->dsets        = malloc((size_t)(ndset ? ndset : 1) * sizeof(*d->dsets));
+    if (!d->objs || !d->groups || !d->sc_links || !d->attrs || !d->dsets)
+        goto fail;
+    d->dsetcap = (uint32_t)(ndset ? ndset : 1);
+    for (uint64_t k = 0; k < ndset; k++) {
+        const uint8_t *x = dsts + k * SC_DST;
+        h5t_ix_dset_t *r = &d->dsets[k];
+        memset(r, 0, sizeof(*r));
+        r->type_enc     = strs + SC_GET(x, DST, TYPE_OFF);
+        r->type_nbytes  = (uint32_t)SC_GET(x, DST, TYPE_LEN);
+        r->space_enc    = strs + SC_GET(x, DST, SPACE_OFF);
+        r->space_nbytes = (uint32_t)SC_GET(x, DST, SPACE_LEN);
+        r->value        = strs + SC_GET(x, DST, VALUE_OFF);
+        r->value_nbytes = (uint32_t)SC_GET(x, DST, VALUE_LEN);
+        r->compact      = (uint8_t)SC_GET(x, DST, COMPACT);
+        d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->value_nbytes;
+        d->ndset = (uint32_t)k + 1;
+    }
+    h5t_ix_data_nbytes += d->dset_nbytes;
+    d->attrcap = (uint32_t)(nattr ? nattr : 1);
+    for (uint64_t k = 0; k < nattr; k++) {
+        const uint8_t *a = atrs + k * SC_ATR;
+        h5t_ix_attr_t *x = &d->attrs[k];
+        memset(x, 0, sizeof(*x));
+        x->name         = (const char *)strs + SC_GET(a, ATR, NAME_OFF);
+        x->name_len     = (uint32_t)SC_GET(a, ATR, NAME_LEN);
+        x->cset         = (uint8_t)SC_GET(a, ATR, CSET);
+        x->corder_valid = (uint8_t)SC_GET(a, ATR, CORDER_VALID);
+        x->cached       = (uint8_t)SC_GET(a, ATR, CACHED);
+        x->corder       = (int64_t)SC_GET(a, ATR, CORDER);
+        if (x->cached) {
+            x->type_enc     = strs + SC_GET(a, ATR, TYPE_OFF);
+            x->type_nbytes  = (uint32_t)SC_GET(a, ATR, TYPE_LEN);
+            x->space_enc    = strs + SC_GET(a, ATR, SPACE_OFF);
+            x->space_nbytes = (uint32_t)SC_GET(a, ATR, SPACE_LEN);
+            x->value        = strs + SC_GET(a, ATR, VALUE_OFF);
+            x->value_nbytes = (uint32_t)SC_GET(a, ATR, VALUE_LEN);
+        }
+        d->nattr = (uint32_t)k + 1;
+    }
+    d->objcap   = (uint32_t)(nobj ? nobj : 1);
+    d->groupcap = (uint32_t)(ngroup ? ngroup : 1);
+    for (uint64_t k = 0; k < nobj; k++) {
+        const uint8_t *o = objs + k * SC_OBJ;
+        h5t_ix_obj_t  *r = &d->objs[k];
+        memset(r, 0, sizeof(*r));
+        memcpy(r->token, SC_PTR(o, OBJ, TOKEN), H5T_IX_TOKEN_NBYTES);
+        r->has_info     = (uint8_t)SC_GET(o, OBJ, HAS_INFO);
+        r->type         = (uint8_t)SC_GET(o, OBJ, TYPE);
+        r->rc           = (uint32_t)SC_GET(o, OBJ, RC);
+        r->group        = (uint32_t)SC_GET(o, OBJ, GROUP);
+        r->num_attrs    = (uint32_t)SC_GET(o, OBJ, NUM_ATTRS);
+        r->atime        = (int64_t)SC_GET(o, OBJ, ATIME);
+        r->mtime        = (int64_t)SC_GET(o, OBJ, MTIME);
+        r->ctime        = (int64_t)SC_GET(o, OBJ, CTIME);
+        r->btime        = (int64_t)SC_GET(o, OBJ, BTIME);
+        r->attrs_loaded = (uint8_t)SC_GET(o, OBJ, ATTRS_LOADED);
+        r->attr_first   = (uint32_t)SC_GET(o, OBJ, ATTR_FIRST);
+        r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
+        r->dcache       = (uint8_t)SC_GET(o, OBJ, DCACHE);
+        r->dset         = (uint32_t)SC_GET(o, OBJ, DSET);
+    }
+    d->nobj = (uint32_t)nobj;
+    if (h5t_ix_rehash_objs(d) < 0)
+        goto fail;
+    /* Duplicate tokens would make lookups ambiguous: reject. */
+    for (uint32_t k = 0; k < d->nobj; k++)
+        if (h5t_ix_obj_find(d, d->objs[k].token) != k) {
+            st = H5T_ERR_CORRUPT;
+            goto fail;
+        }
+    for (uint64_t k = 0; k < nlink; k++) {
+        const uint8_t *l = lnks + k * SC_LNK;
+        h5t_ix_link_t *x = &d->sc_links[k];
+        memset(x, 0, sizeof(*x));
+        x->name         = (const char *)strs + SC_GET(l, LNK, NAME_OFF);
+        x->name_len     = (uint32_t)SC_GET(l, LNK, NAME_LEN);
+        x->type         = (uint8_t)SC_GET(l, LNK, TYPE);
+        x->cset         = (uint8_t)SC_GET(l, LNK, CSET);
+        x->corder_valid = (uint8_t)SC_GET(l, LNK, CORDER_VALID);
+        x->corder       = (int64_t)SC_GET(l, LNK, CORDER);
+        /* (out of memory: the target gets a record, as when the group is loaded) */
+        if (x->type == SC_LINK_HARD && (x->obj = h5t_ix_obj_get(d, SC_PTR(l, LNK, TOKEN))) == H5T_IX_NONE)
+            goto fail;
+        if (x->type != SC_LINK_HARD) {
+            x->val      = strs + SC_GET(l, LNK, VAL_OFF);
+            x->val_size = (uint32_t)SC_GET(l, LNK, VAL_SIZE);
+        }
+    }
+    for (uint64_t k = 0; k < ngroup; k++) {
+        const uint8_t  *g = grps + k * SC_GRP;
+        h5t_ix_group_t *x = &d->groups[k];
+        memset(x, 0, sizeof(*x));
+        x->obj          = (uint32_t)SC_GET(g, GRP, OBJ);
+        x->links        = d->sc_links + SC_GET(g, GRP, LINK_FIRST);
+        x->nlinks       = (uint32_t)SC_GET(g, GRP, NLINKS);
+        x->storage_type = (uint8_t)SC_GET(g, GRP, STORAGE);
+        x->mounted      = (uint8_t)SC_GET(g, GRP, MOUNTED);
+        x->corder_state = (uint8_t)SC_GET(g, GRP, CORDER_STATE);
+        x->max_corder   = (int64_t)SC_GET(g, GRP, MAX_CORDER);
+        d->ngroup       = (uint32_t)k + 1;
+        if (h5t_ix_group_finish(x) < 0)
+            goto fail;
+    }
+    d->sc_strs     = strs;
+    d->sc_strbytes = strbytes;
+    d->dirty       = 0;
+    return H5T_OK;
+fail:
+    h5t_ix_data_clear(d);
+    return st;
+}
+
+/* Moves pointer p (into the strings section at old) to the same offset from new. */
+#define SC_REBASE(p, old, new) ((p) = (void *)((new) + ((const uint8_t *)(p) - (old))))
+
+void *
+h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
+{
+    const uint8_t *old = d->sc_strs;
+    size_t         n   = (size_t)d->sc_strbytes;
+    if (!old || (const uint8_t *)buf == old)
+        return buf;
+    /* A new block for the strings: the records, already decoded, go with the old one. */
+    uint8_t *nb = malloc(n ? n : 1);
+    if (!nb) {
+        d->sc_nbytes = (size_t)(old - (const uint8_t *)buf) + n; /* kept whole */
+        return buf;
+    }
+    memcpy(nb, old, n);
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        if (d->groups[g].owned)
+            continue;
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
+            h5t_ix_link_t *l = &d->groups[g].links[k];
+            SC_REBASE(l->name, old, nb);
+            if (l->type != SC_LINK_HARD)
+                SC_REBASE(l->val, old, nb);
+        }
+    }
+    for (uint32_t k = 0; k < d->nattr; k++) {
+        h5t_ix_attr_t *a = &d->attrs[k];
+        if (a->owned)
+            continue;
+        SC_REBASE(a->name, old, nb);
+        if (a->cached) {
+            SC_REBASE(a->type_enc, old, nb);
+            SC_REBASE(a->space_enc, old, nb);
+            SC_REBASE(a->value, old, nb);
+        }
+    }
+    for (uint32_t k = 0; k < d->ndset; k++) {
+        h5t_ix_dset_t *x = &d->dsets[k];
+        if (x->owned)
+            continue;
+        SC_REBASE(x->type_enc, old, nb);
+        SC_REBASE(x->space_enc, old, nb);
+        SC_REBASE(x->value, old, nb);
+    }
+    free(buf);
+    d->sc_strs   = nb;
+    d->sc_nbytes = n;
+    return nb;
+}
+
+/* ------------------------------------------------------------------ encode */
+
+/* A dataset whose content goes into the sidecar. */
+static int
+dset_kept(const h5t_ix_obj_t *r)
+{
+    return r->dcache == H5T_IX_DC_CACHED && r->has_info && r->type == SC_OBJ_DATASET;
+}
+
+/* Objects worth keeping: those with info, loaded links, loaded attributes or a content state. */
+static int
+obj_kept(const h5t_ix_obj_t *r)
+{
+    return r->has_info || r->group != H5T_IX_NONE || r->attrs_loaded || r->dcache;
+}
+
+void
+h5t_sidecar_counts(const h5t_ix_data_t *d, h5t_sc_counts_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->ngroup = d->ngroup;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        out->nobj += (uint32_t)obj_kept(&d->objs[k]);
+        out->nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
+        out->ndset += (uint32_t)dset_kept(&d->objs[k]);
+    }
+    for (uint32_t g = 0; g < d->ngroup; g++)
+        out->nlink += d->groups[g].nlinks;
+}
+
+int
+h5t_sidecar_covers(const h5t_sc_counts_t *have, const h5t_sc_counts_t *want)
+{
+    return have->ngroup >= want->ngroup && have->nobj >= want->nobj && have->nattr >= want->nattr &&
+           have->ndset >= want->ndset;
+}
+
+/* Appends len bytes of src to the strings at *so, recording offset and length in a record. */
+static void
+put_bytes(uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint8_t *strs, uint64_t *so,
+          const void *src, uint32_t len)
+{
+    sc_put(rec, off_f, *so);
+    sc_put(rec, len_f, len);
+    if (len)
+        memcpy(strs + *so, src, len);
+    *so += len;
+}
+#define PUT_BYTES(rec, K, F, strs, so, src, len)                                                           \
+    put_bytes((rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (strs), (so), (src), (len))
+
+h5t_status_t
+h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const char *path, void **buf_out,
+                   size_t *n_out)
+{
+    uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
+    if (!remap)
+        return H5T_ERR_NOMEM;
+    uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, strbytes = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const h5t_ix_obj_t *r = &d->objs[k];
+        remap[k]              = obj_kept(r) ? (uint32_t)nobj++ : H5T_IX_NONE;
+        if (dset_kept(r)) {
+            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            ndset++;
+            strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
+        }
+        if (!r->attrs_loaded)
+            continue;
+        nattr += r->nattr;
+        for (uint32_t j = 0; j < r->nattr; j++) {
+            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            strbytes += (uint64_t)a->name_len + 1 +
+                        (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
+        }
+    }
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        nlink += d->groups[g].nlinks;
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
+            const h5t_ix_link_t *l = &d->groups[g].links[k];
+            strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
+        }
+    }
+    size_t plen = path ? strlen(path) : 0;
+    if (nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE || ndset >= H5T_IX_NONE || plen >= UINT32_MAX) {
+        free(remap);
+        return H5T_ERR_ARG;
+    }
+    uint64_t psec = sc_path_section(plen);
+    uint64_t n    = SC_HDR + psec + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK +
+                 nattr * SC_ATR + ndset * SC_DST + strbytes + SC_TRAILER;
+    uint8_t *b = calloc(1, (size_t)n);
+    if (!b) {
+        free(remap);
+        return H5T_ERR_NOMEM;
+    }
+    memcpy(SC_PTR(b, HDR, MAGIC), SC_MAGIC, 8);
+    SC_PUT(b, HDR, VERSION, SC_VERSION);
+    SC_PUT(b, HDR, BYTEORDER, SC_BYTEORDER);
+    SC_PUT(b, HDR, TOTAL, n);
+    SC_PUT(b, HDR, DEV, id->dev);
+    SC_PUT(b, HDR, INO, id->ino);
+    SC_PUT(b, HDR, SIZE, id->size);
+    SC_PUT(b, HDR, MTIME, (uint64_t)id->mtime_ns);
+    SC_PUT(b, HDR, CTIME, (uint64_t)id->ctime_ns);
+    SC_PUT(b, HDR, EOA, id->eoa);
+    memcpy(SC_PTR(b, HDR, ROOT_TOKEN), id->root_token, H5T_IX_TOKEN_NBYTES);
+    SC_PUT(b, HDR, NOBJ, nobj);
+    SC_PUT(b, HDR, NGROUP, d->ngroup);
+    SC_PUT(b, HDR, NLINK, nlink);
+    SC_PUT(b, HDR, NATTR, nattr);
+    SC_PUT(b, HDR, NDSET, ndset);
+    SC_PUT(b, HDR, PATH_NBYTES, plen);
+    SC_PUT(b, HDR, STRBYTES, strbytes);
+    if (plen)
+        memcpy(b + SC_HDR, path, plen);
+    uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + (uint64_t)d->ngroup * SC_GRP;
+    uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
+    uint64_t ai = 0, di = 0, so = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        if (remap[k] == H5T_IX_NONE)
+            continue;
+        const h5t_ix_obj_t *r = &d->objs[k];
+        uint8_t            *o = objs + (uint64_t)remap[k] * SC_OBJ;
+        memcpy(SC_PTR(o, OBJ, TOKEN), r->token, H5T_IX_TOKEN_NBYTES);
+        SC_PUT(o, OBJ, HAS_INFO, r->has_info);
+        SC_PUT(o, OBJ, TYPE, r->has_info ? r->type : 0);
+        SC_PUT(o, OBJ, RC, r->rc);
+        SC_PUT(o, OBJ, GROUP, r->group);
+        SC_PUT(o, OBJ, NUM_ATTRS, r->num_attrs);
+        SC_PUT(o, OBJ, ATIME, (uint64_t)r->atime);
+        SC_PUT(o, OBJ, MTIME, (uint64_t)r->mtime);
+        SC_PUT(o, OBJ, CTIME, (uint64_t)r->ctime);
+        SC_PUT(o, OBJ, BTIME, (uint64_t)r->btime);
+        unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
+        SC_PUT(o, OBJ, DSET, H5T_IX_NONE);
+        if (dset_kept(r)) {
+            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            uint8_t             *p = dsts + di * SC_DST;
+            SC_PUT(o, OBJ, DSET, di++);
+            PUT_BYTES(p, DST, TYPE, strs, &so, x->type_enc, x->type_nbytes);
+            PUT_BYTES(p, DST, SPACE, strs, &so, x->space_enc, x->space_nbytes);
+            PUT_BYTES(p, DST, VALUE, strs, &so, x->value, x->value_nbytes);
+            SC_PUT(p, DST, COMPACT, x->compact);
+        }
+        else if (dc == H5T_IX_DC_CACHED)
+            dc = H5T_IX_DC_UNKNOWN;
+        SC_PUT(o, OBJ, DCACHE, dc);
+        if (!r->attrs_loaded)
+            continue;
+        SC_PUT(o, OBJ, ATTRS_LOADED, 1);
+        SC_PUT(o, OBJ, ATTR_FIRST, ai);
+        SC_PUT(o, OBJ, NATTR, r->nattr);
+        for (uint32_t j = 0; j < r->nattr; j++, ai++) {
+            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            uint8_t             *p = atrs + ai * SC_ATR;
+            SC_PUT(p, ATR, NAME_OFF, so);
+            SC_PUT(p, ATR, NAME_LEN, a->name_len);
+            memcpy(strs + so, a->name, (size_t)a->name_len + 1);
+            so += (uint64_t)a->name_len + 1;
+            SC_PUT(p, ATR, CSET, a->cset);
+            SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
+            SC_PUT(p, ATR, CACHED, a->cached);
+            SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
+            if (!a->cached)
+                continue;
+            PUT_BYTES(p, ATR, TYPE, strs, &so, a->type_enc, a->type_nbytes);
+            PUT_BYTES(p, ATR, SPACE, strs, &so, a->space_enc, a->space_nbytes);
+            PUT_BYTES(p, ATR, VALUE, strs, &so, a->value, a->value_nbytes);
+        }
+    }
+    uint64_t li = 0;
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        const h5t_ix_group_t *x = &d->groups[g];
+        uint8_t              *o = grps + (uint64_t)g * SC_GRP;
+        SC_PUT(o, GRP, OBJ, remap[x->obj]);
+        SC_PUT(o, GRP, LINK_FIRST, li);
+        SC_PUT(o, GRP, NLINKS, x->nlinks);
+        SC_PUT(o, GRP, STORAGE, x->storage_type);
+        SC_PUT(o, GRP, MOUNTED, x->mounted);
+        SC_PUT(o, GRP, CORDER_STATE, x->corder_state);
+        SC_PUT(o, GRP, MAX_CORDER, (uint64_t)x->max_corder);
+        for (uint32_t k = 0; k < x->nlinks; k++, li++) {
+            const h5t_ix_link_t *l = &x->links[k];
+            uint8_t             *p = lnks + li * SC_LNK;
+            SC_PUT(p, LNK, NAME_OFF, so);
+            SC_PUT(p, LNK, NAME_LEN, l->name_len);
+            memcpy(strs + so, l->name, (size_t)l->name_len + 1);
+            so += (uint64_t)l->name_len + 1;
+            if (l->type != SC_LINK_HARD) {
+                SC_PUT(p, LNK, VAL_SIZE, l->val_size);
+                SC_PUT(p, LNK, VAL_OFF, so);
+                memcpy(strs + so, l->val, l->val_size);
+                so += l->val_size;
+            }
+            SC_PUT(p, LNK, TYPE, l->type);
+            SC_PUT(p, LNK, CSET, l->cset);
+            SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
+            SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
+            if (l->type == SC_LINK_HARD)
+                memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, H5T_IX_TOKEN_NBYTES);
+        }
+    }
+    uint64_t chk = h5t_sidecar_checksum(b, (size_t)n - SC_TRAILER);
+    memcpy(b + n - SC_TRAILER, &chk, 8);
+    free(remap);
+    *buf_out = b;
+    *n_out   = (size_t)n;
+    return H5T_OK;
+}

@@ -1,0 +1,808 @@
+/* sidecar_store.c — where sidecars live and whom they trust (sidecar_store.h), in plain POSIX:
+ * folders opened once and everything below them reached with *at() calls that never follow a
+ * symlink, so nothing checked can be swapped before it is used.
+ *
+ * Trust model. Data sits in shared folders; a sidecar describes a file's links, attribute values
+ * and small dataset contents, so it is as sensitive as the file and, when forged, can make a
+ * program see data the file does not hold. Therefore:
+ *  - by default sidecars live in the reader's own cache ($XDG_CACHE_HOME/h5turbo, else
+ *    ~/.cache/h5turbo), a folder owned by the reader that nobody else may write (a base folder
+ *    someone else can write is not used); nothing is added to the data's folder;
+ *  - a shared place is opt-in (beside the file, or a configured folder). There only the data
+ *    file's owner writes; anyone else writes to their own cache;
+ *  - a sidecar is read only if it is a regular file reached without a symlink (O_NOFOLLOW,
+ *    O_NONBLOCK, checked by fstat on the same descriptor), owned by the reader or by the data
+ *    file's owner, not writable by group or others, and no larger than a sidecar of that file can
+ *    be; its header must name the file's exact identity before the rest is read;
+ *  - a sidecar's permissions are never wider than the data file's read bits (and its group is the
+ *    file's group); in the reader's cache it is private (0600);
+ *  - temp files are created exclusively under unpredictable names, lock files are opened without
+ *    following symlinks and must be ours, the lock is never waited for beyond a bound;
+ *  - every rejection is a silent miss (said with debug on, counted in the statistics). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include "sidecar_store.h"
+#include "sidecar_format.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pwd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/random.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#define SC_SUFFIX      ".h5turbo-index"
+#define SC_LOCK_SUFFIX ".lock"
+#define SC_TMP_INFIX   ".tmp."
+/* The lock is tried without blocking, then again with growing pauses, for at most this long. */
+#define SC_LOCK_WAIT_NS 400000000LL
+/* A temp file is a dead writer's when its process is gone and it is older than this, or when it
+ * is older than a day whatever its pid says (a pid can be reused, or belong to another host). */
+#define SC_TMP_DEAD_AGE_S 10
+#define SC_TMP_MAX_AGE_S  86400
+
+size_t h5t_sc_tally[H5T_SC_NOUTCOMES];
+
+static const struct {
+    const char *key, *phrase;
+} outcomes[H5T_SC_NOUTCOMES] = {
+    [H5T_SC_LOADED]        = {"loaded", "sidecar loaded"},
+    [H5T_SC_ABSENT]        = {"absent", "no sidecar"},
+    [H5T_SC_SYMLINK]       = {"symlink", "sidecar rejected (a symbolic link, not followed)"},
+    [H5T_SC_NOT_REGULAR]   = {"not_regular", "sidecar rejected (not a regular file)"},
+    [H5T_SC_FOREIGN_OWNER] = {"foreign_owner", "sidecar rejected (owned by neither you nor the file's owner)"},
+    [H5T_SC_WRITABLE]      = {"writable", "sidecar rejected (writable by group or others)"},
+    [H5T_SC_TOO_LARGE]     = {"too_large", "sidecar rejected (larger than a sidecar of this file can be)"},
+    [H5T_SC_CORRUPT]       = {"corrupt", "sidecar rejected (corrupt)"},
+    [H5T_SC_STALE]         = {"stale", "sidecar rejected (stale: another file or another version of it)"},
+    [H5T_SC_READ_ERROR]    = {"read_error", "sidecar rejected (cannot be read)"},
+    [H5T_SC_NO_MEMORY]     = {"no_memory", "sidecar not used (out of memory)"},
+    [H5T_SC_WRITTEN]       = {"written", "sidecar written"},
+    [H5T_SC_COVERED]       = {"covered", "sidecar kept (an existing one already covers this index)"},
+    [H5T_SC_NO_DIR]        = {"no_dir", "no sidecar written (no usable folder; index kept in memory only)"},
+    [H5T_SC_LOCK_BUSY]     = {"lock_busy", "no sidecar written (lock held by another process; index kept in memory only)"},
+    [H5T_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written (lock file is a symlink, not yours or not a regular "
+                                             "file; index kept in memory only)"},
+    [H5T_SC_NO_LOCKING]    = {"no_locking", "no sidecar written (no file locking here; index kept in memory only)"},
+    [H5T_SC_WRITE_ERROR]   = {"write_error", "no sidecar written (cannot write there)"},
+    [H5T_SC_OVER_BUDGET]   = {"over_budget", "no sidecar written (larger than the cache's size bound)"},
+    [H5T_SC_TOO_RECENT]    = {"too_recent", "no sidecar used or written (file modified less than 2 s ago: versions "
+                                            "cannot be told apart)"},
+    [H5T_SC_CHANGED]       = {"changed", "no sidecar written (file changed while open)"},
+};
+
+const char *
+h5t_sc_outcome_str(h5t_sc_outcome_t o)
+{
+    return (unsigned)o < H5T_SC_NOUTCOMES ? outcomes[o].phrase : "?";
+}
+
+const char *
+h5t_sc_outcome_key(h5t_sc_outcome_t o)
+{
+    return (unsigned)o < H5T_SC_NOUTCOMES ? outcomes[o].key : "?";
+}
+
+void
+h5t_sc_note(const h5t_sc_policy_t *p, h5t_sc_outcome_t o, const char *where)
+{
+    if ((unsigned)o < H5T_SC_NOUTCOMES)
+        h5t_sc_tally[o]++;
+    if (p && p->debug)
+        fprintf(stderr, "h5turbo index: %s: %s\n", h5t_sc_outcome_str(o), where && *where ? where : "?");
+}
+
+static void
+debug_say(const h5t_sc_policy_t *p, const char *what, const char *path, int err)
+{
+    if (p && p->debug)
+        fprintf(stderr, "h5turbo index: %s %s%s%s\n", what, path, err ? ": " : "", err ? strerror(err) : "");
+}
+
+/* ------------------------------------------------------------------ folders */
+
+/* One place a sidecar may be: a folder held open, the name in it, and the path for messages. */
+typedef struct loc {
+    int            dirfd;
+    h5t_sc_where_t kind;
+    char           name[NAME_MAX + 1];
+    char           shown[PATH_MAX];
+} loc_t;
+
+/* A folder safe to keep our own files in: ours, and nobody else may write it. */
+static int
+dir_is_private(int fd)
+{
+    struct stat st;
+    return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+}
+
+/* Opens (creating it when asked) `sub` inside base, as a private folder: its descriptor, -1 when
+ * it does not exist (and was not to be created), -2 when it is not safe to use. */
+static int
+open_private_sub(const h5t_sc_policy_t *p, const char *base, const char *sub, int create, char *shown, size_t n)
+{
+    int bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (bfd < 0 && errno == ENOENT && create && mkdir(base, 0700) == 0)
+        bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (bfd < 0)
+        return errno == ENOENT ? -1 : -2;
+    if (!dir_is_private(bfd)) {
+        debug_say(p, "not using cache base (not owned by you, or writable by others):", base, 0);
+        close(bfd);
+        return -2;
+    }
+    int fd = openat(bfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0 && errno == ENOENT && create && mkdirat(bfd, sub, 0700) == 0)
+        fd = openat(bfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    int err = errno;
+    close(bfd);
+    if (fd < 0)
+        return err == ENOENT ? -1 : -2;
+    if (!dir_is_private(fd)) {
+        debug_say(p, "not using cache folder (not owned by you, or writable by others):", base, 0);
+        close(fd);
+        return -2;
+    }
+    snprintf(shown, n, "%s/%s", base, sub);
+    return fd;
+}
+
+/* The reader's cache folder: $XDG_CACHE_HOME/h5turbo, or ~/.cache/h5turbo when XDG_CACHE_HOME is
+ * unset or not safe (someone else owns or may write it). -1 when there is none to use. */
+static int
+open_cache(const h5t_sc_policy_t *p, int create, char *shown, size_t n)
+{
+    const char *xdg = getenv("XDG_CACHE_HOME");
+    if (xdg && xdg[0] == '/') {
+        int fd = open_private_sub(p, xdg, "h5turbo", create, shown, n);
+        if (fd != -2)
+            return fd;
+    }
+    const char *home = getenv("HOME");
+    char        pwbuf[4096];
+    if (!home || home[0] != '/') {
+        struct passwd pw, *res = NULL;
+        if (getpwuid_r(geteuid(), &pw, pwbuf, sizeof(pwbuf), &res) != 0 || !res || !pw.pw_dir)
+            return -1;
+        home = pw.pw_dir;
+    }
+    char base[PATH_MAX];
+    if (snprintf(base, sizeof(base), "%s/.cache", home) >= (int)sizeof(base))
+        return -1;
+    /* ~/.cache is made only inside an existing home. */
+    struct stat hs;
+    if (create && stat(home, &hs) != 0)
+        create = 0;
+    int fd = open_private_sub(p, base, "h5turbo", create, shown, n);
+    return fd < 0 ? -1 : fd;
+}
+
+/* Fills l for f's sidecar at place `kind`; -1 when that place cannot be used. */
+static int
+loc_open(const h5t_sc_policy_t *p, h5t_sc_where_t kind, const h5t_sc_file_t *f, int create, loc_t *l)
+{
+    char dir[PATH_MAX];
+    l->kind  = kind;
+    l->dirfd = -1;
+    int r;
+    if (kind == H5T_SC_BESIDE) {
+        const char *slash = strrchr(f->path, '/');
+        if (!slash)
+            return -1;
+        size_t dlen = slash == f->path ? 1 : (size_t)(slash - f->path);
+        if (dlen >= sizeof(dir))
+            return -1;
+        memcpy(dir, f->path, dlen);
+        dir[dlen] = '\0';
+        r         = snprintf(l->name, sizeof(l->name), ".%s%s", slash + 1, SC_SUFFIX);
+        l->dirfd  = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    }
+    else {
+        r = snprintf(l->name, sizeof(l->name), "%016llx-%016llx%s", (unsigned long long)f->id.dev,
+                     (unsigned long long)f->id.ino, SC_SUFFIX);
+        if (kind == H5T_SC_DIR) {
+            if (!p->dir || p->dir[0] != '/')
+                return -1;
+            snprintf(dir, sizeof(dir), "%s", p->dir);
+            l->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+        }
+        else
+            l->dirfd = open_cache(p, create, dir, sizeof(dir));
+    }
+    if (r < 0 || r >= (int)sizeof(l->name) - 40 || l->dirfd < 0) {
+        /* (names leave room for the lock and temp suffixes) */
+        if (l->dirfd >= 0)
+            close(l->dirfd);
+        l->dirfd = -1;
+        return -1;
+    }
+    if (snprintf(l->shown, sizeof(l->shown), "%s/%s", strcmp(dir, "/") == 0 ? "" : dir, l->name) >=
+        (int)sizeof(l->shown)) {
+        close(l->dirfd);
+        l->dirfd = -1;
+        return -1;
+    }
+    return 0;
+}
+
+static void
+loc_close(loc_t *l)
+{
+    if (l->dirfd >= 0)
+        close(l->dirfd);
+    l->dirfd = -1;
+}
+
+/* ------------------------------------------------------------------ trusted reads */
+
+/* No sidecar of a file can be larger than this: every record stands for at least ~16 bytes of
+ * the file's own metadata and every string or value is a copy of bytes in the file. */
+static uint64_t
+size_bound(const h5t_sc_file_t *f)
+{
+    uint64_t s = f->id.size;
+    return s > (UINT64_MAX >> 5) ? UINT64_MAX : 16 * s + ((uint64_t)1 << 20);
+}
+
+/* Whom a sidecar at `st` may be trusted from, and whether it looks like one. */
+static h5t_sc_outcome_t
+judge(const struct stat *st, const h5t_sc_file_t *f)
+{
+    if (S_ISLNK(st->st_mode))
+        return H5T_SC_SYMLINK;
+    if (!S_ISREG(st->st_mode))
+        return H5T_SC_NOT_REGULAR;
+    if (st->st_uid != geteuid() && st->st_uid != f->uid)
+        return H5T_SC_FOREIGN_OWNER;
+    if (st->st_mode & (S_IWGRP | S_IWOTH))
+        return H5T_SC_WRITABLE;
+    if ((uint64_t)st->st_size > size_bound(f))
+        return H5T_SC_TOO_LARGE;
+    if ((uint64_t)st->st_size < SC_HDR + SC_TRAILER)
+        return H5T_SC_CORRUPT;
+    return H5T_SC_LOADED;
+}
+
+static int
+pread_all(int fd, void *buf, size_t n, off_t off)
+{
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
+        if (r < 0 && errno == EINTR)
+            continue;
+        if (r < 0)
+            return -1;
+        if (r == 0)
+            return 0; /* shorter than it said */
+        got += (size_t)r;
+    }
+    return 1;
+}
+
+/* Reads the sidecar at l when it is trusted and its header names exactly f. */
+static h5t_sc_outcome_t
+read_at(const loc_t *l, const h5t_sc_file_t *f, void **buf_out, size_t *n_out, h5t_ix_identity_t *id_out)
+{
+    int fd = openat(l->dirfd, l->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG)
+            return H5T_SC_ABSENT;
+        if (errno == ELOOP)
+            return H5T_SC_SYMLINK;
+        struct stat st; /* unreadable: whose is it? */
+        if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && judge(&st, f) != H5T_SC_LOADED)
+            return judge(&st, f);
+        return H5T_SC_READ_ERROR;
+    }
+    struct stat      st;
+    void            *buf = NULL;
+    h5t_sc_outcome_t o   = fstat(fd, &st) == 0 ? judge(&st, f) : H5T_SC_READ_ERROR;
+    if (o != H5T_SC_LOADED)
+        goto done;
+    /* The header first: a sidecar of another file or version costs one small read. */
+    uint8_t           hdr[SC_HDR];
+    h5t_ix_identity_t id;
+    uint64_t          total;
+    int               r = pread_all(fd, hdr, sizeof(hdr), 0);
+    if (r <= 0) {
+        o = r < 0 ? H5T_SC_READ_ERROR : H5T_SC_CORRUPT;
+        goto done;
+    }
+    if (h5t_sidecar_peek(hdr, sizeof(hdr), &id, NULL, &total, NULL) < 0 || total != (uint64_t)st.st_size) {
+        o = H5T_SC_CORRUPT;
+        goto done;
+    }
+    if (id_out)
+        *id_out = id;
+    if (memcmp(&id, &f->id, sizeof(id)) != 0) {
+        o = H5T_SC_STALE;
+        goto done;
+    }
+    if (!(buf = malloc((size_t)st.st_size))) {
+        o = H5T_SC_NO_MEMORY;
+        goto done;
+    }
+    r = pread_all(fd, buf, (size_t)st.st_size, 0);
+    if (r <= 0) {
+        o = r < 0 ? H5T_SC_READ_ERROR : H5T_SC_CORRUPT;
+        goto done;
+    }
+    /* Recently used entries are the last to be evicted from the cache. */
+    if (l->kind == H5T_SC_CACHE) {
+        const struct timespec ts[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
+        (void)futimens(fd, ts);
+    }
+    *buf_out = buf;
+    *n_out   = (size_t)st.st_size;
+    buf      = NULL;
+done:
+    free(buf);
+    close(fd);
+    return o;
+}
+
+/* The places to look, in order: the configured one, then the reader's cache. */
+static int
+read_places(const h5t_sc_policy_t *p, h5t_sc_where_t out[2])
+{
+    int n = 0;
+    if (p->where != H5T_SC_CACHE)
+        out[n++] = p->where;
+    out[n++] = H5T_SC_CACHE;
+    return n;
+}
+
+h5t_sc_outcome_t
+h5t_sc_load(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, void **buf_out, size_t *n_out, h5t_sc_found_t *found)
+{
+    h5t_sc_where_t   places[2];
+    int              np   = read_places(p, places);
+    h5t_sc_outcome_t best = H5T_SC_ABSENT;
+    for (int i = 0; i < np; i++) {
+        loc_t l;
+        if (loc_open(p, places[i], f, 0, &l) < 0)
+            continue;
+        h5t_ix_identity_t id;
+        memset(&id, 0, sizeof(id));
+        id.size            = UINT64_MAX; /* (stays so when no header was read) */
+        h5t_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id);
+        if (found && (o != H5T_SC_ABSENT || best == H5T_SC_ABSENT)) {
+            snprintf(found->where, sizeof(found->where), "%s", l.shown);
+            found->have_id = id.size != UINT64_MAX;
+            found->id      = id;
+        }
+        if (o != H5T_SC_LOADED)
+            h5t_sc_note(p, o, l.shown);
+        loc_close(&l);
+        if (o == H5T_SC_LOADED)
+            return o;
+        if (best == H5T_SC_ABSENT)
+            best = o;
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------ temp files */
+
+/* Parses "<name>.tmp.<pid>.<hex>": the pid, or -1 when `ent` is not a temp file of `name`. */
+static long
+temp_pid(const char *ent, const char *name)
+{
+    size_t n = strlen(name), k = strlen(SC_TMP_INFIX);
+    if (strncmp(ent, name, n) != 0 || strncmp(ent + n, SC_TMP_INFIX, k) != 0)
+        return -1;
+    char *end;
+    errno  = 0;
+    long v = strtol(ent + n + k, &end, 10);
+    return errno || end == ent + n + k || *end != '.' || v <= 0 ? -1 : v;
+}
+
+/* Whether the temp file `ent` (of writer pid) is a dead writer's and may go. */
+static int
+temp_is_dead(int dirfd, const char *ent, long pid, int any_age)
+{
+    struct stat st;
+    if (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0)
+        return 0;
+    time_t age  = time(NULL) - st.st_mtim.tv_sec;
+    int    gone = kill((pid_t)pid, 0) < 0 && errno == ESRCH;
+    if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode))
+        return 0;
+    return (gone && (any_age || age > SC_TMP_DEAD_AGE_S)) || age > SC_TMP_MAX_AGE_S;
+}
+
+/* Calls fn(dirfd, entry name, ctx) for every entry of the folder. */
+static void
+each_entry(int dirfd, void (*fn)(int, const char *, void *), void *ctx)
+{
+    int fd = openat(dirfd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0)
+        return;
+    DIR *dir = fdopendir(fd);
+    if (!dir) {
+        close(fd);
+        return;
+    }
+    struct dirent *e;
+    while ((e = readdir(dir)))
+        if (e->d_name[0] != '.' || (e->d_name[1] && (e->d_name[1] != '.' || e->d_name[2])))
+            fn(dirfd, e->d_name, ctx);
+    closedir(dir);
+}
+
+typedef struct sweep {
+    const char *name;    /* the sidecar whose temps are swept */
+    int         any_age; /* `drop`: a dead writer's temp goes whatever its age */
+    int         only_mine;
+    int         removed, failed;
+    void (*report)(const char *, int, void *);
+    void       *report_ctx;
+    const char *shown_dir;
+} sweep_t;
+
+static void
+sweep_one(int dirfd, const char *ent, void *ctx)
+{
+    sweep_t    *s   = ctx;
+    long        pid = temp_pid(ent, s->name);
+    struct stat st;
+    if (pid < 0 || !temp_is_dead(dirfd, ent, pid, s->any_age))
+        return;
+    if (s->only_mine && (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid()))
+        return;
+    int err = unlinkat(dirfd, ent, 0) == 0 ? 0 : errno;
+    if (err == ENOENT)
+        return;
+    err ? s->failed++ : s->removed++;
+    if (s->report) {
+        char shown[PATH_MAX + NAME_MAX + 2];
+        snprintf(shown, sizeof(shown), "%s/%s", s->shown_dir, ent);
+        s->report(shown, err, s->report_ctx);
+    }
+}
+
+/* Writes buf as a new temp file in l's folder with mode/group for f; its name in tmp_out. */
+static h5t_sc_outcome_t
+write_temp(const loc_t *l, const h5t_sc_file_t *f, const void *buf, size_t n, char *tmp_out, size_t tmp_nbytes)
+{
+    int fd = -1;
+    for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
+        uint64_t rnd = 0;
+        if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd)) {
+            struct timespec ts;
+            clock_gettime(CLOCK_REALTIME, &ts);
+            rnd ^= (uint64_t)ts.tv_nsec * 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&ts ^ (uint64_t)attempt;
+        }
+        if (snprintf(tmp_out, tmp_nbytes, "%s%s%ld.%016llx", l->name, SC_TMP_INFIX, (long)getpid(),
+                     (unsigned long long)rnd) >= (int)tmp_nbytes)
+            return H5T_SC_WRITE_ERROR;
+        fd = openat(l->dirfd, tmp_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        if (fd < 0 && errno != EEXIST)
+            return H5T_SC_WRITE_ERROR;
+    }
+    if (fd < 0)
+        return H5T_SC_WRITE_ERROR;
+    /* Never wider than the file's read bits, and in the file's group; private in the cache. */
+    mode_t mode = S_IRUSR | S_IWUSR;
+    if (l->kind != H5T_SC_CACHE) {
+        mode |= (mode_t)(f->mode & (S_IRGRP | S_IROTH));
+        if ((mode & S_IRGRP) && fchown(fd, (uid_t)-1, (gid_t)f->gid) != 0)
+            mode &= (mode_t)~S_IRGRP; /* not a member of the file's group: no group access */
+    }
+    size_t done = 0;
+    int    ok   = fchmod(fd, mode) == 0;
+    while (ok && done < n) {
+        ssize_t w = write(fd, (const char *)buf + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        ok = w > 0;
+        if (ok)
+            done += (size_t)w;
+    }
+    ok = ok && fsync(fd) == 0;
+    ok = close(fd) == 0 && ok;
+    if (!ok) {
+        unlinkat(l->dirfd, tmp_out, 0);
+        return H5T_SC_WRITE_ERROR;
+    }
+    return H5T_SC_WRITTEN;
+}
+
+/* ------------------------------------------------------------------ locks */
+static h5t_sc_outcome_t
+lock_take(const loc_t *l, int *fd_out)
+{
+    char lname[NAME_MAX + 1];
+    if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname))
+        return H5T_SC_NO_DIR;
+    /* Never follows a symlink (O_CREAT with O_NOFOLLOW fails on one, creating nothing) and never
+     * blocks on a FIFO planted there. The lock file is never deleted: two writers could otherwise
+     * hold "the" lock on two inodes. */
+    int fd = openat(l->dirfd, lname, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+    if (fd < 0)
+        return errno == ELOOP ? H5T_SC_LOCK_UNSAFE : H5T_SC_WRITE_ERROR;
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+        (st.st_mode & (S_IWGRP | S_IWOTH))) {
+        close(fd);
+        return H5T_SC_LOCK_UNSAFE;
+    }
+    long long waited = 0, pause = 1000000;
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno == EINTR)
+            continue;
+        if (errno != EWOULDBLOCK || waited >= SC_LOCK_WAIT_NS) {
+            int busy = errno == EWOULDBLOCK;
+            close(fd);
+            return busy ? H5T_SC_LOCK_BUSY : H5T_SC_NO_LOCKING; /* ENOLCK, EOPNOTSUPP */
+        }
+        struct timespec ts = {0, pause};
+        nanosleep(&ts, NULL);
+        waited += pause;
+        pause = pause * 2 > 50000000 ? 50000000 : pause * 2;
+    }
+    *fd_out = fd;
+    return H5T_SC_WRITTEN;
+}
+
+/* ------------------------------------------------------------------ the cache's bound */
+typedef struct entry {
+    char     name[NAME_MAX + 1];
+    uint64_t nbytes;
+    int64_t  atime_ns;
+} entry_t;
+
+typedef struct scan {
+    const h5t_sc_policy_t *p;
+    entry_t               *ents;
+    size_t                 n, cap;
+    h5t_sc_cache_info_t   *info;
+    int                    gc; /* remove orphans and dead temps while scanning */
+} scan_t;
+
+static int
+ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && strcmp(s + n - k, suffix) == 0;
+}
+
+/* Whether the sidecar `ent` describes a file that is still there (by the path it records). */
+static int
+orphaned(int dirfd, const char *ent)
+{
+    int fd = openat(dirfd, ent, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+    if (fd < 0)
+        return 0;
+    uint8_t           buf[SC_HDR + PATH_MAX + 8];
+    ssize_t           r = pread(fd, buf, sizeof(buf), 0);
+    h5t_ix_identity_t id;
+    const char       *path = NULL;
+    close(fd);
+    if (r < (ssize_t)SC_HDR || h5t_sidecar_peek(buf, (size_t)r, &id, NULL, NULL, &path) < 0 || !path)
+        return 1; /* not a sidecar this version can use */
+    struct stat st;
+    return stat(path, &st) != 0 || (uint64_t)st.st_dev != id.dev || (uint64_t)st.st_ino != id.ino;
+}
+
+static void
+scan_one(int dirfd, const char *ent, void *ctx)
+{
+    scan_t     *s = ctx;
+    struct stat st;
+    if (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+        return;
+    const char *tmp = strstr(ent, SC_SUFFIX SC_TMP_INFIX);
+    if (tmp) {
+        char name[NAME_MAX + 1];
+        snprintf(name, sizeof(name), "%.*s", (int)(tmp - ent + strlen(SC_SUFFIX)), ent);
+        long pid = temp_pid(ent, name);
+        if (s->gc && pid > 0 && temp_is_dead(dirfd, ent, pid, 0) && unlinkat(dirfd, ent, 0) == 0) {
+            s->info->removed_temps++;
+            return;
+        }
+        s->info->ntemps++;
+        return;
+    }
+    if (ends_with(ent, SC_SUFFIX SC_LOCK_SUFFIX)) {
+        s->info->nlocks++;
+        return;
+    }
+    if (!ends_with(ent, SC_SUFFIX))
+        return; /* not ours (the cache folder may hold other things) */
+    if (s->gc && orphaned(dirfd, ent) && unlinkat(dirfd, ent, 0) == 0) {
+        s->info->removed_orphans++;
+        s->info->freed_nbytes += (uint64_t)st.st_size;
+        return;
+    }
+    s->info->nsidecars++;
+    s->info->nbytes += (uint64_t)st.st_size;
+    if (!s->ents)
+        return;
+    if (s->n == s->cap) {
+        size_t   cap = s->cap ? 2 * s->cap : 64;
+        entry_t *e   = realloc(s->ents, cap * sizeof(*e));
+        if (!e)
+            return;
+        s->ents = e;
+        s->cap  = cap;
+    }
+    entry_t *e = &s->ents[s->n++];
+    snprintf(e->name, sizeof(e->name), "%s", ent);
+    e->nbytes   = (uint64_t)st.st_size;
+    e->atime_ns = (int64_t)st.st_atim.tv_sec * 1000000000LL + st.st_atim.tv_nsec;
+}
+
+static int
+cmp_atime(const void *a, const void *b)
+{
+    const entry_t *x = a, *y = b;
+    return (x->atime_ns > y->atime_ns) - (x->atime_ns < y->atime_ns);
+}
+
+/* Scans the cache at dirfd (gc: also removing orphans and dead temps) and evicts the least
+ * recently used sidecars, never `keep`, until it holds at most max_nbytes. */
+static void
+cache_trim(const h5t_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *keep, int gc,
+           h5t_sc_cache_info_t *info)
+{
+    scan_t s = {.p = p, .info = info, .gc = gc};
+    s.ents   = malloc(64 * sizeof(*s.ents));
+    s.cap    = s.ents ? 64 : 0;
+    each_entry(dirfd, scan_one, &s);
+    if (info->nbytes > max_nbytes && s.ents) {
+        qsort(s.ents, s.n, sizeof(*s.ents), cmp_atime);
+        for (size_t i = 0; i < s.n && info->nbytes > max_nbytes; i++) {
+            if (keep && strcmp(s.ents[i].name, keep) == 0)
+                continue;
+            if (unlinkat(dirfd, s.ents[i].name, 0) == 0) {
+                info->nbytes -= s.ents[i].nbytes;
+                info->nsidecars--;
+                info->evicted++;
+                info->freed_nbytes += s.ents[i].nbytes;
+            }
+        }
+    }
+    free(s.ents);
+}
+
+/* ------------------------------------------------------------------ publishing */
+
+/* Publishes at l: lock, skip if covered, temp + rename, sweep, keep the cache bounded. */
+static h5t_sc_outcome_t
+publish_at(const h5t_sc_policy_t *p, const loc_t *l, const h5t_sc_file_t *f, const h5t_ix_data_t *d)
+{
+    int              lfd = -1;
+    void            *buf = NULL;
+    size_t           n   = 0;
+    h5t_sc_outcome_t o   = lock_take(l, &lfd);
+    if (o != H5T_SC_WRITTEN)
+        return o;
+    /* Another process may have published while we waited: rebuild at most once. */
+    h5t_sc_counts_t want, have;
+    h5t_sidecar_counts(d, &want);
+    if (read_at(l, f, &buf, &n, NULL) == H5T_SC_LOADED && h5t_sidecar_decode(buf, n, NULL, NULL) == H5T_OK &&
+        h5t_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == H5T_OK && h5t_sidecar_covers(&have, &want)) {
+        o = H5T_SC_COVERED;
+        goto done;
+    }
+    free(buf);
+    buf = NULL;
+    if (h5t_sidecar_encode(d, &f->id, f->path, &buf, &n) < 0) {
+        o = H5T_SC_NO_MEMORY;
+        goto done;
+    }
+    if (l->kind == H5T_SC_CACHE && (uint64_t)n > p->cache_max_nbytes) {
+        o = H5T_SC_OVER_BUDGET;
+        goto done;
+    }
+    sweep_t s = {.name = l->name, .only_mine = 1};
+    each_entry(l->dirfd, sweep_one, &s);
+    char tmp[NAME_MAX + 1];
+    if ((o = write_temp(l, f, buf, n, tmp, sizeof(tmp))) != H5T_SC_WRITTEN)
+        goto done;
+    if (renameat(l->dirfd, tmp, l->dirfd, l->name) != 0) {
+        debug_say(p, "cannot publish", l->shown, errno);
+        unlinkat(l->dirfd, tmp, 0);
+        o = H5T_SC_WRITE_ERROR;
+        goto done;
+    }
+    if (l->kind == H5T_SC_CACHE) {
+        h5t_sc_cache_info_t info;
+        memset(&info, 0, sizeof(info));
+        cache_trim(p, l->dirfd, p->cache_max_nbytes, l->name, 0, &info);
+    }
+done:
+    free(buf);
+    close(lfd); /* releases the lock */
+    return o;
+}
+
+h5t_sc_outcome_t
+h5t_sc_publish(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, const h5t_ix_data_t *d)
+{
+    loc_t            l;
+    h5t_sc_outcome_t o;
+    /* A shared place takes sidecars from the data file's owner only; a folder that cannot be
+     * written (read-only, full) sends them to the cache. */
+    if (p->where != H5T_SC_CACHE && geteuid() == (uid_t)f->uid && loc_open(p, p->where, f, 0, &l) == 0) {
+        o = publish_at(p, &l, f, d);
+        h5t_sc_note(p, o, l.shown);
+        loc_close(&l);
+        if (o != H5T_SC_WRITE_ERROR)
+            return o;
+    }
+    if (loc_open(p, H5T_SC_CACHE, f, 1, &l) < 0) {
+        h5t_sc_note(p, H5T_SC_NO_DIR, "the per-user cache");
+        return H5T_SC_NO_DIR;
+    }
+    o = publish_at(p, &l, f, d);
+    h5t_sc_note(p, o, l.shown);
+    loc_close(&l);
+    return o;
+}
+
+/* ------------------------------------------------------------------ maintenance */
+int
+h5t_sc_drop(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, void (*report)(const char *, int, void *),
+            void *ctx)
+{
+    static const h5t_sc_where_t kinds[] = {H5T_SC_BESIDE, H5T_SC_DIR, H5T_SC_CACHE};
+    int                         failed  = 0;
+    for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+        loc_t l;
+        if (loc_open(p, kinds[i], f, 0, &l) < 0)
+            continue;
+        int err = unlinkat(l.dirfd, l.name, 0) == 0 ? 0 : errno;
+        if (err != ENOENT) {
+            failed += err != 0;
+            report(l.shown, err, ctx);
+        }
+        char dir[PATH_MAX];
+        snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(l.shown) - strlen(l.name) - 1), l.shown);
+        sweep_t s = {.name = l.name, .any_age = 1, .report = report, .report_ctx = ctx, .shown_dir = dir};
+        each_entry(l.dirfd, sweep_one, &s);
+        failed += s.failed;
+        loc_close(&l);
+    }
+    return failed;
+}
+
+void
+h5t_sc_cache_info(const h5t_sc_policy_t *p, h5t_sc_cache_info_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->max_nbytes = p->cache_max_nbytes;
+    int fd          = open_cache(p, 0, out->dir, sizeof(out->dir));
+    if (fd < 0)
+        return;
+    out->usable = 1;
+    scan_t s    = {.p = p, .info = out};
+    each_entry(fd, scan_one, &s);
+    close(fd);
+}
+
+int
+h5t_sc_gc(const h5t_sc_policy_t *p, uint64_t max_nbytes, h5t_sc_cache_info_t *out)
+{
+    memset(out, 0, sizeof(*out));
+    out->max_nbytes = max_nbytes;
+    int fd          = open_cache(p, 0, out->dir, sizeof(out->dir));
+    if (fd < 0)
+        return -1;
+    out->usable = 1;
+    cache_trim(p, fd, max_nbytes, NULL, 1, out);
+    close(fd);
+    return 0;
+}
