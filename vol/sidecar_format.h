@@ -75,7 +75,9 @@ extern const sc_field_t sc_lnk_fields[LNK_NFIELDS];
 extern const sc_field_t sc_atr_fields[ATR_NFIELDS];
 extern const sc_field_t sc_dst_fields[DST_NFIELDS];
 
-static inline uint64_t
+/* Always inlined: with a table entry known at compile time the switch folds to one load (the
+ * decoder reads ~20 fields of every record of a 400,000-object sidecar). */
+static inline __attribute__((always_inline)) uint64_t
 sc_get(const uint8_t *rec, const sc_field_t *f)
 {
     uint64_t v8;
@@ -88,7 +90,7 @@ sc_get(const uint8_t *rec, const sc_field_t *f)
         default: memcpy(&v8, rec + f->off, 8); return v8;
     }
 }
-static inline void
+static inline __attribute__((always_inline)) void
 sc_put(uint8_t *rec, const sc_field_t *f, uint64_t v)
 {
     uint32_t v4 = (uint32_t)v;

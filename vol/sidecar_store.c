@@ -70,9 +70,9 @@ static const struct {
     [H5T_SC_COVERED]       = {"covered", "sidecar kept (an existing one already covers this index)"},
     [H5T_SC_NO_DIR]        = {"no_dir", "no sidecar written (no usable folder; index kept in memory only)"},
     [H5T_SC_LOCK_BUSY]     = {"lock_busy", "no sidecar written (lock held by another process; index kept in memory only)"},
-    [H5T_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written (lock file is a symlink, not yours or not a regular "
-                                             "file; index kept in memory only)"},
-    [H5T_SC_NO_LOCKING]    = {"no_locking", "no sidecar written (no file locking here; index kept in memory only)"},
+    [H5T_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written there (lock file is a symlink, not yours or not a "
+                                             "regular file)"},
+    [H5T_SC_NO_LOCKING]    = {"no_locking", "no sidecar written there (no file locking)"},
     [H5T_SC_WRITE_ERROR]   = {"write_error", "no sidecar written (cannot write there)"},
     [H5T_SC_OVER_BUDGET]   = {"over_budget", "no sidecar written (larger than the cache's size bound)"},
     [H5T_SC_TOO_RECENT]    = {"too_recent", "no sidecar used or written (file modified less than 2 s ago: versions "
@@ -735,12 +735,13 @@ h5t_sc_publish(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, const h5t_ix_da
     loc_t            l;
     h5t_sc_outcome_t o;
     /* A shared place takes sidecars from the data file's owner only; a folder that cannot be
-     * written (read-only, full) sends them to the cache. */
+     * written (read-only, full, no locking, a lock name taken by someone else) sends them to the
+     * reader's cache. */
     if (p->where != H5T_SC_CACHE && geteuid() == (uid_t)f->uid && loc_open(p, p->where, f, 0, &l) == 0) {
         o = publish_at(p, &l, f, d);
         h5t_sc_note(p, o, l.shown);
         loc_close(&l);
-        if (o != H5T_SC_WRITE_ERROR)
+        if (o != H5T_SC_WRITE_ERROR && o != H5T_SC_LOCK_UNSAFE && o != H5T_SC_NO_LOCKING && o != H5T_SC_NO_DIR)
             return o;
     }
     if (loc_open(p, H5T_SC_CACHE, f, 1, &l) < 0) {

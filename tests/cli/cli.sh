@@ -73,7 +73,17 @@ clean "$cli" index build "$tmp/gone.h5" "$tmp/kept.h5" > /dev/null || fail "inde
 rm "$tmp/gone.h5"
 grep -q "removed: 1 sidecars of files that are gone" <<< "$(clean "$cli" index gc)" || fail "index gc kept an orphan"
 grep -q ": valid$" <<< "$(clean "$cli" index status "$tmp/kept.h5")" || fail "index gc removed a live sidecar"
+one=$(stat -c %s "$(cache_sidecar "$tmp/kept.h5")")
 grep -q "evicted 1" <<< "$(clean "$cli" index gc --max-size 1K)" || fail "index gc --max-size did not evict"
+# The bound holds by itself: with room for two and a half sidecars, four builds leave the newest two.
+for i in 1 2 3 4; do cp "$tmp/links.h5" "$tmp/c$i.h5"; done; settle
+for i in 1 2 3 4; do
+  clean H5TURBO_INDEX_CACHE_MAX=$((one * 5 / 2)) "$cli" index build "$tmp/c$i.h5" > /dev/null || fail "build c$i"
+done
+total=$(cat "$XDG_CACHE_HOME"/h5turbo/*.h5turbo-index | wc -c)
+[ "$total" -le $((one * 5 / 2)) ] || fail "cache holds $total bytes, bound $((one * 5 / 2))"
+[ -f "$(cache_sidecar "$tmp/c4.h5")" ] && [ -f "$(cache_sidecar "$tmp/c3.h5")" ] && [ ! -f "$(cache_sidecar "$tmp/c1.h5")" ] ||
+  fail "the cache's bound evicted the wrong entries: $(ls "$XDG_CACHE_HOME/h5turbo")"
 rc=0; "$cli" index frobnicate "$tmp/ix.h5" 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "index with a bad action exited $rc"
 unset XDG_CACHE_HOME
 echo "ok: index build/status/drop/gc, in the cache, stale after a change"
