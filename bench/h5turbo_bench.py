@@ -106,7 +106,7 @@ def run_suite(suite, reps, progress):
 def overhead_suite(build, tmp, quick):
     """Per-call overhead of the pass-through (issue: VOL pass-through)."""
     s = Suite("overhead", "pass-through per-call overhead, get-info + open + close per object")
-    exe = os.path.join(build, "bench", "overhead", "h5t_meta_bench")
+    exe = os.path.join(build, "bench", "overhead", "tb_meta_bench")
     ngroups, per = ("100", "99") if quick else ("1000", "99")
     path = os.path.join(tmp, "meta.h5")
 

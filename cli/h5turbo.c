@@ -17,7 +17,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "h5t_config.h"
+#include "tb_config.h"
 #include "h5turbo_cli.h"
 
 #define H5TURBO_VERSION_STR "0.1.0"
@@ -144,8 +144,8 @@ parse_run_opts(int argc, char **argv, int *i, char *opts, size_t n, int allow_sh
     for (; *i < argc; (*i)++) {
         const char *a = argv[*i];
         char        err[256];
-        h5t_config_t scratch;
-        h5t_config_defaults(&scratch);
+        tb_config_t scratch;
+        tb_config_defaults(&scratch);
         if (strcmp(a, "--") == 0) {
             (*i)++;
             return 0;
@@ -156,7 +156,7 @@ parse_run_opts(int argc, char **argv, int *i, char *opts, size_t n, int allow_sh
                 return -1;
             }
             const char *key = a + 2, *val = argv[++(*i)];
-            if (h5t_config_set(&scratch, key, strlen(key), val, strlen(val), err, sizeof(err)) < 0) {
+            if (tb_config_set(&scratch, key, strlen(key), val, strlen(val), err, sizeof(err)) < 0) {
                 fprintf(stderr, "%s: %s\n", prog, err);
                 return -1;
             }
@@ -307,7 +307,7 @@ cmd_info(int argc, char **argv)
     CPU_ZERO(&set);
     sched_getaffinity(0, sizeof(set), &set);
     printf("CPUs in affinity mask: %d; codec threads: %u (H5TURBO_THREADS, else BLOSC_NTHREADS, else CPUs)\n",
-           CPU_COUNT(&set), h5t_threads_from_env());
+           CPU_COUNT(&set), tb_threads_from_env());
     if (plugin_dir(dir, sizeof(dir)) < 0) {
         printf("plugin folder: NOT FOUND (set H5TURBO_PLUGIN_DIR)\n");
         return EXIT_SETUP;

@@ -21,8 +21,8 @@
 #include <unistd.h>
 
 static hid_t           conn_id = H5I_INVALID_HID;
-static h5t_config_t    cfg;    /* from the environment, as the connector would see it */
-static h5t_sc_policy_t policy; /* where sidecars go, from cfg */
+static tb_config_t    cfg;    /* from the environment, as the connector would see it */
+static tb_sc_policy_t policy; /* where sidecars go, from cfg */
 
 /* Our connector, registered from the class compiled into this program, so that its index
  * statistics are the ones this process can read. */
@@ -54,7 +54,7 @@ now_s(void)
 /* The data file as the connector describes it: fstat identity, owner and mode, and (with_hdf5)
  * the in-file fingerprint read through stock HDF5. 0, or -1 with the reason in why. */
 static int
-describe_file(const char *real, int with_hdf5, h5t_sc_file_t *f, char *why, size_t n)
+describe_file(const char *real, int with_hdf5, tb_sc_file_t *f, char *why, size_t n)
 {
     memset(f, 0, sizeof(*f));
     f->path = real;
@@ -104,31 +104,31 @@ typedef enum { SC_VALID = 0, SC_MISSING, SC_INVALID } sc_state_t;
 static sc_state_t
 sidecar_state(const char *file, char *why, size_t n, char *where, size_t where_n)
 {
-    h5t_sc_file_t f;
+    tb_sc_file_t f;
     where[0] = '\0';
     if (describe_file(file, 1, &f, why, n) < 0)
         return SC_INVALID;
     void            *buf = NULL;
     size_t           len = 0;
-    h5t_sc_found_t   found;
-    h5t_sc_outcome_t o = h5t_sc_load(&policy, &f, &buf, &len, &found);
-    if (o == H5T_SC_ABSENT) {
+    tb_sc_found_t   found;
+    tb_sc_outcome_t o = tb_sc_load(&policy, &f, &buf, &len, &found);
+    if (o == TB_SC_ABSENT) {
         snprintf(why, n, "no sidecar");
         return SC_MISSING;
     }
     snprintf(where, where_n, "%s", found.where);
-    if (o == H5T_SC_LOADED) {
-        h5t_status_t st = h5t_sidecar_decode(buf, len, NULL, NULL);
+    if (o == TB_SC_LOADED) {
+        tb_status_t st = tb_sidecar_decode(buf, len, NULL, NULL);
         free(buf);
-        if (st == H5T_OK) {
+        if (st == TB_OK) {
             snprintf(why, n, "valid");
             return SC_VALID;
         }
-        snprintf(why, n, "sidecar rejected (%s)", h5t_status_str(st));
+        snprintf(why, n, "sidecar rejected (%s)", tb_status_str(st));
         return SC_INVALID;
     }
-    if (o == H5T_SC_STALE && found.have_id) {
-        const h5t_ix_identity_t *s = &found.id;
+    if (o == TB_SC_STALE && found.have_id) {
+        const tb_ix_identity_t *s = &found.id;
         if (s->dev != f.id.dev || s->ino != f.id.ino)
             snprintf(why, n, "stale: the sidecar describes another file (device/inode differ)");
         else if (s->size != f.id.size || s->mtime_ns != f.id.mtime_ns || s->ctime_ns != f.id.ctime_ns)
@@ -137,7 +137,7 @@ sidecar_state(const char *file, char *why, size_t n, char *where, size_t where_n
             snprintf(why, n, "stale: the file's fingerprint (end of allocation, root group) differs");
         return SC_INVALID;
     }
-    snprintf(why, n, "%s", h5t_sc_outcome_str(o));
+    snprintf(why, n, "%s", tb_sc_outcome_str(o));
     return SC_INVALID;
 }
 
@@ -165,7 +165,7 @@ preload_dataset(hid_t file, const char *name)
             H5Tdetect_class(t, H5T_REFERENCE) == 0) {
             hssize_t npts = H5Sget_simple_extent_npoints(s);
             size_t   ts   = H5Tget_size(t);
-            if (npts > 0 && ts > 0 && (size_t)npts <= H5T_IX_DSET_MAX_VALUE / ts) {
+            if (npts > 0 && ts > 0 && (size_t)npts <= TB_IX_DSET_MAX_VALUE / ts) {
                 void *buf = malloc((size_t)npts * ts);
                 if (buf)
                     H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
@@ -239,13 +239,13 @@ index_build(const char *file)
         return 0;
     }
     /* Why nothing was published, in the connector's words. */
-    static const h5t_sc_outcome_t why_not[] = {H5T_SC_TOO_RECENT, H5T_SC_LOCK_BUSY, H5T_SC_LOCK_UNSAFE,
-                                               H5T_SC_NO_LOCKING, H5T_SC_WRITE_ERROR, H5T_SC_OVER_BUDGET,
-                                               H5T_SC_NO_DIR, H5T_SC_CHANGED};
+    static const tb_sc_outcome_t why_not[] = {TB_SC_TOO_RECENT, TB_SC_LOCK_BUSY, TB_SC_LOCK_UNSAFE,
+                                               TB_SC_NO_LOCKING, TB_SC_WRITE_ERROR, TB_SC_OVER_BUDGET,
+                                               TB_SC_NO_DIR, TB_SC_CHANGED};
     for (size_t i = 0; i < sizeof(why_not) / sizeof(why_not[0]); i++)
-        if (h5t_sc_tally[why_not[i]]) {
-            snprintf(why, sizeof(why), "%s", h5t_sc_outcome_str(why_not[i]));
-            memset(h5t_sc_tally, 0, sizeof(h5t_sc_tally));
+        if (tb_sc_tally[why_not[i]]) {
+            snprintf(why, sizeof(why), "%s", tb_sc_outcome_str(why_not[i]));
+            memset(tb_sc_tally, 0, sizeof(tb_sc_tally));
             break;
         }
     printf("%s: indexed %ld objects, but no valid sidecar: %s\n", file, w.nobj, why);
@@ -267,14 +267,14 @@ drop_report(const char *path, int err, void *ctx)
 static int
 index_drop(const char *file)
 {
-    h5t_sc_file_t f;
+    tb_sc_file_t f;
     char          why[256];
     if (describe_file(file, 0, &f, why, sizeof(why)) < 0) {
         fprintf(stderr, "h5turbo index drop: %s: %s\n", file, why);
         return 1;
     }
     int removed = 0;
-    int failed  = h5t_sc_drop(&policy, &f, drop_report, &removed);
+    int failed  = tb_sc_drop(&policy, &f, drop_report, &removed);
     if (failed)
         printf("%s: %d file(s) could not be removed (see above)\n", file, failed);
     else
@@ -294,7 +294,7 @@ index_status(const char *file)
 }
 
 static void
-print_cache(const h5t_sc_cache_info_t *c)
+print_cache(const tb_sc_cache_info_t *c)
 {
     if (!c->usable) {
         printf("cache: none usable (%s)\n",
@@ -313,7 +313,7 @@ index_gc(int argc, char **argv)
     for (int i = 3; i < argc; i++) {
         size_t v;
         if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc &&
-            h5t_parse_size(argv[i + 1], strlen(argv[i + 1]), &v) == H5T_OK) {
+            tb_parse_size(argv[i + 1], strlen(argv[i + 1]), &v) == TB_OK) {
             max = v;
             i++;
             continue;
@@ -321,8 +321,8 @@ index_gc(int argc, char **argv)
         fprintf(stderr, "h5turbo index gc: unknown argument '%s' (--max-size N[K|M|G])\n", argv[i]);
         return 2;
     }
-    h5t_sc_cache_info_t c;
-    if (h5t_sc_gc(&policy, max, &c) < 0) {
+    tb_sc_cache_info_t c;
+    if (tb_sc_gc(&policy, max, &c) < 0) {
         print_cache(&c);
         return 1;
     }
@@ -362,10 +362,10 @@ h5turbo_cmd_index(int argc, char **argv)
     /* This program registers its own copy of the connector; a connector named in the environment
      * would be loaded by HDF5 as well, and its copy would keep the statistics. */
     unsetenv("HDF5_VOL_CONNECTOR");
-    h5t_config_defaults(&cfg);
-    policy.where            = cfg.index_where == H5T_INDEX_BESIDE   ? H5T_SC_BESIDE
-                              : cfg.index_where == H5T_INDEX_IN_DIR ? H5T_SC_DIR
-                                                                    : H5T_SC_CACHE;
+    tb_config_defaults(&cfg);
+    policy.where            = cfg.index_where == TB_INDEX_BESIDE   ? TB_SC_BESIDE
+                              : cfg.index_where == TB_INDEX_IN_DIR ? TB_SC_DIR
+                                                                    : TB_SC_CACHE;
     policy.dir              = cfg.index_dir;
     policy.cache_max_nbytes = cfg.index_cache_max_nbytes;
     policy.debug            = cfg.debug;
@@ -389,8 +389,8 @@ h5turbo_cmd_index(int argc, char **argv)
             index_usage(stderr);
             return 2;
         }
-        h5t_sc_cache_info_t c;
-        h5t_sc_cache_info(&policy, &c);
+        tb_sc_cache_info_t c;
+        tb_sc_cache_info(&policy, &c);
         print_cache(&c);
         return 0;
     }

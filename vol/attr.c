@@ -1,97 +1,97 @@
 /* attr.c — H5A callbacks, forwarded to the connector below. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 #include "index.h"
 
 static void *
 attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t space_id,
             hid_t acpl_id, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_index_modified();
-    void *a = h5t_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id,
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_index_modified();
+    void *a = tb_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id,
                                            aapl_id, dxpl_id, req),
                            o, req);
-    h5t_index_attr_opened(a, o, loc);
+    tb_index_attr_opened(a, o, loc);
     return a;
 }
 
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_obj_t *lazy = h5t_index_attr_open(o, loc, name, aapl_id, req);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_obj_t *lazy = tb_index_attr_open(o, loc, name, aapl_id, req);
     if (lazy)
         return lazy;
-    void *a = h5t_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
-    h5t_index_attr_opened(a, o, loc);
+    void *a = tb_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
+    tb_index_attr_opened(a, o, loc);
     return a;
 }
 
 static herr_t
 attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     herr_t     ret;
-    if (!o->under && h5t_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
+    if (!o->under && tb_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
         return ret;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
 }
 
 static herr_t
 attr_write(void *obj, hid_t mem_type_id, const void *buf, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    h5t_index_modified();
-    H5T_FORWARD(o, req, H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    tb_index_modified();
+    TB_FORWARD(o, req, H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
 }
 
 static herr_t
 attr_get(void *obj, H5VL_attr_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     herr_t     ret;
-    if (!o->under && h5t_index_attr_get(o, args, &ret))
+    if (!o->under && tb_index_attr_get(o, args, &ret))
         return ret;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     herr_t     ret;
-    H5T_LIVE(o, -1);
+    TB_LIVE(o, -1);
     if (args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
         args->op_type == H5VL_ATTR_RENAME)
-        h5t_index_modified();
-    else if (args->op_type == H5VL_ATTR_EXISTS && h5t_index_attr_exists(o, loc, args, req, &ret))
+        tb_index_modified();
+    else if (args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
         return ret;
-    H5T_FORWARD(o, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 attr_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLattr_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLattr_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 attr_close(void *obj, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     if (!o->under) { /* a lazy attribute: nothing open below */
-        h5t_obj_free(o);
+        tb_obj_free(o);
         return 0;
     }
-    H5T_FORWARD_CLOSE(o, req, H5VLattr_close(o->under, o->under_vol_id, dxpl_id, req));
+    TB_FORWARD_CLOSE(o, req, H5VLattr_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
-const H5VL_attr_class_t h5t_attr_cls = {attr_create, attr_open, attr_read, attr_write,
+const H5VL_attr_class_t tb_attr_cls = {attr_create, attr_open, attr_read, attr_write,
                                          attr_get, attr_specific, attr_optional, attr_close};

@@ -1,7 +1,7 @@
 /* dataset.c — H5D callbacks. Reads and writes are where the parallel chunk pipeline hooks in
  * (pipeline.c); a lazy dataset of the index's small-dataset cache (index_dset.c) answers what it
  * can and is made real for the rest; everything else is forwarded to the connector below. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 #include "index.h"
 #include "pipeline.h"
 
@@ -9,32 +9,32 @@
 
 /* HDF5 hands multi-dataset I/O as arrays of our objects; the connector below wants its own.
  * Small counts use the stack, so the common single-dataset call allocates nothing. */
-#define H5T_DSET_STACK 16
+#define TB_DSET_STACK 16
 
 static void **
-unwrap_dsets(size_t count, void *dset[], void *stack[H5T_DSET_STACK])
+unwrap_dsets(size_t count, void *dset[], void *stack[TB_DSET_STACK])
 {
     for (size_t i = 0; i < count; i++)
-        H5T_LIVE(dset[i], NULL);
-    void **u = count <= H5T_DSET_STACK ? stack : malloc(count * sizeof(void *));
+        TB_LIVE(dset[i], NULL);
+    void **u = count <= TB_DSET_STACK ? stack : malloc(count * sizeof(void *));
     if (!u) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate %zu dataset pointers", count);
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate %zu dataset pointers", count);
         return NULL;
     }
     for (size_t i = 0; i < count; i++) {
-        if (((h5t_obj_t *)dset[i])->under_vol_id != ((h5t_obj_t *)dset[0])->under_vol_id) {
-            H5T_PUSH("vol", H5T_ERR_ARG, "multi-dataset I/O across different connectors");
+        if (((tb_obj_t *)dset[i])->under_vol_id != ((tb_obj_t *)dset[0])->under_vol_id) {
+            TB_PUSH("vol", TB_ERR_ARG, "multi-dataset I/O across different connectors");
             if (u != stack)
                 free(u);
             return NULL;
         }
-        u[i] = ((h5t_obj_t *)dset[i])->under;
+        u[i] = ((tb_obj_t *)dset[i])->under;
     }
     return u;
 }
 
 haddr_t
-h5t_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
+tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
 {
     haddr_t                             off = HADDR_UNDEF;
     H5VL_native_dataset_optional_args_t na;
@@ -51,10 +51,10 @@ static void *
 dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lcpl_id, hid_t type_id,
                hid_t space_id, hid_t dcpl_id, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_index_modified();
-    return h5t_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_index_modified();
+    return tb_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
                                            dapl_id, dxpl_id, req),
                         o, req);
 }
@@ -62,13 +62,13 @@ dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t 
 static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
-    w = h5t_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
-    h5t_index_obj_opened(w, o, loc, name);
+    w = tb_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+    tb_index_obj_opened(w, o, loc, name);
     return w;
 }
 
@@ -78,18 +78,18 @@ static herr_t
 forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
            hid_t dxpl_id, void *buf[], void **req)
 {
-    void *stack[H5T_DSET_STACK];
-    if (count != 1 && h5t_pipe_drain(NULL, dxpl_id) < 0)
+    void *stack[TB_DSET_STACK];
+    if (count != 1 && tb_pipe_drain(NULL, dxpl_id) < 0)
         return -1;
     void **u = unwrap_dsets(count, dset, stack);
     if (!u)
         return -1;
-    h5t_obj_t *o0  = dset[0];
+    tb_obj_t *o0  = dset[0];
     herr_t     ret = write ? H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
                                                dxpl_id, (const void **)buf, req)
                            : H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
                                               dxpl_id, buf, req);
-    h5t_req_wrap(req, o0->ctx);
+    tb_req_wrap(req, o0->ctx);
     if (u != stack)
         free(u);
     return ret;
@@ -100,18 +100,18 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
              hid_t dxpl_id, void *buf[], void **req)
 {
     herr_t     pret;
-    h5t_obj_t *o = dset[0];
+    tb_obj_t *o = dset[0];
     if (count == 1 && !req && !o->under &&
-        h5t_index_dset_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], &pret))
+        tb_index_dset_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], &pret))
         return pret;
     if (count == 1) {
-        H5T_LIVE(o, -1);
-        if (h5t_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
+        TB_LIVE(o, -1);
+        if (tb_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
     pret = forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
     if (count == 1 && pret >= 0 && !req)
-        h5t_index_dset_read_done(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0]);
+        tb_index_dset_read_done(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0]);
     return pret;
 }
 
@@ -121,8 +121,8 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
 {
     herr_t pret;
     if (count == 1)
-        H5T_LIVE(dset[0], -1);
-    if (count == 1 && h5t_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
+        TB_LIVE(dset[0], -1);
+    if (count == 1 && tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
                                      req, &pret))
         return pret;
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
@@ -131,55 +131,55 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
 /* Before any dataset call but I/O and close: a lazy object is opened for real, and chunks
  * write-behind still holds are written. */
 static herr_t
-ready(h5t_obj_t *o, hid_t dxpl_id)
+ready(tb_obj_t *o, hid_t dxpl_id)
 {
-    H5T_LIVE(o, -1);
-    return h5t_pipe_drain(o, dxpl_id);
+    TB_LIVE(o, -1);
+    return tb_pipe_drain(o, dxpl_id);
 }
 
 static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     herr_t     ret;
-    if (!o->under && !req && h5t_index_dset_get(o, args, &ret))
+    if (!o->under && !req && tb_index_dset_get(o, args, &ret))
         return ret;
     if (ready(o, dxpl_id) < 0)
         return -1;
-    H5T_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     if (ready(o, dxpl_id) < 0)
         return -1;
-    H5T_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     if (ready(o, dxpl_id) < 0)
         return -1;
-    H5T_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 dataset_close(void *obj, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     if (!o->under) { /* a lazy dataset: nothing open below */
-        h5t_obj_free(o);
+        tb_obj_free(o);
         return 0;
     }
     /* Write what write-behind holds while the dataset is open; a failure is on the error stack,
      * but the close goes on (failing it would leave the ID pointing at a released object). */
-    (void)h5t_pipe_drain(o, dxpl_id);
-    H5T_FORWARD_CLOSE(o, req, H5VLdataset_close(o->under, o->under_vol_id, dxpl_id, req));
+    (void)tb_pipe_drain(o, dxpl_id);
+    TB_FORWARD_CLOSE(o, req, H5VLdataset_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
-const H5VL_dataset_class_t h5t_dataset_cls = {dataset_create, dataset_open,     dataset_read,     dataset_write,
+const H5VL_dataset_class_t tb_dataset_cls = {dataset_create, dataset_open,     dataset_read,     dataset_write,
                                                dataset_get,    dataset_specific, dataset_optional, dataset_close};

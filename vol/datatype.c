@@ -1,15 +1,15 @@
 /* datatype.c — H5T (committed datatype) callbacks, forwarded to the connector below. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 #include "index.h"
 
 static void *
 datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t type_id, hid_t lcpl_id,
                 hid_t tcpl_id, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_index_modified();
-    return h5t_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_index_modified();
+    return tb_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
                                             dxpl_id, req),
                         o, req);
 }
@@ -17,46 +17,46 @@ datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t
 static void *
 datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_obj_t *w = h5t_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
-    w = h5t_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
-    h5t_index_obj_opened(w, o, loc, name);
+    w = tb_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
+    tb_index_obj_opened(w, o, loc, name);
     return w;
 }
 
 static herr_t
 datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 datatype_specific(void *obj, H5VL_datatype_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 datatype_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 datatype_close(void *obj, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_FORWARD_CLOSE(o, req, H5VLdatatype_close(o->under, o->under_vol_id, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_FORWARD_CLOSE(o, req, H5VLdatatype_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
-const H5VL_datatype_class_t h5t_datatype_cls = {datatype_commit,   datatype_open,     datatype_get,
+const H5VL_datatype_class_t tb_datatype_cls = {datatype_commit,   datatype_open,     datatype_get,
                                                  datatype_specific, datatype_optional, datatype_close};

@@ -1,7 +1,7 @@
 /* file.c — H5F callbacks. Creating or opening a file builds the shared context (connector below,
  * configuration); the probes HDF5 makes with no h5turbo info in the FAPL (is_accessible, delete)
  * fall back to native underneath. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 #include "index.h"
 #include "pipeline.h"
 
@@ -10,40 +10,40 @@ static void *
 open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, hid_t dxpl_id, void **req,
                int create)
 {
-    h5t_info_t *info = h5t_info_from_fapl(fapl_id);
+    tb_info_t *info = tb_info_from_fapl(fapl_id);
     void       *under = NULL;
-    h5t_obj_t  *file  = NULL;
+    tb_obj_t  *file  = NULL;
     if (!info)
         return NULL;
-    hid_t under_fapl = h5t_under_fapl(fapl_id, info);
+    hid_t under_fapl = tb_under_fapl(fapl_id, info);
     if (under_fapl < 0)
         goto done;
     under = create ? H5VLfile_create(name, flags, fcpl_id, under_fapl, dxpl_id, req)
                    : H5VLfile_open(name, flags, under_fapl, dxpl_id, req);
     if (under) {
-        h5t_ctx_t *ctx = h5t_ctx_new(info->under_vol_id, &info->cfg);
+        tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
 #ifdef H5_HAVE_PARALLEL
             if (H5Pget_driver(fapl_id) == H5FD_MPIO)
                 ctx->cfg.pipeline = 0; /* collective I/O is native's business */
 #endif
-            file = h5t_obj_new(under, ctx);
-            h5t_req_wrap(req, ctx);
-            h5t_ctx_unref(ctx); /* the file object holds it now */
+            file = tb_obj_new(under, ctx);
+            tb_req_wrap(req, ctx);
+            tb_ctx_unref(ctx); /* the file object holds it now */
         }
         if (!file)
             H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
         else if (!(req && *req))
-            h5t_index_file_opened(file, name, flags, fapl_id, create);
+            tb_index_file_opened(file, name, flags, fapl_id, create);
     }
 done:
     if (under_fapl >= 0) {
-        hid_t saved = h5t_err_save();
+        hid_t saved = tb_err_save();
         H5Pclose(under_fapl);
-        h5t_err_restore(saved);
+        tb_err_restore(saved);
     }
-    h5t_info_release(info);
+    tb_info_release(info);
     return file;
 }
 
@@ -62,22 +62,22 @@ file_open(const char *name, unsigned flags, hid_t fapl_id, hid_t dxpl_id, void *
 static herr_t
 file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    h5t_pipe_drain(NULL, dxpl_id); /* sizes and contents include chunks write-behind holds */
-    H5T_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    tb_pipe_drain(NULL, dxpl_id); /* sizes and contents include chunks write-behind holds */
+    TB_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 /* is_accessible and delete carry a FAPL naming us: hand the connector below a FAPL naming it. */
 static herr_t
 file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t dxpl_id, void **req)
 {
-    h5t_info_t *info = h5t_info_from_fapl(*fapl_slot);
+    tb_info_t *info = tb_info_from_fapl(*fapl_slot);
     herr_t      ret  = -1;
     if (!info)
         return -1;
     H5VL_file_specific_args_t my = *args;
-    hid_t under_fapl = h5t_under_fapl(*fapl_slot, info);
+    hid_t under_fapl = tb_under_fapl(*fapl_slot, info);
     if (under_fapl >= 0) {
         if (my.op_type == H5VL_FILE_IS_ACCESSIBLE)
             my.args.is_accessible.fapl_id = under_fapl;
@@ -85,25 +85,25 @@ file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t
             my.args.del.fapl_id = under_fapl;
         ret = H5VLfile_specific(NULL, info->under_vol_id, &my, dxpl_id, req);
         if (req && *req) {
-            h5t_ctx_t *ctx = h5t_ctx_new(info->under_vol_id, &info->cfg);
+            tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
             if (ctx) {
-                h5t_req_wrap(req, ctx);
-                h5t_ctx_unref(ctx);
+                tb_req_wrap(req, ctx);
+                tb_ctx_unref(ctx);
             }
         }
-        hid_t saved = h5t_err_save();
+        hid_t saved = tb_err_save();
         H5Pclose(under_fapl);
-        h5t_err_restore(saved);
+        tb_err_restore(saved);
     }
-    h5t_info_release(info);
+    tb_info_release(info);
     return ret;
 }
 
 static herr_t
 file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     herr_t     ret;
     switch (args->op_type) {
         case H5VL_FILE_IS_ACCESSIBLE:
@@ -113,11 +113,11 @@ file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **
         default:
             break;
     }
-    h5t_pipe_drain(NULL, dxpl_id); /* flush, reopen, mount: after chunks write-behind holds */
+    tb_pipe_drain(NULL, dxpl_id); /* flush, reopen, mount: after chunks write-behind holds */
     ret = H5VLfile_specific(o->under, o->under_vol_id, args, dxpl_id, req);
-    h5t_req_wrap(req, o->ctx);
+    tb_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
-        h5t_obj_t *re = h5t_obj_new(*args->args.reopen.file, o->ctx);
+        tb_obj_t *re = tb_obj_new(*args->args.reopen.file, o->ctx);
         if (!re) {
             H5VLfile_close(*args->args.reopen.file, o->under_vol_id, dxpl_id, NULL);
             *args->args.reopen.file = NULL;
@@ -131,11 +131,11 @@ file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **
 static herr_t
 file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    h5t_pipe_drain(NULL, dxpl_id);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    tb_pipe_drain(NULL, dxpl_id);
     herr_t ret = H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req);
-    h5t_req_wrap(req, o->ctx);
+    tb_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_NATIVE_FILE_START_SWMR_WRITE)
         o->ctx->file_intent |= H5F_ACC_SWMR_WRITE; /* the pipeline leaves SWMR writers to native */
     return ret;
@@ -144,10 +144,10 @@ file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 static herr_t
 file_close(void *obj, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    h5t_pipe_drain(NULL, dxpl_id);
-    h5t_index_file_closing(o);
-    H5T_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
+    tb_obj_t *o = obj;
+    tb_pipe_drain(NULL, dxpl_id);
+    tb_index_file_closing(o);
+    TB_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
-const H5VL_file_class_t h5t_file_cls = {file_create, file_open, file_get, file_specific, file_optional, file_close};
+const H5VL_file_class_t tb_file_cls = {file_create, file_open, file_get, file_specific, file_optional, file_close};

@@ -1,71 +1,71 @@
 /* group.c — H5G callbacks, forwarded to the connector below. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 #include "index.h"
 
 static void *
 group_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lcpl_id, hid_t gcpl_id,
              hid_t gapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_index_modified();
-    return h5t_wrap_new(H5VLgroup_create(o->under, loc, o->under_vol_id, name, lcpl_id, gcpl_id, gapl_id, dxpl_id, req),
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_index_modified();
+    return tb_wrap_new(H5VLgroup_create(o->under, loc, o->under_vol_id, name, lcpl_id, gcpl_id, gapl_id, dxpl_id, req),
                         o, req);
 }
 
 static void *
 group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl_id, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
-    h5t_obj_t *w = h5t_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
-    h5t_index_obj_opened(w, o, loc, name);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
+    tb_obj_t *w = tb_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
+    tb_index_obj_opened(w, o, loc, name);
     return w;
 }
 
 static herr_t
 group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     herr_t     ret;
-    if (h5t_index_group_get(o, args, req, &ret))
+    if (tb_index_group_get(o, args, req, &ret))
         return ret;
-    H5T_FORWARD(o, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 group_specific(void *obj, H5VL_group_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t                 *o = obj;
+    tb_obj_t                 *o = obj;
     H5VL_group_specific_args_t my;
     herr_t                     ret;
     /* Mounting names a child file object: hand the connector below its own object. */
     if (args->op_type == H5VL_GROUP_MOUNT || args->op_type == H5VL_GROUP_UNMOUNT)
-        h5t_index_mounted();
+        tb_index_mounted();
     if (args->op_type == H5VL_GROUP_MOUNT) {
         my                          = *args;
-        my.args.mount.child_file    = h5t_under(args->args.mount.child_file);
+        my.args.mount.child_file    = tb_under(args->args.mount.child_file);
         args                        = &my;
     }
     ret = H5VLgroup_specific(o->under, o->under_vol_id, args, dxpl_id, req);
-    h5t_req_wrap(req, o->ctx);
+    tb_req_wrap(req, o->ctx);
     return ret;
 }
 
 static herr_t
 group_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 group_close(void *obj, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_FORWARD_CLOSE(o, req, H5VLgroup_close(o->under, o->under_vol_id, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_FORWARD_CLOSE(o, req, H5VLgroup_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
-const H5VL_group_class_t h5t_group_cls = {group_create, group_open, group_get, group_specific, group_optional, group_close};
+const H5VL_group_class_t tb_group_cls = {group_create, group_open, group_get, group_specific, group_optional, group_close};

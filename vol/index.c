@@ -3,7 +3,7 @@
  * time, dropped when this process changes a writable file, persisted as a sidecar for read-only
  * opens (sidecar.c). The answers themselves are in index_query.c. */
 #include "index_ctx.h"
-#include "h5t_pool.h"
+#include "tb_pool.h"
 #include "sidecar_store.h"
 
 #include <limits.h>
@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-h5t_index_stats_t h5t_ix_stats;
+tb_index_stats_t tb_ix_stats;
 
 /* Modification epoch of this process: bumped by every change made through the connector.
  * Writable indexes compare it with what they last saw; read-only ones cannot be changed. */
@@ -23,40 +23,40 @@ static uint64_t ix_epoch = 1;
 static int ix_disabled;
 
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
-static h5t_ix_data_t  *registry;
+static tb_ix_data_t  *registry;
 
-static h5t_objpool_t ixobj_pool = H5T_OBJPOOL_INIT(struct h5t_index_obj, 4096);
+static tb_objpool_t ixobj_pool = TB_OBJPOOL_INIT(struct tb_index_obj, 4096);
 
 void
-h5t_index_get_stats(h5t_index_stats_t *out)
+tb_index_get_stats(tb_index_stats_t *out)
 {
-    *out = h5t_ix_stats;
+    *out = tb_ix_stats;
 }
 
 void
-h5t_index_print_stats(FILE *out)
+tb_index_print_stats(FILE *out)
 {
     fprintf(out, "h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu attrs_lazy=%zu dsets_lazy=%zu; sidecars",
-            h5t_ix_stats.answered, h5t_ix_stats.forwarded, h5t_ix_stats.groups_loaded, h5t_ix_stats.attrs_lazy,
-            h5t_ix_stats.dsets_lazy);
+            tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.attrs_lazy,
+            tb_ix_stats.dsets_lazy);
     /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
     int any = 0;
-    for (int o = 0; o < H5T_SC_NOUTCOMES; o++)
-        if (h5t_sc_tally[o] || o == H5T_SC_LOADED || o == H5T_SC_WRITTEN) {
-            fprintf(out, " %s=%zu", h5t_sc_outcome_key((h5t_sc_outcome_t)o), h5t_sc_tally[o]);
+    for (int o = 0; o < TB_SC_NOUTCOMES; o++)
+        if (tb_sc_tally[o] || o == TB_SC_LOADED || o == TB_SC_WRITTEN) {
+            fprintf(out, " %s=%zu", tb_sc_outcome_key((tb_sc_outcome_t)o), tb_sc_tally[o]);
             any = 1;
         }
     fprintf(out, "%s\n", any ? "" : " none");
 }
 
 void
-h5t_index_modified(void)
+tb_index_modified(void)
 {
     ix_epoch++;
 }
 
 void
-h5t_index_mounted(void)
+tb_index_mounted(void)
 {
     ix_disabled = 1;
     ix_epoch++;
@@ -66,7 +66,7 @@ h5t_index_mounted(void)
 
 /* Reads the file's in-file fingerprint and fileno from the connector below. */
 static int
-file_fingerprint(h5t_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_out, uint64_t *eoa_out)
+file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_out, uint64_t *eoa_out)
 {
     H5VL_loc_params_t      loc = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
     H5O_info2_t            oi;
@@ -76,7 +76,7 @@ file_fingerprint(h5t_obj_t *file, unsigned long *fileno_out, uint8_t *root_token
     if (H5VLobject_get(file->under, &loc, file->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
         return -1;
     *fileno_out = oi.fileno;
-    memcpy(root_token_out, &oi.token, H5T_IX_TOKEN_NBYTES);
+    memcpy(root_token_out, &oi.token, TB_IX_TOKEN_NBYTES);
     if (eoa_out) {
         haddr_t                         eoa = HADDR_UNDEF;
         H5VL_native_file_optional_args_t na;
@@ -99,15 +99,15 @@ driver_fstat(void *file_under, hid_t vol, struct stat *st)
     na.get_vfd_handle.fapl_id     = H5P_FILE_ACCESS_DEFAULT;
     na.get_vfd_handle.file_handle = &handle;
     H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
-    hid_t                saved    = h5t_err_save();
+    hid_t                saved    = tb_err_save();
     int ok = H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 && handle &&
              fstat(*(int *)handle, st) == 0 && S_ISREG(st->st_mode);
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     return ok ? 0 : -1;
 }
 
 static void
-identity_from_stat(const struct stat *st, h5t_ix_identity_t *id)
+identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
 {
     id->dev      = (uint64_t)st->st_dev;
     id->ino      = (uint64_t)st->st_ino;
@@ -120,7 +120,7 @@ identity_from_stat(const struct stat *st, h5t_ix_identity_t *id)
  * clock's resolution could not be told apart, so such a file's sidecars are neither used nor
  * written. */
 static int
-too_recent(const h5t_ix_identity_t *id)
+too_recent(const tb_ix_identity_t *id)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
@@ -131,90 +131,90 @@ too_recent(const h5t_ix_identity_t *id)
 
 /* Tries the sidecar of a read-only file; adopts it when it describes exactly this file. */
 static void
-try_sidecar(h5t_ix_data_t *d)
+try_sidecar(tb_ix_data_t *d)
 {
     void            *buf = NULL;
     size_t           n   = 0;
-    h5t_sc_found_t   found;
-    h5t_sc_outcome_t o = h5t_sc_load(&d->policy, &d->file, &buf, &n, &found);
-    if (o != H5T_SC_LOADED) {
-        if (o != H5T_SC_ABSENT)
-            h5t_ix_stats.sidecar_rejects++;
+    tb_sc_found_t   found;
+    tb_sc_outcome_t o = tb_sc_load(&d->policy, &d->file, &buf, &n, &found);
+    if (o != TB_SC_LOADED) {
+        if (o != TB_SC_ABSENT)
+            tb_ix_stats.sidecar_rejects++;
         return;
     }
     /* Decoded straight into d (one pass over the bytes), dropped again if it is not sound. */
-    h5t_ix_identity_t sid;
-    h5t_status_t      st = h5t_sidecar_decode(buf, n, &sid, d);
-    if (st == H5T_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0)
-        st = H5T_ERR_CORRUPT; /* (the store checked the header already) */
-    if (st != H5T_OK) {
-        h5t_ix_data_clear(d);
-        h5t_ix_stats.sidecar_rejects++;
-        h5t_sc_note(&d->policy, st == H5T_ERR_NOMEM ? H5T_SC_NO_MEMORY : H5T_SC_CORRUPT, found.where);
+    tb_ix_identity_t sid;
+    tb_status_t      st = tb_sidecar_decode(buf, n, &sid, d);
+    if (st == TB_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0)
+        st = TB_ERR_CORRUPT; /* (the store checked the header already) */
+    if (st != TB_OK) {
+        tb_ix_data_clear(d);
+        tb_ix_stats.sidecar_rejects++;
+        tb_sc_note(&d->policy, st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, found.where);
         free(buf);
         return;
     }
-    d->sc_buf = h5t_sidecar_compact(d, buf);
-    h5t_ix_stats.sidecar_loads++;
-    h5t_sc_note(&d->policy, H5T_SC_LOADED, found.where);
+    d->sc_buf = tb_sidecar_compact(d, buf);
+    tb_ix_stats.sidecar_loads++;
+    tb_sc_note(&d->policy, TB_SC_LOADED, found.where);
 }
 
 /* Where this open's sidecars go, from its configuration (d owns the copy of the folder). */
 static void
-policy_from_config(h5t_sc_policy_t *p, const h5t_config_t *cfg)
+policy_from_config(tb_sc_policy_t *p, const tb_config_t *cfg)
 {
-    p->where            = cfg->index_where == H5T_INDEX_BESIDE   ? H5T_SC_BESIDE
-                          : cfg->index_where == H5T_INDEX_IN_DIR ? H5T_SC_DIR
-                                                                 : H5T_SC_CACHE;
-    p->dir              = p->where == H5T_SC_DIR ? strdup(cfg->index_dir) : NULL;
+    p->where            = cfg->index_where == TB_INDEX_BESIDE   ? TB_SC_BESIDE
+                          : cfg->index_where == TB_INDEX_IN_DIR ? TB_SC_DIR
+                                                                 : TB_SC_CACHE;
+    p->dir              = p->where == TB_SC_DIR ? strdup(cfg->index_dir) : NULL;
     p->cache_max_nbytes = cfg->index_cache_max_nbytes;
     p->debug            = cfg->debug;
-    if (p->where == H5T_SC_DIR && !p->dir)
-        p->where = H5T_SC_CACHE;
+    if (p->where == TB_SC_DIR && !p->dir)
+        p->where = TB_SC_CACHE;
 }
 
 void
-h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
+tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
-    h5t_ctx_t *ctx = file->ctx;
-    if (ctx->cfg.index == H5T_INDEX_OFF || ix_disabled || ctx->index)
+    tb_ctx_t *ctx = file->ctx;
+    if (ctx->cfg.index == TB_INDEX_OFF || ix_disabled || ctx->index)
         return;
     if (flags & H5F_ACC_SWMR_READ)
         return; /* another process is writing: nothing may be cached */
     /* Native underneath only: tokens, native optional operations and the ID wrapping of
      * iteration callbacks all assume it. */
     H5VL_class_value_t value = (H5VL_class_value_t)-1;
-    hid_t              saved = h5t_err_save();
+    hid_t              saved = tb_err_save();
     int                ok    = H5VLget_value(ctx->under_vol_id, &value) >= 0 && value == H5_VOL_NATIVE;
     /* Only with the POSIX driver is the file one descriptor whose identity can be taken. */
     if (ok) {
         hid_t drv = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
         ok        = drv >= 0 && drv == H5FD_SEC2;
     }
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     struct stat st;
     if (!ok || driver_fstat(file->under, file->under_vol_id, &st) < 0)
         return;
 
-    h5t_ix_identity_t id;
+    tb_ix_identity_t id;
     memset(&id, 0, sizeof(id));
     identity_from_stat(&st, &id);
     int           writable = created || (flags & H5F_ACC_RDWR);
-    int           persist  = !writable && ctx->cfg.index == H5T_INDEX_PERSISTENT;
+    int           persist  = !writable && ctx->cfg.index == TB_INDEX_PERSISTENT;
     unsigned long fileno   = 0;
     if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) < 0) {
         H5Eclear2(H5E_DEFAULT);
         return;
     }
 
-    struct h5t_index_file *f = calloc(1, sizeof(*f));
+    struct tb_index_file *f = calloc(1, sizeof(*f));
     if (!f)
         return;
     f->fileno = fileno;
     f->debug  = ctx->cfg.debug;
 
     pthread_mutex_lock(&registry_mu);
-    h5t_ix_data_t *d = registry;
+    tb_ix_data_t *d = registry;
     while (d && !(d->dev == id.dev && d->ino == id.ino))
         d = d->next;
     if (d) {
@@ -241,7 +241,7 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
         if (persist && !d->file.path)
             d->persist = 0;
         if (d->persist && too_recent(&id)) {
-            h5t_sc_note(&d->policy, H5T_SC_TOO_RECENT, d->file.path);
+            tb_sc_note(&d->policy, TB_SC_TOO_RECENT, d->file.path);
             d->persist = 0;
         }
         if (d->persist)
@@ -260,63 +260,63 @@ h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t f
 }
 
 void
-h5t_ix_check_unchanged(struct h5t_index_file *f, void *file_under, hid_t vol)
+tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol)
 {
-    h5t_ix_data_t *d = f->d;
+    tb_ix_data_t *d = f->d;
     if (!d->persist)
         return;
     /* What HDF5 read must still be the file described: a rewrite in place while it was open
      * (same inode) changes size, mtime or ctime. */
     struct stat       st;
-    h5t_ix_identity_t now = d->file.id;
+    tb_ix_identity_t now = d->file.id;
     if (driver_fstat(file_under, vol, &st) == 0)
         identity_from_stat(&st, &now);
     else
         now.size = ~d->file.id.size;
     if (memcmp(&now, &d->file.id, sizeof(now)) != 0) {
-        h5t_sc_note(&d->policy, H5T_SC_CHANGED, d->file.path);
+        tb_sc_note(&d->policy, TB_SC_CHANGED, d->file.path);
         d->persist = 0;
     }
 }
 
 /* Publishes the sidecar of a read-only file whose index learned something. */
 static void
-maybe_publish(h5t_ix_data_t *d)
+maybe_publish(tb_ix_data_t *d)
 {
     if (!d->persist || !d->dirty || !d->file.path || !d->have_id)
         return;
-    if (h5t_sc_publish(&d->policy, &d->file, d) == H5T_SC_WRITTEN)
-        h5t_ix_stats.sidecar_writes++;
+    if (tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
+        tb_ix_stats.sidecar_writes++;
 }
 
 /* Memory held by d's tables (allocations, not counting allocator overhead): records, hash tables,
  * permutations, the strings they own and the sidecar bytes kept for the rest. The small-dataset
  * cache (records, encodings, contents) is d->dset_nbytes, counted in the index_data budget. */
 static void
-h5t_ix_memory(const h5t_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
+tb_ix_memory(const tb_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
 {
-    size_t n = (size_t)d->objcap * sizeof(h5t_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * 4 : 0) +
-               (size_t)d->groupcap * sizeof(h5t_ix_group_t) + (size_t)d->attrcap * sizeof(h5t_ix_attr_t) +
+    size_t n = (size_t)d->objcap * sizeof(tb_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * 4 : 0) +
+               (size_t)d->groupcap * sizeof(tb_ix_group_t) + (size_t)d->attrcap * sizeof(tb_ix_attr_t) +
                d->sc_nbytes;
     for (uint32_t k = 0; k < d->ndset; k++) /* counted in dset_nbytes, with their records */
         if (!d->dsets[k].owned)
             n -= (size_t)d->dsets[k].type_nbytes + d->dsets[k].space_nbytes + d->dsets[k].value_nbytes;
     size_t links = 0;
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        const h5t_ix_group_t *x = &d->groups[g];
+        const tb_ix_group_t *x = &d->groups[g];
         links += x->nlinks;
         n += (x->ht ? ((size_t)x->ht_mask + 1) * 4 : 0) + (x->by_name ? (size_t)x->nlinks * 4 : 0) +
              (x->by_corder ? (size_t)x->nlinks * 4 : 0);
         if (!x->owned)
             continue; /* its links are in the table decoded from the sidecar */
-        n += (size_t)x->nlinks * sizeof(h5t_ix_link_t);
+        n += (size_t)x->nlinks * sizeof(tb_ix_link_t);
         for (uint32_t k = 0; k < x->nlinks; k++)
             n += x->links[k].name_len + 1u + (x->links[k].type ? x->links[k].val_size : 0u);
     }
     if (d->sc_links)
         for (uint32_t g = 0; g < d->ngroup; g++)
             if (!d->groups[g].owned)
-                n += (size_t)d->groups[g].nlinks * sizeof(h5t_ix_link_t);
+                n += (size_t)d->groups[g].nlinks * sizeof(tb_ix_link_t);
     for (uint32_t k = 0; k < d->nattr; k++)
         if (d->attrs[k].owned)
             n += d->attrs[k].name_len + 1u +
@@ -327,17 +327,17 @@ h5t_ix_memory(const h5t_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
 }
 
 void
-h5t_index_ctx_release(h5t_ctx_t *ctx)
+tb_index_ctx_release(tb_ctx_t *ctx)
 {
-    struct h5t_index_file *f = ctx->index;
+    struct tb_index_file *f = ctx->index;
     if (!f)
         return;
     ctx->index       = NULL;
-    h5t_ix_data_t *d = f->d;
+    tb_ix_data_t *d = f->d;
     pthread_mutex_lock(&registry_mu);
     int last = --d->refs == 0;
     if (last) {
-        h5t_ix_data_t **pp = &registry;
+        tb_ix_data_t **pp = &registry;
         while (*pp != d)
             pp = &(*pp)->next;
         *pp = d->next;
@@ -347,20 +347,20 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
         maybe_publish(d);
         if (f->debug) {
             size_t nlinks = 0, nbytes = 0;
-            h5t_ix_memory(d, &nlinks, &nbytes);
+            tb_ix_memory(d, &nlinks, &nbytes);
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; datasets cached=%zu lazy=%zu "
                     "materialised=%zu; %u objects %u attributes %u cached datasets (%llu bytes) "
                     "%zu links %zu bytes (%.1f bytes/entry)\n",
-                    d->file.path ? d->file.path : "?", h5t_ix_stats.answered, h5t_ix_stats.forwarded,
-                    h5t_ix_stats.groups_loaded, h5t_ix_stats.sidecar_loads, h5t_ix_stats.sidecar_rejects,
-                    h5t_ix_stats.sidecar_writes, h5t_ix_stats.attrs_lazy, h5t_ix_stats.attrs_materialised,
-                    h5t_ix_stats.dsets_cached, h5t_ix_stats.dsets_lazy, h5t_ix_stats.dsets_materialised, d->nobj,
+                    d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
+                    tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
+                    tb_ix_stats.sidecar_writes, tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised,
+                    tb_ix_stats.dsets_cached, tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
-        h5t_ix_data_clear(d);
+        tb_ix_data_clear(d);
         free((char *)d->file.path);
         free((char *)d->policy.dir);
         free(d);
@@ -369,29 +369,29 @@ h5t_index_ctx_release(h5t_ctx_t *ctx)
 }
 
 void
-h5t_index_obj_release(h5t_obj_t *o)
+tb_index_obj_release(tb_obj_t *o)
 {
     if (o->idx) {
         if (o->idx->lazy)
-            h5t_ix_lazy_free(o->idx->lazy);
+            tb_ix_lazy_free(o->idx->lazy);
         if (o->idx->lazyd)
-            h5t_ix_lazyd_free(o->idx->lazyd);
+            tb_ix_lazyd_free(o->idx->lazyd);
         free(o->idx->path);
-        h5t_objpool_put(&ixobj_pool, o->idx);
+        tb_objpool_put(&ixobj_pool, o->idx);
         o->idx = NULL;
     }
 }
 
-struct h5t_index_obj *
-h5t_ix_obj_state(h5t_obj_t *o)
+struct tb_index_obj *
+tb_ix_obj_state(tb_obj_t *o)
 {
     if (!o->idx)
-        o->idx = h5t_objpool_get(&ixobj_pool);
+        o->idx = tb_objpool_get(&ixobj_pool);
     return o->idx;
 }
 
 void
-h5t_ix_lazy_enlist(struct h5t_index_file *f, h5t_ix_lazy_node_t *n, h5t_obj_t *owner)
+tb_ix_lazy_enlist(struct tb_index_file *f, tb_ix_lazy_node_t *n, tb_obj_t *owner)
 {
     n->f        = f;
     n->owner    = owner;
@@ -404,7 +404,7 @@ h5t_ix_lazy_enlist(struct h5t_index_file *f, h5t_ix_lazy_node_t *n, h5t_obj_t *o
 }
 
 void
-h5t_ix_lazy_delist(h5t_ix_lazy_node_t *n)
+tb_ix_lazy_delist(tb_ix_lazy_node_t *n)
 {
     if (n->detached)
         return;
@@ -418,7 +418,7 @@ h5t_ix_lazy_delist(h5t_ix_lazy_node_t *n)
 }
 
 void *
-h5t_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token, H5I_type_t *type_out,
+tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token, H5I_type_t *type_out,
                      hid_t dxpl_id)
 {
     H5O_token_t       tok;
@@ -430,7 +430,7 @@ h5t_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_
 }
 
 void
-h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
+tb_index_obj_opened(void *child, const tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
 {
     if (!child || !parent->idx || !parent->idx->path)
         return;
@@ -441,44 +441,44 @@ h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params
     /* Absolute names: native records the path it walked itself. */
     if (!name || name[0] == '/')
         return;
-    struct h5t_index_obj *x = h5t_ix_obj_state(child);
+    struct tb_index_obj *x = tb_ix_obj_state(child);
     if (x && !x->path)
-        x->path = h5t_ix_join_path(parent->idx->path, name);
+        x->path = tb_ix_join_path(parent->idx->path, name);
 }
 
 void
-h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc)
+tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc)
 {
     if (!attr || !parent->idx || !parent->idx->path || loc->type != H5VL_OBJECT_BY_SELF)
         return;
-    struct h5t_index_obj *x = h5t_ix_obj_state(attr);
+    struct tb_index_obj *x = tb_ix_obj_state(attr);
     if (x && !x->path) {
         x->path  = strdup(parent->idx->path);
-        x->state = H5T_IXO_FOREIGN; /* an attribute: never a location for the index */
+        x->state = TB_IXO_FOREIGN; /* an attribute: never a location for the index */
     }
 }
 
-h5t_ix_data_t *
-h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
+tb_ix_data_t *
+tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
 {
-    struct h5t_index_file *f = o->ctx->index;
+    struct tb_index_file *f = o->ctx->index;
     if (!f || ix_disabled)
         return NULL;
-    h5t_ix_data_t *d = f->d;
+    tb_ix_data_t *d = f->d;
     if (d->writable && d->epoch != ix_epoch) {
         /* Never free what a running iteration walks: answer nothing until it ends. */
         if (d->busy)
             return NULL;
-        h5t_ix_data_clear(d);
+        tb_ix_data_clear(d);
         d->epoch = ix_epoch;
     }
-    struct h5t_index_obj *x = o->idx;
+    struct tb_index_obj *x = o->idx;
     if (!x) {
-        if (!(x = h5t_objpool_get(&ixobj_pool)))
+        if (!(x = tb_objpool_get(&ixobj_pool)))
             return NULL;
         o->idx = x;
     }
-    if (x->state == H5T_IXO_UNKNOWN) {
+    if (x->state == TB_IXO_UNKNOWN) {
         /* Which file is o in? Its fileno says, and its token comes with it. */
         H5VL_loc_params_t      loc = {.obj_type = obj_type, .type = H5VL_OBJECT_BY_SELF};
         H5O_info2_t            oi;
@@ -489,26 +489,26 @@ h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
             return NULL;
         if (H5VLobject_get(o->under, &loc, o->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
             H5Eclear2(H5E_DEFAULT);
-            x->state = H5T_IXO_FOREIGN;
+            x->state = TB_IXO_FOREIGN;
         }
         else {
-            x->state = oi.fileno == f->fileno ? H5T_IXO_MINE : H5T_IXO_FOREIGN;
-            memcpy(x->token, &oi.token, H5T_IX_TOKEN_NBYTES);
+            x->state = oi.fileno == f->fileno ? TB_IXO_MINE : TB_IXO_FOREIGN;
+            memcpy(x->token, &oi.token, TB_IX_TOKEN_NBYTES);
         }
     }
-    if (x->state != H5T_IXO_MINE)
+    if (x->state != TB_IXO_MINE)
         return NULL;
-    memcpy(token_out, x->token, H5T_IX_TOKEN_NBYTES);
+    memcpy(token_out, x->token, TB_IX_TOKEN_NBYTES);
     return d;
 }
 
 /* ------------------------------------------------------------------ loading */
 
-/* Groups up to this size are loaded with the info of their members (see h5t_ix_load_group). */
-#define H5T_IX_EAGER_INFO 64
+/* Groups up to this size are loaded with the info of their members (see tb_ix_load_group). */
+#define TB_IX_EAGER_INFO 64
 typedef struct collect {
-    h5t_ix_data_t *d; /* where hard-link targets get their object records */
-    h5t_ix_link_t *links;
+    tb_ix_data_t *d; /* where hard-link targets get their object records */
+    tb_ix_link_t *links;
     uint32_t       n, cap;
     char          *blob;
     size_t         blen, bcap;
@@ -540,13 +540,13 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     collect_t *c = op_data;
     (void)group;
     void *links;
-    if (h5t_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links) < 0)
+    if (tb_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links) < 0)
         goto fail;
     c->links = links;
     size_t len = strlen(name), off;
     if (len > UINT32_MAX - 1 || blob_append(c, name, len + 1, &off) < 0)
         goto fail;
-    h5t_ix_link_t *l = &c->links[c->n++];
+    tb_ix_link_t *l = &c->links[c->n++];
     memset(l, 0, sizeof(*l));
     l->name         = (const char *)(uintptr_t)off; /* an offset until the blob stops moving */
     l->name_len     = (uint32_t)len;
@@ -555,9 +555,9 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     l->corder_valid = (uint8_t)info->corder_valid;
     l->corder       = info->corder;
     if (info->type == H5L_TYPE_HARD) {
-        uint8_t tok[H5T_IX_TOKEN_NBYTES];
-        memcpy(tok, &info->u.token, H5T_IX_TOKEN_NBYTES);
-        if ((l->obj = h5t_ix_obj_get(c->d, tok)) == H5T_IX_NONE)
+        uint8_t tok[TB_IX_TOKEN_NBYTES];
+        memcpy(tok, &info->u.token, TB_IX_TOKEN_NBYTES);
+        if ((l->obj = tb_ix_obj_get(c->d, tok)) == TB_IX_NONE)
             goto fail;
     }
     else {
@@ -572,7 +572,7 @@ fail:
 }
 
 void
-h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
+tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
 {
     if (!obj)
         return;
@@ -585,11 +585,11 @@ h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
 }
 
 int
-h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
+tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
 {
     if (info->num_attrs > UINT32_MAX)
         return -1;
-    h5t_ix_obj_t *r = &d->objs[oi];
+    tb_ix_obj_t *r = &d->objs[oi];
     r->has_info     = 1;
     r->type         = (uint8_t)info->type;
     r->rc           = info->rc;
@@ -604,10 +604,10 @@ h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
 
 /* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`. */
 static int
-load_child_infos(h5t_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
+load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
 {
     for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
-        const h5t_ix_link_t *l = &d->groups[gi].links[k];
+        const tb_ix_link_t *l = &d->groups[gi].links[k];
         if (l->type != H5L_TYPE_HARD)
             continue;
         uint32_t oi = l->obj;
@@ -621,27 +621,27 @@ load_child_infos(h5t_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
         if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0 ||
-            h5t_ix_store_info(d, oi, &info) < 0)
+            tb_ix_store_info(d, oi, &info) < 0)
             return -1;
     }
     return 0;
 }
 
 int
-h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info)
+tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info)
 {
     /* A small group of a read-only file is loaded with its members' info while it is open:
      * opening it again for them later would cost more. Large groups get member info only when a
      * query needs it (one lookup must not read thousands of object headers); writable files read
      * only what native would. */
-    int eager   = !d->writable && d->objs[oi].group == H5T_IX_NONE;
+    int eager   = !d->writable && d->objs[oi].group == TB_IX_NONE;
     uint32_t gi = d->objs[oi].group;
-    if (gi != H5T_IX_NONE && !want_info)
+    if (gi != TB_IX_NONE && !want_info)
         return 0;
-    if (gi != H5T_IX_NONE) {
+    if (gi != TB_IX_NONE) {
         int missing = 0;
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
-            const h5t_ix_link_t *l = &d->groups[gi].links[k];
+            const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type == H5L_TYPE_HARD)
                 missing = !d->objs[l->obj].has_info;
         }
@@ -654,11 +654,11 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
     collect_t  c      = {.d = d};
     int        ret    = -1;
     if (!grp) {
-        grp = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
+        grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
         if (!grp || gtype != H5I_GROUP)
             goto done;
     }
-    if (gi == H5T_IX_NONE) {
+    if (gi == TB_IX_NONE) {
         H5VL_loc_params_t         self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
         H5VL_link_specific_args_t la   = {.op_type = H5VL_LINK_ITER};
         la.args.iterate.recursive      = 0;
@@ -677,7 +677,7 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
             goto done;
         /* Values of soft and user-defined links, appended to the blob. */
         for (uint32_t k = 0; k < c.n; k++) {
-            h5t_ix_link_t *l = &c.links[k];
+            tb_ix_link_t *l = &c.links[k];
             if (l->type == H5L_TYPE_HARD)
                 continue;
             void *val = malloc(l->val_size ? l->val_size : 1);
@@ -698,10 +698,10 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
             l->val = (const void *)(uintptr_t)off;
         }
         void *groups;
-        if (h5t_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups) < 0)
+        if (tb_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups) < 0)
             goto done;
         d->groups = groups;
-        h5t_ix_group_t *g = &d->groups[d->ngroup];
+        tb_ix_group_t *g = &d->groups[d->ngroup];
         memset(g, 0, sizeof(*g));
         /* Trimmed to size (names are still offsets): most groups hold a handful of links, and a
          * large file has many groups. */
@@ -730,17 +730,17 @@ h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void 
         g->max_corder   = ginfo.max_corder;
         c.links         = NULL;
         c.blob          = NULL;
-        if (h5t_ix_group_finish(g) < 0) {
-            h5t_ix_group_free(g);
+        if (tb_ix_group_finish(g) < 0) {
+            tb_ix_group_free(g);
             goto done;
         }
         gi                  = d->ngroup++;
         d->objs[oi].group   = gi;
         d->objs[oi].type    = H5O_TYPE_GROUP;
         d->dirty            = 1;
-        h5t_ix_stats.groups_loaded++;
+        tb_ix_stats.groups_loaded++;
     }
-    if ((want_info || (eager && d->groups[gi].nlinks <= H5T_IX_EAGER_INFO)) &&
+    if ((want_info || (eager && d->groups[gi].nlinks <= TB_IX_EAGER_INFO)) &&
         load_child_infos(d, gi, grp, a->vol) < 0)
         goto done;
     ret = 0;
@@ -750,6 +750,6 @@ done:
     free(c.links);
     free(c.blob);
     if (grp && grp != under_grp)
-        h5t_ix_close_under(grp, gtype, a->vol);
+        tb_ix_close_under(grp, gtype, a->vol);
     return ret;
 }

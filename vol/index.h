@@ -1,10 +1,10 @@
 /* index.h — the link/object index of the h5turbo connector: what the subclass callbacks call to
  * answer link/object/group queries from memory (returning 0 when they must forward instead), and
  * the notifications that keep the index coherent with changes made through this process. */
-#ifndef H5T_INDEX_H
-#define H5T_INDEX_H
+#ifndef TB_INDEX_H
+#define TB_INDEX_H
 
-#include "h5t_vol.h"
+#include "tb_vol.h"
 
 #include <stdio.h>
 
@@ -12,74 +12,74 @@
 
 /* Attaches an index to a freshly opened/created file (ctx of `file` is new). `flags` are the
  * H5Fopen/H5Fcreate flags. Never fails: on any doubt the file simply gets no index. */
-void h5t_index_file_opened(h5t_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
-/* Release hooks, from h5t_obj_free and h5t_ctx_unref. */
-void h5t_index_obj_release(h5t_obj_t *o);
-void h5t_index_ctx_release(h5t_ctx_t *ctx);
+void tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+/* Release hooks, from tb_obj_free and tb_ctx_unref. */
+void tb_index_obj_release(tb_obj_t *o);
+void tb_index_ctx_release(tb_ctx_t *ctx);
 
 /* ---- coherence */
 
 /* Something that can change links, objects or attributes happened through this process:
  * every writable index drops what it holds before its next answer. */
-void h5t_index_modified(void);
+void tb_index_modified(void);
 /* A file was mounted or unmounted: paths may cross files from now on; the index stops answering. */
-void h5t_index_mounted(void);
+void tb_index_mounted(void);
 
 /* ---- queries: return 1 when answered (the callback's status in *ret_out), 0 to forward */
-int h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
+int tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
                        herr_t *ret_out);
-int h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args,
+int tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args,
                             void **req, herr_t *ret_out);
-int h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
+int tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
                          herr_t *ret_out);
-int h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
+int tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
                               void **req, herr_t *ret_out);
-int h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
+int tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
 
 /* Opening a dataset or committed datatype by a multi-component absolute path (or one from the
  * file): our wrapper of the object opened straight by its cached token, or NULL to forward.
  * `want` is H5I_DATASET, H5I_DATATYPE, or H5I_BADID for H5Oopen (any of those two); `apl_id`
  * the access property list of the call (anything but the default forwards). */
-h5t_obj_t *h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
+tb_obj_t *tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
                           hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
 /* An object was opened (forwarded) from `parent` by a relative name (`loc`, or `name` for the
  * H5Dopen/H5Gopen/H5Topen forms): when the index opened parent (native recorded no path for
  * it), the child gets the path native would have recorded, for H5Iget_name. */
-void h5t_index_obj_opened(void *child, const h5t_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
+void tb_index_obj_opened(void *child, const tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
 /* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
  * reports when the index opened parent. */
-void h5t_index_attr_opened(void *attr, const h5t_obj_t *parent, const H5VL_loc_params_t *loc);
+void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc);
 
 /* ---- the small-attribute cache (index_attr.c), read-only files only */
 
 /* H5Aexists / H5Aexists_by_name: 1 when answered (status in *ret_out), 0 to forward. */
-int h5t_index_attr_exists(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
+int tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
                           herr_t *ret_out);
 /* H5Aopen / H5Aopen_by_name of a cached attribute: a lazy attribute (under == NULL), or NULL to
  * forward. */
-h5t_obj_t *h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
+tb_obj_t *tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
                                void **req);
 /* H5Aread and H5Aget_type/space/info/name of a lazy attribute: 1 when answered, 0 when the
- * caller must make it real (h5t_index_attr_materialise) and forward. */
-int h5t_index_attr_read(h5t_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
-int h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
+ * caller must make it real (tb_index_attr_materialise) and forward. */
+int tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
+int tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
 /* The application closes a file: its open's lazy attributes become real first. */
-void h5t_index_file_closing(h5t_obj_t *file);
+void tb_index_file_closing(tb_obj_t *file);
 
 /* ---- the small-dataset cache (index_dset.c), read-only files only */
 
 /* After a successful read of a real dataset (one dataset, this call's arguments): a whole read
  * with the default transfer list captures the dataset's content, once, if it is small. */
-void h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
+void tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
                               hid_t dxpl_id, const void *buf);
 /* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: 1 when answered
- * (status in *ret_out), 0 when the caller must make it real (H5T_LIVE) and forward. */
-int h5t_index_dset_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+ * (status in *ret_out), 0 when the caller must make it real (TB_LIVE) and forward. */
+int tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                         void *buf, herr_t *ret_out);
-int h5t_index_dset_get(h5t_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
+int tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
 
 /* ---- statistics for tests and the benchmark */
-typedef struct h5t_index_stats {
+typedef struct tb_index_stats {
     size_t answered;      /* queries answered from the index */
     size_t forwarded;     /* queries seen by the index and forwarded */
     size_t groups_loaded; /* groups loaded from the file */
@@ -91,10 +91,10 @@ typedef struct h5t_index_stats {
     size_t dsets_cached;       /* datasets whose content was captured */
     size_t dsets_lazy;         /* datasets opened from the cache */
     size_t dsets_materialised; /* lazy datasets made real */
-} h5t_index_stats_t;
-void h5t_index_get_stats(h5t_index_stats_t *out);
+} tb_index_stats_t;
+void tb_index_get_stats(tb_index_stats_t *out);
 /* One "h5turbo stats: index ..." line: answers, and every sidecar outcome (loads, writes, each
  * kind of rejection and fallback) that happened in this process. */
-void h5t_index_print_stats(FILE *out);
+void tb_index_print_stats(FILE *out);
 
 #endif

@@ -3,7 +3,7 @@
  * from the connector below once per object and persisted in the sidecar. H5Aexists is answered from
  * it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
  * below) that answers H5Aread and H5Aget_type/space/info/name itself; anything else makes it real
- * first (h5t_index_attr_materialise), by replaying the application's open from the file. */
+ * first (tb_index_attr_materialise), by replaying the application's open from the file. */
 #include "index_ctx.h"
 
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 /* A lazy attribute: what it answers from, and how to open the real one. One allocation; the
  * strings and bytes follow the struct. */
-struct h5t_ix_lazy {
-    h5t_ix_lazy_node_t node; /* (first) in its open's list */
+struct tb_ix_lazy {
+    tb_ix_lazy_node_t node; /* (first) in its open's list */
     const char            *name;
     /* How the application opened it, replayed to open the real one: native gives an attribute
      * its location's object location and path (not its object's), which H5Iget_name reports and
@@ -63,7 +63,7 @@ acollect_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
 }
 
 int
-h5t_ix_type_cacheable(hid_t t)
+tb_ix_type_cacheable(hid_t t)
 {
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
@@ -77,7 +77,7 @@ h5t_ix_type_cacheable(hid_t t)
 
 /* Fills the cached part of record x from the open attribute below (0), or leaves it listed only. */
 static void
-cache_value(void *attr, hid_t vol, size_t data_size, h5t_ix_attr_t *x, uint8_t **blob, size_t *blen)
+cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
     hid_t                 t = H5I_INVALID_HID, s = H5I_INVALID_HID;
     H5VL_attr_get_args_t  ga = {.op_type = H5VL_ATTR_GET_TYPE};
@@ -87,16 +87,16 @@ cache_value(void *attr, hid_t vol, size_t data_size, h5t_ix_attr_t *x, uint8_t *
     t                          = ga.args.get_type.type_id;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    if (!h5t_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+    if (!tb_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
     hssize_t    npoints = H5Sget_simple_extent_npoints(s);
     size_t      tsize   = H5Tget_size(t), tn = 0, sn;
     const void *tenc;
-    uint8_t     senc[H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK)];
+    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
-    if (h5t_ix_type_encode(t, &tenc, &tn) < 0 || (sn = h5t_ix_space_encode(s, senc)) == 0)
+    if (tb_ix_type_encode(t, &tenc, &tn) < 0 || (sn = tb_ix_space_encode(s, senc)) == 0)
         goto done;
     size_t   need = *blen + tn + sn + data_size;
     uint8_t *b    = realloc(*blob, need);
@@ -125,7 +125,7 @@ done:
 }
 
 int
-h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
+tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
     if (d->objs[oi].attrs_loaded)
         return 0;
@@ -133,7 +133,7 @@ h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
     acollect_t c    = {0};
     int        ret  = -1;
     uint32_t   done = 0;
-    void      *obj  = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
+    void      *obj  = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
     if (!obj)
         goto out;
     H5VL_loc_params_t         self = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
@@ -145,14 +145,14 @@ h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
     sa.args.iterate.op_data        = &c;
     if (H5VLattr_specific(obj, &self, a->vol, &sa, DXPL, NULL) < 0 || c.fail)
         goto out;
-    if (d->nattr + (uint64_t)c.n >= H5T_IX_NONE)
+    if (d->nattr + (uint64_t)c.n >= TB_IX_NONE)
         goto out;
     void *attrs;
-    if (h5t_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs) < 0)
+    if (tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs) < 0)
         goto out;
     d->attrs = attrs;
     for (; done < c.n; done++) {
-        h5t_ix_attr_t *x    = &d->attrs[d->nattr + done];
+        tb_ix_attr_t *x    = &d->attrs[d->nattr + done];
         size_t         nlen = strlen(c.names[done]);
         uint8_t       *blob = malloc(nlen + 1);
         size_t         blen = nlen + 1;
@@ -165,7 +165,7 @@ h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi)
         x->corder_valid = (uint8_t)(c.infos[done].corder_valid != 0);
         x->corder       = c.infos[done].corder;
         x->owned        = 1;
-        if (c.infos[done].data_size <= H5T_IX_ATTR_MAX_VALUE) {
+        if (c.infos[done].data_size <= TB_IX_ATTR_MAX_VALUE) {
             H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
             void *attr = H5VLattr_open(obj, &here, a->vol, c.names[done], H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
             if (attr) {
@@ -197,15 +197,15 @@ out:
         free(c.names[k]);
     free(c.names);
     free(c.infos);
-    h5t_ix_close_under(obj, otype, a->vol);
+    tb_ix_close_under(obj, otype, a->vol);
     return ret;
 }
 
 /* The record of attribute `name` of object oi (attributes loaded), or NULL. */
-static const h5t_ix_attr_t *
-attr_find(const h5t_ix_data_t *d, uint32_t oi, const char *name)
+static const tb_ix_attr_t *
+attr_find(const tb_ix_data_t *d, uint32_t oi, const char *name)
 {
-    const h5t_ix_obj_t *r = &d->objs[oi];
+    const tb_ix_obj_t *r = &d->objs[oi];
     for (uint32_t k = 0; k < r->nattr; k++)
         if (strcmp(d->attrs[r->attr_first + k].name, name) == 0)
             return &d->attrs[r->attr_first + k];
@@ -215,7 +215,7 @@ attr_find(const h5t_ix_data_t *d, uint32_t oi, const char *name)
 /* Opens attribute `name` below as H5Aopen_by_name(location, rel_name) or H5Aopen(location)
  * (rel_name NULL) would, the location being the file or the object at loc_path. */
 static void *
-open_real(struct h5t_index_file *f, hid_t vol, int loc_is_file, const char *loc_path, const char *rel_name,
+open_real(struct tb_index_file *f, hid_t vol, int loc_is_file, const char *loc_path, const char *rel_name,
           const char *name)
 {
     void      *locobj = f->file_under;
@@ -234,55 +234,55 @@ open_real(struct h5t_index_file *f, hid_t vol, int loc_is_file, const char *loc_
     }
     void *attr = H5VLattr_open(locobj, &loc, vol, name, H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
     if (locobj != f->file_under) {
-        hid_t saved = h5t_err_save();
-        h5t_ix_close_under(locobj, ltype, vol);
-        h5t_err_restore(saved);
+        hid_t saved = tb_err_save();
+        tb_ix_close_under(locobj, ltype, vol);
+        tb_err_restore(saved);
     }
     return attr;
 }
 
 void *
-h5t_index_attr_sentinel(const h5t_obj_t *o)
+tb_index_attr_sentinel(const tb_obj_t *o)
 {
-    const struct h5t_ix_lazy *lz = o->idx ? o->idx->lazy : NULL;
+    const struct tb_ix_lazy *lz = o->idx ? o->idx->lazy : NULL;
     return lz && lz->node.f->sentinel ? lz->node.f->sentinel : NULL;
 }
 
 /* ------------------------------------------------------------------ queries */
 int
-h5t_index_attr_exists(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
+tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
                       herr_t *ret_out)
 {
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
-    uint32_t        t = h5t_ix_locate(o, loc, req, &d, &a, NULL);
-    if (t == H5T_IX_NONE || h5t_ix_load_attrs(d, &a, t) < 0)
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t        t = tb_ix_locate(o, loc, req, &d, &a, NULL);
+    if (t == TB_IX_NONE || tb_ix_load_attrs(d, &a, t) < 0)
         return 0;
     *args->args.exists.exists = attr_find(d, t, args->args.exists.name) != NULL;
-    h5t_ix_stats.answered++;
+    tb_ix_stats.answered++;
     *ret_out = 0;
     return 1;
 }
 
-h5t_obj_t *
-h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req)
+tb_obj_t *
+tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req)
 {
     if (aapl_id != H5P_DEFAULT && aapl_id != H5P_ATTRIBUTE_ACCESS_DEFAULT)
         return NULL;
-    struct h5t_index_file *f = o->ctx->index;
+    struct tb_index_file *f = o->ctx->index;
     if (!f || !f->file_under || !name)
         return NULL;
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
     char           *path = NULL;
-    uint32_t        t    = h5t_ix_locate(o, loc, req, &d, &a, NULL);
-    if (t == H5T_IX_NONE)
+    uint32_t        t    = tb_ix_locate(o, loc, req, &d, &a, NULL);
+    if (t == TB_IX_NONE)
         return NULL;
-    const h5t_ix_attr_t *x = h5t_ix_load_attrs(d, &a, t) < 0 ? NULL : attr_find(d, t, name);
+    const tb_ix_attr_t *x = tb_ix_load_attrs(d, &a, t) < 0 ? NULL : attr_find(d, t, name);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened. */
     if (x && x->cached && !f->sentinel &&
-        (h5t_ix_locate(o, loc, req, &d, &a, &path) != t ||
+        (tb_ix_locate(o, loc, req, &d, &a, &path) != t ||
          !(f->sentinel = open_real(f, o->under_vol_id, 0, path, NULL, name)))) {
         H5Eclear2(H5E_DEFAULT);
         x = NULL;
@@ -299,12 +299,12 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
     char       *rel   = loc->type == H5VL_OBJECT_BY_NAME ? strdup(loc->loc_data.loc_by_name.name) : NULL;
     int         ok    = xpath && lpath && (loc->type != H5VL_OBJECT_BY_NAME || rel);
     free(path);
-    struct h5t_ix_lazy *lz =
+    struct tb_ix_lazy *lz =
         ok ? malloc(sizeof(*lz) + x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes) : NULL;
-    h5t_obj_t            *w  = lz ? h5t_obj_new(NULL, o->ctx) : NULL;
-    struct h5t_index_obj *xo = w ? h5t_ix_obj_state(w) : NULL;
+    tb_obj_t            *w  = lz ? tb_obj_new(NULL, o->ctx) : NULL;
+    struct tb_index_obj *xo = w ? tb_ix_obj_state(w) : NULL;
     if (!xo) {
-        h5t_obj_free(w);
+        tb_obj_free(w);
         free(lz);
         free(xpath);
         free(lpath);
@@ -334,68 +334,68 @@ h5t_index_attr_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name
     lz->ainfo.corder         = x->corder;
     lz->ainfo.cset           = (H5T_cset_t)x->cset;
     lz->ainfo.data_size      = x->value_nbytes;
-    h5t_ix_lazy_enlist(f, &lz->node, w);
-    xo->state = H5T_IXO_FOREIGN; /* an attribute: never a location for the index */
+    tb_ix_lazy_enlist(f, &lz->node, w);
+    xo->state = TB_IXO_FOREIGN; /* an attribute: never a location for the index */
     xo->path  = xpath;           /* what H5Iget_name reports */
     xo->lazy  = lz;
-    h5t_ix_stats.attrs_lazy++;
-    h5t_ix_stats.answered++;
+    tb_ix_stats.attrs_lazy++;
+    tb_ix_stats.answered++;
     return w;
 }
 
 void
-h5t_ix_lazy_free(struct h5t_ix_lazy *lz)
+tb_ix_lazy_free(struct tb_ix_lazy *lz)
 {
-    h5t_ix_lazy_delist(&lz->node);
+    tb_ix_lazy_delist(&lz->node);
     free(lz->loc_path);
     free(lz->rel_name);
     free(lz);
 }
 
 int
-h5t_index_attr_materialise(h5t_obj_t *o)
+tb_index_attr_materialise(tb_obj_t *o)
 {
     if (o->under || !o->idx || !o->idx->lazy)
         return 0;
-    struct h5t_ix_lazy *lz = o->idx->lazy;
+    struct tb_ix_lazy *lz = o->idx->lazy;
     if (!lz->node.f->file_under) {
-        H5T_PUSH("index", H5T_ERR_HDF5, "attribute \"%s\" was opened from the cache of a file closed since", lz->name);
+        TB_PUSH("index", TB_ERR_HDF5, "attribute \"%s\" was opened from the cache of a file closed since", lz->name);
         return -1;
     }
     /* Replays the application's open, from the file: the real one records what native would. */
     void *under = open_real(lz->node.f, o->under_vol_id, lz->loc_is_file, lz->loc_path, lz->rel_name, lz->name);
     if (!under) {
-        H5T_PUSH("index", H5T_ERR_HDF5, "cannot open attribute \"%s\" from %s", lz->name, lz->loc_path);
+        TB_PUSH("index", TB_ERR_HDF5, "cannot open attribute \"%s\" from %s", lz->name, lz->loc_path);
         return -1;
     }
     o->under      = under;
     o->idx->lazy  = NULL;
-    h5t_ix_lazy_free(lz);
-    h5t_ix_stats.attrs_materialised++;
+    tb_ix_lazy_free(lz);
+    tb_ix_stats.attrs_materialised++;
     return 0;
 }
 
 void
-h5t_index_file_closing(h5t_obj_t *file)
+tb_index_file_closing(tb_obj_t *file)
 {
-    struct h5t_index_file *f = file->ctx->index;
+    struct tb_index_file *f = file->ctx->index;
     if (!f || f->file_under != file->under)
         return;
-    h5t_ix_check_unchanged(f, file->under, file->under_vol_id);
+    tb_ix_check_unchanged(f, file->under, file->under_vol_id);
     /* No longer sure the file below stays open: every lazy attribute and dataset of this open
      * becomes real now (they then keep it open as native's would), and no more are handed out. */
     while (f->lazies) {
-        h5t_ix_lazy_node_t *n = f->lazies;
-        if (h5t_index_materialise(n->owner) < 0) {
+        tb_ix_lazy_node_t *n = f->lazies;
+        if (tb_index_materialise(n->owner) < 0) {
             /* It stays lazy (what it answers still works); anything else on it will fail. */
-            h5t_ix_lazy_delist(n);
+            tb_ix_lazy_delist(n);
             H5Eclear2(H5E_DEFAULT);
         }
     }
     if (f->sentinel) {
-        hid_t saved = h5t_err_save();
+        hid_t saved = tb_err_save();
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
-        h5t_err_restore(saved);
+        tb_err_restore(saved);
         f->sentinel = NULL;
     }
     f->file_under = NULL;
@@ -403,15 +403,15 @@ h5t_index_file_closing(h5t_obj_t *file)
 
 /* ------------------------------------------------------------------ answers for lazy attributes */
 static hid_t
-lazy_ftype(struct h5t_ix_lazy *lz)
+lazy_ftype(struct tb_ix_lazy *lz)
 {
-    return h5t_ix_type_get(lz->type_enc, lz->type_nbytes);
+    return tb_ix_type_get(lz->type_enc, lz->type_nbytes);
 }
 
 int
-h5t_index_attr_read(h5t_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out)
+tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out)
 {
-    struct h5t_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
+    struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
     if (!lz)
         return 0;
     *ret_out = 0;
@@ -422,14 +422,14 @@ h5t_index_attr_read(h5t_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, h
     /* The public calls below start by clearing the error stack, which holds nothing of this call
      * yet; whatever they leave on failure is cleared before the real attribute is asked. */
     hid_t ft   = lazy_ftype(lz);
-    int   done = ft >= 0 && h5t_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
+    int   done = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
     if (!done)
         H5Eclear2(H5E_DEFAULT);
     return done;
 }
 
 int
-h5t_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
+tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
 {
     /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft: equal, a plain copy. */
     htri_t eq = H5Tequal(ft, mem_type_id);
@@ -460,9 +460,9 @@ h5t_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes
 }
 
 int
-h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
+tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
 {
-    struct h5t_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
+    struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
     if (!lz)
         return 0;
     *ret_out = 0;
@@ -470,14 +470,14 @@ h5t_index_attr_get(h5t_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
         case H5VL_ATTR_GET_TYPE: {
             /* A copy of the decoded type, which reads then compare against. */
             hid_t ft = lazy_ftype(lz);
-            hid_t t  = ft >= 0 ? h5t_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
+            hid_t t  = ft >= 0 ? tb_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
             if (t < 0)
                 return 0;
             args->args.get_type.type_id = t;
             return 1;
         }
         case H5VL_ATTR_GET_SPACE: {
-            hid_t s = h5t_ix_space_make(lz->space_enc);
+            hid_t s = tb_ix_space_make(lz->space_enc);
             if (s < 0)
                 return 0;
             args->args.get_space.space_id = s;

@@ -1,34 +1,34 @@
 /* index_ctx.h — what index.c and index_query.c share beyond the data model: the per-open and
- * per-object state hung on h5t_ctx_t / h5t_obj_t, and the loaders that fill the tables from the
+ * per-object state hung on tb_ctx_t / tb_obj_t, and the loaders that fill the tables from the
  * connector below. */
-#ifndef H5T_INDEX_CTX_H
-#define H5T_INDEX_CTX_H
+#ifndef TB_INDEX_CTX_H
+#define TB_INDEX_CTX_H
 
 #include "index.h"
 #include "index_int.h"
 
-struct h5t_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
-struct h5t_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
+struct tb_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
+struct tb_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
 
 /* A lazy object's place in its open's list (the first member of both lazy states): what must be
  * made real before the file below is closed. */
-typedef struct h5t_ix_lazy_node {
-    struct h5t_ix_lazy_node *prev, *next;
-    struct h5t_index_file   *f;
-    h5t_obj_t               *owner;    /* the wrapper this is the state of */
+typedef struct tb_ix_lazy_node {
+    struct tb_ix_lazy_node *prev, *next;
+    struct tb_index_file   *f;
+    tb_obj_t               *owner;    /* the wrapper this is the state of */
     int                      detached; /* left f's list (its file closed and it could not be made real) */
-} h5t_ix_lazy_node_t;
+} tb_ix_lazy_node_t;
 
 /* One open of a file (ctx->index). */
-struct h5t_index_file {
-    h5t_ix_data_t *d;
+struct tb_index_file {
+    tb_ix_data_t *d;
     unsigned long  fileno; /* of this open's shared file: how objects of this file are recognised */
     int            debug;
     /* The file object below, while the application holds this open's file: what lazy attributes
      * and datasets open their real object through. Every lazy object of this open is made real
      * before that file is closed, and none is handed out after (NULL). */
     void               *file_under;
-    h5t_ix_lazy_node_t *lazies; /* this open's lazy attributes and datasets */
+    tb_ix_lazy_node_t *lazies; /* this open's lazy attributes and datasets */
     /* One real attribute of this file, opened below with the first lazy one and closed with the
      * file: what HDF5 gets when it asks for the native object of a lazy attribute. It only ever
      * does so to tell which file an attribute ID belongs to (H5Fget_obj_count/ids, and native's
@@ -38,93 +38,93 @@ struct h5t_index_file {
 };
 
 /* Per wrapper (o->idx): which file object it is, learned once. */
-enum { H5T_IXO_UNKNOWN = 0, H5T_IXO_MINE, H5T_IXO_FOREIGN };
-struct h5t_index_obj {
+enum { TB_IXO_UNKNOWN = 0, TB_IXO_MINE, TB_IXO_FOREIGN };
+struct tb_index_obj {
     int     state;
-    uint8_t token[H5T_IX_TOKEN_NBYTES];
+    uint8_t token[TB_IX_TOKEN_NBYTES];
     /* The path native HDF5 would have recorded for an object the index opened by token (and
      * for attributes opened from it): what H5Iget_name must return. NULL otherwise. */
     char *path;
     /* A lazy attribute (index_attr.c) or dataset (index_dset.c): opened from the cache, nothing
      * open below yet. */
-    struct h5t_ix_lazy  *lazy;
-    struct h5t_ix_lazyd *lazyd;
+    struct tb_ix_lazy  *lazy;
+    struct tb_ix_lazyd *lazyd;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
-typedef struct h5t_ix_anchor {
+typedef struct tb_ix_anchor {
     void      *under;
     hid_t      vol;
     H5I_type_t type;
-} h5t_ix_anchor_t;
+} tb_ix_anchor_t;
 
 /* The application closes an open of a read-only file: if what HDF5 reads changed since it was
  * opened (a rewrite in place), no sidecar is written for it. */
-void h5t_ix_check_unchanged(struct h5t_index_file *f, void *file_under, hid_t vol);
+void tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol);
 
 /* The data of o's file when the index may answer for o (o is in that file), else NULL. Sets
  * token_out to o's own token. Drops stale data of writable files first. */
-h5t_ix_data_t *h5t_ix_for(h5t_obj_t *o, H5I_type_t obj_type, uint8_t *token_out);
+tb_ix_data_t *tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out);
 
 
 /* Makes sure the links of group object `oi` are loaded (under_grp: the group already opened
  * below, or NULL to open it by token through `a`). With want_info, also the object info of every
  * hard-link target. 0 on success, -1 when it cannot (caller forwards). */
-int h5t_ix_load_group(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info);
+int tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info);
 /* Stores the result of an H5Oget_info made below (all fields) in object record `oi`: 0, or -1 when
  * the record cannot hold it (more than 2^32-1 attributes; the caller forwards). */
-int h5t_ix_store_info(h5t_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
+int tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
 
 /* o's per-wrapper state, created zeroed on first need (NULL when out of memory). */
-struct h5t_index_obj *h5t_ix_obj_state(h5t_obj_t *o);
+struct tb_index_obj *tb_ix_obj_state(tb_obj_t *o);
 
 /* For the attribute cache (index_query.c): the object a BY_SELF or BY_NAME location names, in the
  * index of a read-only file, and (path_out not NULL) the path native records for it, malloc'd;
- * H5T_IX_NONE when the index cannot tell (the caller forwards). */
-uint32_t h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out,
-                       h5t_ix_anchor_t *a_out, char **path_out);
+ * TB_IX_NONE when the index cannot tell (the caller forwards). */
+uint32_t tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
+                       tb_ix_anchor_t *a_out, char **path_out);
 /* Native's path for `name` looked up from an object whose path is `base` ("." gives base); NULL
  * when it cannot be told (a "." component) or out of memory. */
-char *h5t_ix_join_path(const char *base, const char *name);
+char *tb_ix_join_path(const char *base, const char *name);
 /* Loads the attributes of object oi (opened by token through a). 0, or -1 (caller forwards). */
-int h5t_ix_load_attrs(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t oi);
+int tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
 /* Enters a new lazy object of owner in f's list, takes it out again (unless detached). */
-void h5t_ix_lazy_enlist(struct h5t_index_file *f, h5t_ix_lazy_node_t *n, h5t_obj_t *owner);
-void h5t_ix_lazy_delist(h5t_ix_lazy_node_t *n);
+void tb_ix_lazy_enlist(struct tb_index_file *f, tb_ix_lazy_node_t *n, tb_obj_t *owner);
+void tb_ix_lazy_delist(tb_ix_lazy_node_t *n);
 /* Opens the object of `token` below, by token from loc_obj (of type loc_type); its type in
  * *type_out. NULL on failure (error on the stack). */
-void *h5t_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token,
+void *tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token,
                            H5I_type_t *type_out, hid_t dxpl_id);
-/* Frees a lazy attribute's state (from h5t_index_obj_release). */
-void h5t_ix_lazy_free(struct h5t_ix_lazy *lz);
+/* Frees a lazy attribute's state (from tb_index_obj_release). */
+void tb_ix_lazy_free(struct tb_ix_lazy *lz);
 /* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
  * H5Tencode describes completely: no variable-length data, no references, no committed type. */
-int h5t_ix_type_cacheable(hid_t t);
+int tb_ix_type_cacheable(hid_t t);
 /* Converts nbytes of cached values of type ft into buf as mem_type_id, the way a native read
  * would: 1 done, 0 when that needs what the cache cannot do (background buffer, vlen). */
-int h5t_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id);
+int tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id);
 /* Closes an object opened below by H5VLobject_open. */
-void h5t_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
+void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 
 /* Datatypes and dataspaces of the caches (index_types.c). A type ID for an encoded datatype, shared
  * (never close it, copy it to hand it out), or H5I_INVALID_HID. */
-hid_t  h5t_ix_type_get(const void *enc, size_t n);
+hid_t  tb_ix_type_get(const void *enc, size_t n);
 /* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
-hid_t  h5t_ix_type_copy_rdonly(hid_t ft);
+hid_t  tb_ix_type_copy_rdonly(hid_t ft);
 /* The encoding of type t, from the shared table (copy it: the table goes at library close). */
-int    h5t_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
-/* The caches' form of dataspace s into buf (H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK) bytes): its
+int    tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
+/* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes): its
  * length, or 0 when it has none. */
-size_t h5t_ix_space_encode(hid_t s, uint8_t *buf);
+size_t tb_ix_space_encode(hid_t s, uint8_t *buf);
 /* A new dataspace from a checked encoding (the caller closes it). */
-hid_t  h5t_ix_space_make(const void *enc);
+hid_t  tb_ix_space_make(const void *enc);
 
 /* The small-dataset cache (index_dset.c). A lazy dataset for cached dataset record t (which
  * takes `path`, what H5Iget_name reports), or NULL (path untouched). */
-h5t_obj_t *h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path);
-void       h5t_ix_lazyd_free(struct h5t_ix_lazyd *lz);
+tb_obj_t *tb_ix_dset_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, char *path);
+void       tb_ix_lazyd_free(struct tb_ix_lazyd *lz);
 
 /* Counters (index.c) */
-extern h5t_index_stats_t h5t_ix_stats;
+extern tb_index_stats_t tb_ix_stats;
 
 #endif

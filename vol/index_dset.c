@@ -3,7 +3,7 @@
  * the application's first whole read and persisted in the sidecar. H5Dopen of a cached dataset then
  * hands out a "lazy" dataset (a wrapper with nothing open below) that answers H5Dget_space/type/
  * storage_size/space_status and whole reads itself; anything else opens the real one by token
- * first (h5t_index_materialise). */
+ * first (tb_index_materialise). */
 #include "index_ctx.h"
 
 #include <stdlib.h>
@@ -13,8 +13,8 @@
 
 /* A lazy dataset: what it answers from, and its token to open the real one by. One allocation;
  * the bytes follow the struct. */
-struct h5t_ix_lazyd {
-    h5t_ix_lazy_node_t     node; /* (first) in its open's list */
+struct tb_ix_lazyd {
+    tb_ix_lazy_node_t     node; /* (first) in its open's list */
     const void            *type_enc, *space_enc, *value;
     size_t                 type_nbytes, value_nbytes;
     hid_t                  space;   /* space_enc built, when a file space needs comparing with it */
@@ -38,7 +38,7 @@ whole_selection(hid_t sid, hssize_t npoints)
 static int
 cacheable_layout(void *dset, hid_t vol)
 {
-    if (h5t_dset_contig_addr(dset, vol, DXPL) != HADDR_UNDEF)
+    if (tb_dset_contig_addr(dset, vol, DXPL) != HADDR_UNDEF)
         return 0;
     H5VL_dataset_get_args_t ga = {.op_type = H5VL_DATASET_GET_DCPL};
     ga.args.get_dcpl.dcpl_id   = H5I_INVALID_HID;
@@ -51,37 +51,37 @@ cacheable_layout(void *dset, hid_t vol)
 
 /* Reads what the cache records of dataset record oi from the open dataset below; `mem_type` and
  * `buf` are what the application's whole read just returned (used when mem_type is the file
- * type). The record becomes H5T_IX_DC_CACHED or H5T_IX_DC_NO; it stays unknown when only this
+ * type). The record becomes TB_IX_DC_CACHED or TB_IX_DC_NO; it stays unknown when only this
  * moment stands in the way (memory, budget). */
 static void
-capture(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *buf)
+capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *buf)
 {
     hid_t                   t = H5I_INVALID_HID, s = H5I_INVALID_HID, vol = o->under_vol_id;
     uint8_t                *blk  = NULL;
-    int                     kind = H5T_IX_DC_NO;
+    int                     kind = TB_IX_DC_NO;
     H5VL_dataset_get_args_t gt   = {.op_type = H5VL_DATASET_GET_TYPE};
     H5VL_dataset_get_args_t gs   = {.op_type = H5VL_DATASET_GET_SPACE};
     gt.args.get_type.type_id     = H5I_INVALID_HID;
     gs.args.get_space.space_id   = H5I_INVALID_HID;
     if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) < 0 || (t = gt.args.get_type.type_id) < 0 ||
-        !h5t_ix_type_cacheable(t) || H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 ||
+        !tb_ix_type_cacheable(t) || H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 ||
         (s = gs.args.get_space.space_id) < 0)
         goto done;
     hssize_t npoints = H5Sget_simple_extent_npoints(s);
     size_t   tsize   = H5Tget_size(t), tn = 0, sn;
-    if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > H5T_IX_DSET_MAX_VALUE / tsize)
+    if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
     size_t nbytes = (size_t)npoints * tsize;
     int    layout = cacheable_layout(o->under, vol);
     if (layout < 0)
         goto done;
-    kind = H5T_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
-    if (h5t_ix_data_nbytes + nbytes + sizeof(h5t_ix_dset_t) + H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK) + 64 >
+    kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
+    if (tb_ix_data_nbytes + nbytes + sizeof(tb_ix_dset_t) + TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 >
         o->ctx->cfg.index_data_nbytes)
         goto done; /* (record and encodings counted too, at most what they can take) */
     const void *tenc;
-    uint8_t     senc[H5T_IX_SPACE_NBYTES(H5T_IX_SPACE_MAXRANK)];
-    if (h5t_ix_type_encode(t, &tenc, &tn) < 0 || (sn = h5t_ix_space_encode(s, senc)) == 0 ||
+    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
+    if (tb_ix_type_encode(t, &tenc, &tn) < 0 || (sn = tb_ix_space_encode(s, senc)) == 0 ||
         !(blk = malloc(tn + sn + nbytes)))
         goto done;
     memcpy(blk, tenc, tn);
@@ -95,10 +95,10 @@ capture(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t oi, hid_t mem_type, const void 
             goto done;
     }
     void *dsets;
-    if (h5t_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets) < 0)
+    if (tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets) < 0)
         goto done;
     d->dsets         = dsets;
-    h5t_ix_dset_t *x = &d->dsets[d->ndset];
+    tb_ix_dset_t *x = &d->dsets[d->ndset];
     memset(x, 0, sizeof(*x));
     x->type_enc          = blk;
     x->space_enc         = blk + tn;
@@ -110,12 +110,12 @@ capture(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t oi, hid_t mem_type, const void 
     x->owned             = 1;
     blk                  = NULL;
     d->objs[oi].dset     = d->ndset++;
-    kind                 = H5T_IX_DC_CACHED;
-    d->dset_nbytes      += sizeof(h5t_ix_dset_t) + tn + sn + nbytes;
-    h5t_ix_data_nbytes  += sizeof(h5t_ix_dset_t) + tn + sn + nbytes;
-    h5t_ix_stats.dsets_cached++;
+    kind                 = TB_IX_DC_CACHED;
+    d->dset_nbytes      += sizeof(tb_ix_dset_t) + tn + sn + nbytes;
+    tb_ix_data_nbytes  += sizeof(tb_ix_dset_t) + tn + sn + nbytes;
+    tb_ix_stats.dsets_cached++;
 done:
-    if (kind != H5T_IX_DC_UNKNOWN) {
+    if (kind != TB_IX_DC_UNKNOWN) {
         d->objs[oi].dcache = (uint8_t)kind;
         d->dirty           = 1;
     }
@@ -128,7 +128,7 @@ done:
 }
 
 void
-h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                          const void *buf)
 {
     if (!o->ctx->index || !o->under || !buf || o->ctx->cfg.index_data_nbytes == 0 || dxpl_id != DXPL)
@@ -137,12 +137,12 @@ h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
      * asked first, as it costs nothing and rules out every partial read. */
     if (file_space_id != H5S_ALL || (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
         return;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    h5t_ix_data_t *d = h5t_ix_for(o, H5I_DATASET, tok);
+    uint8_t        tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t *d = tb_ix_for(o, H5I_DATASET, tok);
     if (!d || d->writable)
         return;
-    uint32_t oi = h5t_ix_obj_get(d, tok);
-    if (oi == H5T_IX_NONE || d->objs[oi].dcache != H5T_IX_DC_UNKNOWN)
+    uint32_t oi = tb_ix_obj_get(d, tok);
+    if (oi == TB_IX_NONE || d->objs[oi].dcache != TB_IX_DC_UNKNOWN)
         return;
     if (!d->objs[oi].has_info) {
         /* The sidecar keeps content only with the object's info (its type says "dataset"). */
@@ -152,7 +152,7 @@ h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
         if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-            h5t_ix_store_info(d, oi, &info) < 0) {
+            tb_ix_store_info(d, oi, &info) < 0) {
             H5Eclear2(H5E_DEFAULT);
             return;
         }
@@ -161,19 +161,19 @@ h5t_index_dset_read_done(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
 }
 
 /* ------------------------------------------------------------------ lazy datasets */
-h5t_obj_t *
-h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path)
+tb_obj_t *
+tb_ix_dset_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, char *path)
 {
-    struct h5t_index_file *f = o->ctx->index;
-    const h5t_ix_dset_t   *x = &d->dsets[d->objs[t].dset];
+    struct tb_index_file *f = o->ctx->index;
+    const tb_ix_dset_t   *x = &d->dsets[d->objs[t].dset];
     if (!f->file_under || o->ctx->cfg.index_data_nbytes == 0)
         return NULL;
     size_t               n  = (size_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
-    struct h5t_ix_lazyd *lz = malloc(sizeof(*lz) + n);
-    h5t_obj_t           *w  = lz ? h5t_obj_new(NULL, o->ctx) : NULL;
-    struct h5t_index_obj *xo = w ? h5t_ix_obj_state(w) : NULL;
+    struct tb_ix_lazyd *lz = malloc(sizeof(*lz) + n);
+    tb_obj_t           *w  = lz ? tb_obj_new(NULL, o->ctx) : NULL;
+    struct tb_index_obj *xo = w ? tb_ix_obj_state(w) : NULL;
     if (!xo) {
-        h5t_obj_free(w);
+        tb_obj_free(w);
         free(lz);
         return NULL;
     }
@@ -190,81 +190,81 @@ h5t_ix_dset_lazy_open(h5t_obj_t *o, h5t_ix_data_t *d, uint32_t t, char *path)
     lz->value_nbytes = x->value_nbytes;
     lz->space        = H5I_INVALID_HID;
     uint64_t npoints = 0;
-    (void)h5t_ix_space_check(lz->space_enc, x->space_nbytes, &npoints); /* checked when cached */
+    (void)tb_ix_space_check(lz->space_enc, x->space_nbytes, &npoints); /* checked when cached */
     lz->npoints = (hssize_t)npoints;
-    h5t_ix_lazy_enlist(f, &lz->node, w);
-    xo->state = H5T_IXO_MINE; /* a location the index answers for, by its token */
-    memcpy(xo->token, d->objs[t].token, H5T_IX_TOKEN_NBYTES);
+    tb_ix_lazy_enlist(f, &lz->node, w);
+    xo->state = TB_IXO_MINE; /* a location the index answers for, by its token */
+    memcpy(xo->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
     xo->path  = path;
     xo->lazyd = lz;
-    h5t_ix_stats.dsets_lazy++;
+    tb_ix_stats.dsets_lazy++;
     return w;
 }
 
 void
-h5t_ix_lazyd_free(struct h5t_ix_lazyd *lz)
+tb_ix_lazyd_free(struct tb_ix_lazyd *lz)
 {
-    h5t_ix_lazy_delist(&lz->node);
+    tb_ix_lazy_delist(&lz->node);
     if (lz->space >= 0)
         H5Sclose(lz->space); /* (a valid space: it cannot fail, and no error of this call is pending) */
     free(lz);
 }
 
 int
-h5t_index_dset_materialise(h5t_obj_t *o)
+tb_index_dset_materialise(tb_obj_t *o)
 {
-    struct h5t_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
+    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (o->under || !lz)
         return 0;
     if (!lz->node.f->file_under) {
-        H5T_PUSH("index", H5T_ERR_HDF5, "dataset %s was opened from the cache of a file closed since",
+        TB_PUSH("index", TB_ERR_HDF5, "dataset %s was opened from the cache of a file closed since",
                  o->idx->path ? o->idx->path : "?");
         return -1;
     }
     H5I_type_t type;
-    void      *under = h5t_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
+    void      *under = tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
     if (!under || type != H5I_DATASET) {
-        h5t_ix_close_under(under, type, o->under_vol_id); /* (not reached: tokens are unique) */
-        H5T_PUSH("index", H5T_ERR_HDF5, "cannot open dataset %s", o->idx->path ? o->idx->path : "?");
+        tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: tokens are unique) */
+        TB_PUSH("index", TB_ERR_HDF5, "cannot open dataset %s", o->idx->path ? o->idx->path : "?");
         return -1;
     }
     o->under      = under;
     o->idx->lazyd = NULL;
-    h5t_ix_lazyd_free(lz);
-    h5t_ix_stats.dsets_materialised++;
+    tb_ix_lazyd_free(lz);
+    tb_ix_stats.dsets_materialised++;
     return 0;
 }
 
 int
-h5t_index_materialise(h5t_obj_t *o)
+tb_index_materialise(tb_obj_t *o)
 {
     if (o->under || !o->idx)
         return 0;
-    return o->idx->lazyd ? h5t_index_dset_materialise(o) : h5t_index_attr_materialise(o);
+    return o->idx->lazyd ? tb_index_dset_materialise(o) : tb_index_attr_materialise(o);
 }
 
 /* Whether file space fs (H5S_ALL included) selects all of the dataset, as native would take it. */
 static int
-whole_file_selection(struct h5t_ix_lazyd *lz, hid_t fs)
+whole_file_selection(struct tb_ix_lazyd *lz, hid_t fs)
 {
     if (fs == H5S_ALL)
         return 1;
-    if (lz->space < 0 && (lz->space = h5t_ix_space_make(lz->space_enc)) < 0)
+    if (lz->space < 0 && (lz->space = tb_ix_space_make(lz->space_enc)) < 0)
         return 0;
     return H5Sget_select_type(fs) == H5S_SEL_ALL && H5Sextent_equal(fs, lz->space) > 0;
 }
 
 int
-h5t_index_dset_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                     void *buf, herr_t *ret_out)
 {
-    struct h5t_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
+    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (!lz || !buf || dxpl_id != DXPL)
         return 0;
     int done = 0;
     if (whole_selection(mem_space_id, lz->npoints) && whole_file_selection(lz, file_space_id)) {
-        hid_t ft = h5t_ix_type_get(lz->type_enc, lz->type_nbytes);
-        done     = ft >= 0 && h5t_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
+        hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
+        done     = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
     }
     if (!done) {
         H5Eclear2(H5E_DEFAULT);
@@ -275,14 +275,14 @@ h5t_index_dset_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t f
 }
 
 int
-h5t_index_dset_get(h5t_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
+tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
 {
-    struct h5t_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
+    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (!lz)
         return 0;
     switch (args->op_type) {
         case H5VL_DATASET_GET_SPACE: {
-            hid_t s = h5t_ix_space_make(lz->space_enc);
+            hid_t s = tb_ix_space_make(lz->space_enc);
             if (s < 0)
                 break;
             args->args.get_space.space_id = s;
@@ -290,8 +290,8 @@ h5t_index_dset_get(h5t_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
             return 1;
         }
         case H5VL_DATASET_GET_TYPE: {
-            hid_t ft = h5t_ix_type_get(lz->type_enc, lz->type_nbytes);
-            hid_t t  = ft >= 0 ? h5t_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
+            hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
+            hid_t t  = ft >= 0 ? tb_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
             if (t < 0)
                 break;
             args->args.get_type.type_id = t;

@@ -1,22 +1,22 @@
 /* index_int.h — the data model of the link/object index, shared by index.c (tables, loading,
  * coherence), index_query.c (answers) and sidecar.c (the persistent form). No HDF5 calls here:
  * tokens are kept as the 16 opaque bytes of H5O_token_t. */
-#ifndef H5T_INDEX_INT_H
-#define H5T_INDEX_INT_H
+#ifndef TB_INDEX_INT_H
+#define TB_INDEX_INT_H
 
-#include "h5t_common.h"
+#include "tb_common.h"
 
 #include <stdint.h>
 #include <stddef.h>
 
-#define H5T_IX_TOKEN_NBYTES 16
-#define H5T_IX_NONE         UINT32_MAX
+#define TB_IX_TOKEN_NBYTES 16
+#define TB_IX_NONE         UINT32_MAX
 
 /* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
  * user-defined links `val` holds the bytes H5Lget_val returns; a hard link names its target's
  * object record (whose token is the link's). Strings live either in the group's own blob or in
  * the sidecar buffer. 40 bytes: a 400,000-object file has as many. */
-typedef struct h5t_ix_link {
+typedef struct tb_ix_link {
     const char *name;
     const void *val;
     uint32_t    name_len;
@@ -27,16 +27,16 @@ typedef struct h5t_ix_link {
     uint8_t     corder_valid;
     uint8_t     pad_;
     int64_t     corder;
-} h5t_ix_link_t;
+} tb_ix_link_t;
 
 /* Attributes of at most this many bytes of data are cached with their value. */
-#define H5T_IX_ATTR_MAX_VALUE 256
+#define TB_IX_ATTR_MAX_VALUE 256
 
 /* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer);
  * small ones of fixed-size types (`cached`) also carry their datatype and dataspace, encoded by
  * H5Tencode / H5Sencode, and their raw value in that datatype. Bytes live either in one block
  * owned by the record (`owned`: the block starts at `name`) or in the sidecar buffer. */
-typedef struct h5t_ix_attr {
+typedef struct tb_ix_attr {
     const char *name;
     const void *type_enc;
     const void *space_enc;
@@ -50,16 +50,16 @@ typedef struct h5t_ix_attr {
     uint8_t     corder_valid;
     uint8_t     owned;
     int64_t     corder;
-} h5t_ix_attr_t;
+} tb_ix_attr_t;
 
 /* Datasets of at most this many bytes of raw data may have their content cached. */
-#define H5T_IX_DSET_MAX_VALUE 4096
+#define TB_IX_DSET_MAX_VALUE 4096
 
-/* What the small-dataset cache holds of one dataset (h5t_ix_obj_t.dcache == H5T_IX_DC_CACHED):
+/* What the small-dataset cache holds of one dataset (tb_ix_obj_t.dcache == TB_IX_DC_CACHED):
  * its datatype and dataspace, encoded by H5Tencode / H5Sencode, and its whole raw content in that
  * datatype. Bytes live either in one block owned by the record (`owned`: the block starts at
  * type_enc) or in the sidecar buffer. */
-typedef struct h5t_ix_dset {
+typedef struct tb_ix_dset {
     const void *type_enc;
     const void *space_enc;
     const void *value;
@@ -69,34 +69,34 @@ typedef struct h5t_ix_dset {
     uint8_t     compact; /* layout: compact (1) or contiguous (0) */
     uint8_t     owned;
     uint8_t     pad_[2];
-} h5t_ix_dset_t;
+} tb_ix_dset_t;
 
-/* h5t_ix_obj_t.dcache: what the small-dataset cache knows of a dataset. */
-enum { H5T_IX_DC_UNKNOWN = 0, H5T_IX_DC_NO, H5T_IX_DC_CACHED };
+/* tb_ix_obj_t.dcache: what the small-dataset cache knows of a dataset. */
+enum { TB_IX_DC_UNKNOWN = 0, TB_IX_DC_NO, TB_IX_DC_CACHED };
 
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
  * attribute table. */
-typedef struct h5t_ix_obj {
-    uint8_t  token[H5T_IX_TOKEN_NBYTES];
+typedef struct tb_ix_obj {
+    uint8_t  token[TB_IX_TOKEN_NBYTES];
     uint8_t  has_info;
     uint8_t  type; /* H5O_type_t */
     uint8_t  attrs_loaded;
-    uint8_t  dcache; /* datasets: H5T_IX_DC_* */
+    uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;
     uint32_t rc;
     uint32_t group;  /* index into the group table when this group's links are loaded */
     uint16_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
     uint16_t ostamp;
-    uint32_t dset;      /* index into the dataset table when dcache == H5T_IX_DC_CACHED */
+    uint32_t dset;      /* index into the dataset table when dcache == TB_IX_DC_CACHED */
     uint32_t num_attrs; /* (an object with more is not described here: 80 bytes a record) */
     int64_t  atime, mtime, ctime, btime;
-} h5t_ix_obj_t;
+} tb_ix_obj_t;
 
 /* The links of one group in native (H5_INDEX_NAME, H5_ITER_NATIVE) order, plus its H5Gget_info. */
-typedef struct h5t_ix_group {
-    h5t_ix_link_t *links;
+typedef struct tb_ix_group {
+    tb_ix_link_t *links;
     uint32_t       nlinks;
     uint32_t       obj; /* the group's own object record */
     uint8_t        storage_type; /* H5G_storage_type_t */
@@ -109,61 +109,61 @@ typedef struct h5t_ix_group {
     uint32_t      *by_name;   /* permutation sorted by name, built on first need */
     uint32_t      *by_corder; /* permutation sorted by creation order, built on first need */
     void          *blob;
-} h5t_ix_group_t;
+} tb_ix_group_t;
 
 /* Who a file is, for trusting a sidecar: fstat identity of the descriptor HDF5 reads (ctime
  * included: it changes with every write and cannot be set back) plus an in-file fingerprint.
  * Compared with memcmp: 64 bytes, no padding. */
-typedef struct h5t_ix_identity {
+typedef struct tb_ix_identity {
     uint64_t dev, ino, size;
     int64_t  mtime_ns, ctime_ns;
     uint64_t eoa;
-    uint8_t  root_token[H5T_IX_TOKEN_NBYTES];
-} h5t_ix_identity_t;
+    uint8_t  root_token[TB_IX_TOKEN_NBYTES];
+} tb_ix_identity_t;
 
 /* Where sidecars are written (and looked for first). */
-typedef enum h5t_sc_where {
-    H5T_SC_CACHE = 0, /* the reader's own cache: $XDG_CACHE_HOME/h5turbo, else ~/.cache/h5turbo */
-    H5T_SC_BESIDE,    /* next to the data file, as .<name>.h5turbo-index (opt-in) */
-    H5T_SC_DIR        /* a configured shared folder (opt-in) */
-} h5t_sc_where_t;
+typedef enum tb_sc_where {
+    TB_SC_CACHE = 0, /* the reader's own cache: $XDG_CACHE_HOME/h5turbo, else ~/.cache/h5turbo */
+    TB_SC_BESIDE,    /* next to the data file, as .<name>.h5turbo-index (opt-in) */
+    TB_SC_DIR        /* a configured shared folder (opt-in) */
+} tb_sc_where_t;
 
-typedef struct h5t_sc_policy {
-    h5t_sc_where_t where;
-    const char    *dir;              /* H5T_SC_DIR: the folder */
+typedef struct tb_sc_policy {
+    tb_sc_where_t where;
+    const char    *dir;              /* TB_SC_DIR: the folder */
     uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
     int            debug;            /* say every miss and fallback on stderr */
-} h5t_sc_policy_t;
+} tb_sc_policy_t;
 
 /* The data file a sidecar describes, as HDF5 opened it: identity from fstat of the descriptor the
  * file driver holds plus the in-file fingerprint; owner and mode decide trust and permissions. */
-typedef struct h5t_sc_file {
+typedef struct tb_sc_file {
     const char       *path; /* absolute */
-    h5t_ix_identity_t id;
+    tb_ix_identity_t id;
     uint32_t          uid, gid, mode;
-} h5t_sc_file_t;
+} tb_sc_file_t;
 
 /* All that is known about one file, shared by every open of it in this process. */
-typedef struct h5t_ix_data {
-    struct h5t_ix_data *next; /* registry list */
+typedef struct tb_ix_data {
+    struct tb_ix_data *next; /* registry list */
     int                 refs;
     uint64_t            dev, ino;
-    int                 writable; /* some open of it may write: drop everything on h5t_index_modified */
+    int                 writable; /* some open of it may write: drop everything on tb_index_modified */
     uint64_t            epoch;    /* last modification epoch seen */
     int                 dirty;    /* holds something its sidecar does not */
     int                 visiting; /* a visit is running (stamps in use) */
     int                 busy;     /* an iteration or visit is running over these tables */
     uint16_t            stamp;
 
-    h5t_ix_obj_t  *objs;
+    tb_ix_obj_t  *objs;
     uint32_t       nobj, objcap;
     uint32_t      *oht; /* token lookup: object index + 1 */
     uint32_t       oht_mask;
-    h5t_ix_group_t *groups;
+    tb_ix_group_t *groups;
     uint32_t        ngroup, groupcap;
-    h5t_ix_attr_t  *attrs;
+    tb_ix_attr_t  *attrs;
     uint32_t        nattr, attrcap;
-    h5t_ix_dset_t  *dsets;
+    tb_ix_dset_t  *dsets;
     uint32_t        ndset, dsetcap;
     uint64_t        dset_nbytes; /* held for the dataset table (records, encodings, contents): counted in
                                   * the process budget */
@@ -176,82 +176,82 @@ typedef struct h5t_ix_data {
     char     rc_prefix[256];
 
     void          *sc_buf;    /* the sidecar bytes the loaded strings point into */
-    size_t         sc_nbytes; /* their size, once compacted (h5t_sidecar_compact) */
+    size_t         sc_nbytes; /* their size, once compacted (tb_sidecar_compact) */
     const uint8_t *sc_strs;   /* where the strings start in the decoded buffer, and their size */
     uint64_t       sc_strbytes;
-    h5t_ix_link_t *sc_links; /* links decoded from it */
+    tb_ix_link_t *sc_links; /* links decoded from it */
 
     /* persistence */
     int             persist; /* a sidecar may be written at last close */
     int             have_id;
-    h5t_sc_file_t   file;    /* the data file: path (absolute, owned), identity, owner and mode */
-    h5t_sc_policy_t policy;  /* where its sidecars go (dir owned) */
-} h5t_ix_data_t;
+    tb_sc_file_t   file;    /* the data file: path (absolute, owned), identity, owner and mode */
+    tb_sc_policy_t policy;  /* where its sidecars go (dir owned) */
+} tb_ix_data_t;
 
 /* Dataset content held by every index of this process (the `index_data` budget): changed only
  * under HDF5's serialisation of VOL callbacks. */
-extern uint64_t h5t_ix_data_nbytes;
+extern uint64_t tb_ix_data_nbytes;
 
 /* ---- the caches' own forms of a dataspace and a datatype (index_table.c)
  * A dataspace: u8 class (0 null, 1 scalar, 2 simple), u8 rank, 6 zero bytes, then `rank` current
  * and `rank` maximum dimensions as u64 (host order; H5S_UNLIMITED as it is). Built back with
  * H5Screate/H5Screate_simple, which costs far less than H5Sdecode. A datatype: H5Tencode's bytes,
  * whose message header carries the type's size at byte 6. */
-#define H5T_IX_SPACE_MAXRANK 32
-#define H5T_IX_SPACE_NBYTES(rank) (8u + 16u * (uint32_t)(rank))
+#define TB_IX_SPACE_MAXRANK 32
+#define TB_IX_SPACE_NBYTES(rank) (8u + 16u * (uint32_t)(rank))
 /* Checks an encoded dataspace of n bytes; its number of elements in *npoints_out. 0, or -1. */
-int h5t_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
+int tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
 /* The element size an encoded datatype of n bytes declares, or 0 when it is too short to say. */
-uint32_t h5t_ix_type_nbytes(const void *enc, size_t n);
+uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
 /* Whether cached bytes are consistent: a valid space whose elements times the type's size make
  * value_nbytes. */
-int h5t_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
+int tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                             uint64_t value_nbytes);
 
 /* ---- tables (index.c) */
-uint32_t      h5t_ix_hash_name(const char *s, size_t n);
-uint32_t      h5t_ix_obj_find(const h5t_ix_data_t *d, const uint8_t *token);
+uint32_t      tb_ix_hash_name(const char *s, size_t n);
+uint32_t      tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token);
 /* Makes room for `need` elements of `elem_nbytes` in a growing array `arr` of *cap elements,
  * doubling from `first_cap`; the array to use from now on in *arr_out. 0, or -1 with `arr` and
  * *cap unchanged. */
-int h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap,
+int tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap,
                    void **arr_out);
-uint32_t      h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token); /* H5T_IX_NONE: no memory */
-uint32_t      h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token);    /* find, else insert */
-uint32_t      h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len);
-h5t_status_t  h5t_ix_group_finish(h5t_ix_group_t *g); /* hashes names, builds the lookup table */
-void          h5t_ix_group_free(h5t_ix_group_t *g);
-void          h5t_ix_data_clear(h5t_ix_data_t *d);
-h5t_status_t  h5t_ix_rehash_objs(h5t_ix_data_t *d);
+uint32_t      tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token); /* TB_IX_NONE: no memory */
+uint32_t      tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token);    /* find, else insert */
+uint32_t      tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len);
+tb_status_t  tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
+void          tb_ix_group_free(tb_ix_group_t *g);
+void          tb_ix_data_clear(tb_ix_data_t *d);
+tb_status_t  tb_ix_rehash_objs(tb_ix_data_t *d);
 
 /* ---- sidecar (sidecar_format.c): the persistent form, a pure encoder/decoder of bytes */
 
 /* How much a sidecar holds: what decides whether an existing one already covers an index. */
-typedef struct h5t_sc_counts {
+typedef struct tb_sc_counts {
     uint32_t nobj, ngroup, nlink, nattr, ndset;
-} h5t_sc_counts_t;
+} tb_sc_counts_t;
 
 /* Checks the header of a sidecar (n bytes of it, at least the header): magic, version, byte order.
  * Fills what is asked: identity, counts, the total size the header declares, and the data file's
- * path when the n bytes hold it (else NULL). H5T_ERR_CORRUPT when it is not a sidecar of ours. */
-h5t_status_t h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_counts_t *counts_out,
+ * path when the n bytes hold it (else NULL). TB_ERR_CORRUPT when it is not a sidecar of ours. */
+tb_status_t tb_sidecar_peek(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_sc_counts_t *counts_out,
                               uint64_t *total_out, const char **path_out);
 /* Validates `n` bytes as a sidecar and, when `d` is not NULL, fills the empty `d` with its
  * objects and groups (strings point into buf, which must then outlive d: d->sc_buf is not set
- * here). Untrusted input: any inconsistency is H5T_ERR_CORRUPT / H5T_ERR_CHECKSUM, never UB;
- * H5T_ERR_NOMEM when it is sound but memory ran out. */
-h5t_status_t h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d);
+ * here). Untrusted input: any inconsistency is TB_ERR_CORRUPT / TB_ERR_CHECKSUM, never UB;
+ * TB_ERR_NOMEM when it is sound but memory ran out. */
+tb_status_t tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_data_t *d);
 /* After a successful decode of buf into d: keeps only the strings section of buf (moved to its
  * start, the rest released), re-pointing d's strings at it. Returns the buffer to keep. */
-void        *h5t_sidecar_compact(h5t_ix_data_t *d, void *buf);
+void        *tb_sidecar_compact(tb_ix_data_t *d, void *buf);
 /* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id
  * and the data file's absolute path; malloc'd buffer. */
-h5t_status_t h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const char *path,
+tb_status_t tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
                                 void **buf_out, size_t *n_out);
 /* What encoding d would hold, and whether a sidecar holding `have` says at least as much. */
-void         h5t_sidecar_counts(const h5t_ix_data_t *d, h5t_sc_counts_t *out);
-int          h5t_sidecar_covers(const h5t_sc_counts_t *have, const h5t_sc_counts_t *want);
+void         tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out);
+int          tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want);
 /* The sidecar's checksum (a 64-bit multiply-xor hash) of n bytes. */
-uint64_t     h5t_sidecar_checksum(const void *buf, size_t n);
+uint64_t     tb_sidecar_checksum(const void *buf, size_t n);
 
 #endif

@@ -11,7 +11,7 @@
 
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
-static int get_name_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+static int get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
 static char *native_path(const char *name);
 
 /* ------------------------------------------------------------------ paths */
@@ -24,7 +24,7 @@ typedef struct resolved {
 } resolved_t;
 
 static int
-anchor_of(h5t_obj_t *o, H5I_type_t type, h5t_ix_anchor_t *a)
+anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
 {
     a->under = o->under;
     a->vol   = o->under_vol_id;
@@ -39,12 +39,12 @@ anchor_of(h5t_obj_t *o, H5I_type_t type, h5t_ix_anchor_t *a)
 /* Walks `name` from object `start` through hard links of loaded (or loadable) groups. Returns 1
  * with r filled, 0 when native semantics would need something the index does not model. */
 static int
-resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *name, resolved_t *r)
+resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *name, resolved_t *r)
 {
     uint32_t cur = start;
     if (*name == '/') {
-        cur = h5t_ix_obj_get(d, d->file.id.root_token);
-        if (cur == H5T_IX_NONE)
+        cur = tb_ix_obj_get(d, d->file.id.root_token);
+        if (cur == TB_IX_NONE)
             return 0;
     }
     const char *p = name;
@@ -68,10 +68,10 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
             next++;
         if (len == 1 && p[0] == '.')
             return 0; /* "." is skipped natively in ways not worth modelling */
-        if (h5t_ix_load_group(d, a, cur, NULL, 0) < 0)
+        if (tb_ix_load_group(d, a, cur, NULL, 0) < 0)
             return 0;
         uint32_t gi = d->objs[cur].group;
-        uint32_t k  = h5t_ix_link_find(&d->groups[gi], p, len);
+        uint32_t k  = tb_ix_link_find(&d->groups[gi], p, len);
         if (!*next) {
             r->gobj = cur;
             r->gi   = gi;
@@ -87,10 +87,10 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
             }
             return 1;
         }
-        if (k == H5T_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)
+        if (k == TB_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)
             return 0; /* missing or soft/external intermediate: native decides (and errs) */
         uint32_t t = d->groups[gi].links[k].obj;
-        if (t == H5T_IX_NONE)
+        if (t == TB_IX_NONE)
             return 0;
         if (d->objs[t].has_info && d->objs[t].type != H5O_TYPE_GROUP)
             return 0;
@@ -101,52 +101,52 @@ resolve(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t start, const char *
 
 /* The object a resolved hard link points to, with its info loaded. */
 static uint32_t
-target_with_info(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, const resolved_t *r)
+target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r)
 {
-    if (r->link == H5T_IX_NONE)
-        return H5T_IX_NONE;
-    const h5t_ix_link_t *l = &d->groups[r->gi].links[r->link];
+    if (r->link == TB_IX_NONE)
+        return TB_IX_NONE;
+    const tb_ix_link_t *l = &d->groups[r->gi].links[r->link];
     if (l->type != H5L_TYPE_HARD)
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     uint32_t t = l->obj;
-    if (t == H5T_IX_NONE)
-        return H5T_IX_NONE;
+    if (t == TB_IX_NONE)
+        return TB_IX_NONE;
     /* Loading infos reads every sibling's object header; in a file open for writing, reading a
      * header can rewrite it (HDF5 merges null messages), so only what native reads is read. */
-    if (!d->objs[t].has_info && (d->writable || h5t_ix_load_group(d, a, r->gobj, NULL, 1) < 0))
-        return H5T_IX_NONE;
+    if (!d->objs[t].has_info && (d->writable || tb_ix_load_group(d, a, r->gobj, NULL, 1) < 0))
+        return TB_IX_NONE;
     t = l->obj;
-    return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
+    return t != TB_IX_NONE && d->objs[t].has_info ? t : TB_IX_NONE;
 }
 
 /* The object a resolved hard link points to, when its info is already in the index (no loading). */
 static uint32_t
-target_known(const h5t_ix_data_t *d, const resolved_t *r)
+target_known(const tb_ix_data_t *d, const resolved_t *r)
 {
-    if (r->link == H5T_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
-        return H5T_IX_NONE;
+    if (r->link == TB_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
+        return TB_IX_NONE;
     uint32_t t = d->groups[r->gi].links[r->link].obj;
-    return t != H5T_IX_NONE && d->objs[t].has_info ? t : H5T_IX_NONE;
+    return t != TB_IX_NONE && d->objs[t].has_info ? t : TB_IX_NONE;
 }
 
 /* ------------------------------------------------------------------ orders */
 static int
 cmp_name(const void *a, const void *b, void *ctx)
 {
-    const h5t_ix_link_t *l = ctx;
+    const tb_ix_link_t *l = ctx;
     return strcmp(l[*(const uint32_t *)a].name, l[*(const uint32_t *)b].name);
 }
 
 static int
 cmp_corder(const void *a, const void *b, void *ctx)
 {
-    const h5t_ix_link_t *l  = ctx;
+    const tb_ix_link_t *l  = ctx;
     int64_t              x = l[*(const uint32_t *)a].corder, y = l[*(const uint32_t *)b].corder;
     return (x > y) - (x < y);
 }
 
 static uint32_t *
-sorted(h5t_ix_group_t *g, int by_corder)
+sorted(tb_ix_group_t *g, int by_corder)
 {
     uint32_t **slot = by_corder ? &g->by_corder : &g->by_name;
     if (*slot)
@@ -176,9 +176,9 @@ sorted(h5t_ix_group_t *g, int by_corder)
  * in from a tracking group keep their order, so the links alone do not tell when all have one:
  * then the group creation property list does. 0 when it cannot be known (caller forwards). */
 static int
-ensure_corder_state(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t gi)
+ensure_corder_state(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t gi)
 {
-    h5t_ix_group_t *g = &d->groups[gi];
+    tb_ix_group_t *g = &d->groups[gi];
     if (g->corder_state)
         return 1;
     for (uint32_t k = 0; k < g->nlinks; k++)
@@ -187,7 +187,7 @@ ensure_corder_state(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t gi)
             return 1;
         }
     H5I_type_t type;
-    void      *grp = h5t_ix_open_by_token(a->under, a->type, a->vol, d->objs[g->obj].token, &type, DXPL);
+    void      *grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[g->obj].token, &type, DXPL);
     if (!grp || type != H5I_GROUP) {
         H5Eclear2(H5E_DEFAULT);
         return 0;
@@ -210,7 +210,7 @@ ensure_corder_state(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t gi)
 }
 
 static int
-tracks_corder(const h5t_ix_group_t *g)
+tracks_corder(const tb_ix_group_t *g)
 {
     return g->nlinks > 0 && g->corder_state == 1;
 }
@@ -218,7 +218,7 @@ tracks_corder(const h5t_ix_group_t *g)
 /* How to walk g for (idx_type, order): *perm NULL means stored (native name) order; `rev`
  * walks backwards. 0 when native would do something else (an error, or an order not recorded). */
 static int
-walk_of(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uint32_t **perm, int *rev)
+walk_of(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uint32_t **perm, int *rev)
 {
     *perm = NULL;
     *rev  = order == H5_ITER_DEC;
@@ -235,7 +235,7 @@ walk_of(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uin
 }
 
 static inline uint32_t
-walk_at(const h5t_ix_group_t *g, const uint32_t *perm, int rev, uint32_t i)
+walk_at(const tb_ix_group_t *g, const uint32_t *perm, int rev, uint32_t i)
 {
     uint32_t j = rev ? g->nlinks - 1 - i : i;
     return perm ? perm[j] : j;
@@ -243,17 +243,17 @@ walk_at(const h5t_ix_group_t *g, const uint32_t *perm, int rev, uint32_t i)
 
 /* The n-th link of g in (idx_type, order), or NONE (then native errs: forward). */
 static uint32_t
-nth_link(h5t_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t n)
+nth_link(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t n)
 {
     const uint32_t *perm;
     int             rev;
     if (n >= g->nlinks || !walk_of(g, idx_type, order, &perm, &rev))
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     return walk_at(g, perm, rev, (uint32_t)n);
 }
 
 static void
-fill_linfo(const h5t_ix_data_t *d, const h5t_ix_link_t *l, H5L_info2_t *info)
+fill_linfo(const tb_ix_data_t *d, const tb_ix_link_t *l, H5L_info2_t *info)
 {
     memset(info, 0, sizeof(*info));
     info->type         = (H5L_type_t)l->type;
@@ -261,20 +261,20 @@ fill_linfo(const h5t_ix_data_t *d, const h5t_ix_link_t *l, H5L_info2_t *info)
     info->corder       = l->corder;
     info->cset         = (H5T_cset_t)l->cset;
     if (l->type == H5L_TYPE_HARD)
-        memcpy(&info->u.token, d->objs[l->obj].token, H5T_IX_TOKEN_NBYTES);
+        memcpy(&info->u.token, d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
     else
         info->u.val_size = l->val_size;
 }
 
 static void
-fill_oinfo(unsigned long fileno, const h5t_ix_obj_t *r, unsigned fields, H5O_info2_t *out)
+fill_oinfo(unsigned long fileno, const tb_ix_obj_t *r, unsigned fields, H5O_info2_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->type  = H5O_TYPE_UNKNOWN;
     out->token = H5O_TOKEN_UNDEF;
     if (fields & H5O_INFO_BASIC) {
         out->fileno = fileno;
-        memcpy(&out->token, r->token, H5T_IX_TOKEN_NBYTES);
+        memcpy(&out->token, r->token, TB_IX_TOKEN_NBYTES);
         out->type = (H5O_type_t)r->type;
         out->rc   = r->rc;
     }
@@ -290,33 +290,33 @@ fill_oinfo(unsigned long fileno, const h5t_ix_obj_t *r, unsigned fields, H5O_inf
 
 /* Times of a writable file change with raw-data writes the index does not see. */
 static int
-fields_ok(const h5t_ix_data_t *d, unsigned fields)
+fields_ok(const tb_ix_data_t *d, unsigned fields)
 {
     return !(d->writable && (fields & H5O_INFO_TIME));
 }
 
 /* Resolves a BY_IDX location to the selected link (group path, then n-th in order). */
 static int
-resolve_by_idx(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const H5VL_loc_by_idx_t *bi,
+resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_by_idx_t *bi,
                resolved_t *r)
 {
     uint32_t g = self;
     if (!(bi->name[0] == '.' && bi->name[1] == '\0')) {
         resolved_t gr;
-        if (!resolve(d, a, self, bi->name, &gr) || gr.link == H5T_IX_NONE ||
+        if (!resolve(d, a, self, bi->name, &gr) || gr.link == TB_IX_NONE ||
             d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
             return 0;
-        if ((g = d->groups[gr.gi].links[gr.link].obj) == H5T_IX_NONE)
+        if ((g = d->groups[gr.gi].links[gr.link].obj) == TB_IX_NONE)
             return 0;
     }
-    if (h5t_ix_load_group(d, a, g, NULL, 0) < 0)
+    if (tb_ix_load_group(d, a, g, NULL, 0) < 0)
         return 0;
     r->gobj = g;
     r->gi   = d->objs[g].group;
     if (bi->idx_type == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, a, r->gi))
         return 0;
     r->link = nth_link(&d->groups[r->gi], bi->idx_type, bi->order, bi->n);
-    return r->link != H5T_IX_NONE;
+    return r->link != TB_IX_NONE;
 }
 
 /* ------------------------------------------------------------------ callback IDs */
@@ -324,7 +324,7 @@ resolve_by_idx(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const 
 /* Opens `name` (a group when want_group) below, the way native iteration opens the object it
  * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. */
 static hid_t
-open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_group)
+open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_group)
 {
     H5VL_loc_params_t self = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_SELF};
     void             *obj;
@@ -341,20 +341,20 @@ open_for_callback(h5t_obj_t *o, H5I_type_t loc_type, const char *name, int want_
         H5Eclear2(H5E_DEFAULT);
         return H5I_INVALID_HID;
     }
-    h5t_last_wrapped = NULL;
+    tb_last_wrapped = NULL;
     hid_t id         = H5VLwrap_register(obj, type);
     if (id < 0) {
-        h5t_ix_close_under(obj, type, o->under_vol_id);
+        tb_ix_close_under(obj, type, o->under_vol_id);
         H5Eclear2(H5E_DEFAULT);
         return id;
     }
     /* Native records the path of what it hands to the callback; in a read-only file the index can
      * tell it too, and attributes opened from the callback's object then open from the cache. */
     if (o->ctx->index && !o->ctx->index->d->writable) {
-        h5t_obj_t  *w    = h5t_last_wrapped && h5t_last_wrapped->under == obj ? h5t_last_wrapped : NULL;
+        tb_obj_t  *w    = tb_last_wrapped && tb_last_wrapped->under == obj ? tb_last_wrapped : NULL;
         const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-        char       *path = w && base ? h5t_ix_join_path(base, name) : NULL;
-        struct h5t_index_obj *x = path ? h5t_ix_obj_state(w) : NULL;
+        char       *path = w && base ? tb_ix_join_path(base, name) : NULL;
+        struct tb_index_obj *x = path ? tb_ix_obj_state(w) : NULL;
         if (x && !x->path)
             x->path = path;
         else
@@ -368,9 +368,9 @@ static void
 close_callback_id(hid_t id, herr_t status)
 {
     if (status < 0) {
-        hid_t saved = h5t_err_save();
+        hid_t saved = tb_err_save();
         H5Idec_ref(id);
-        h5t_err_restore(saved);
+        tb_err_restore(saved);
     }
     else
         H5Idec_ref(id);
@@ -378,11 +378,11 @@ close_callback_id(hid_t id, herr_t status)
 
 /* ------------------------------------------------------------------ iterate */
 static herr_t
-iterate_answer(h5t_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate_args_t *it)
+iterate_answer(tb_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate_args_t *it)
 {
     const uint32_t *perm;
     int             rev;
-    h5t_ix_group_t *g = &d->groups[gi];
+    tb_ix_group_t *g = &d->groups[gi];
     walk_of(g, it->idx_type, it->order, &perm, &rev);
     hsize_t  skip = it->idx_p ? *it->idx_p : 0;
     uint32_t n    = g->nlinks;
@@ -391,13 +391,13 @@ iterate_answer(h5t_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate
     d->busy++;
     for (; i < n && ret == H5_ITER_CONT; i++) {
         H5L_info2_t          info;
-        const h5t_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
+        const tb_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
         fill_linfo(d, l, &info);
         ret = it->op(gid, l->name, &info, it->op_data);
     }
     d->busy--;
     if (ret < 0) {
-        H5T_PUSH("index", H5T_ERR_HDF5, "link iteration failed (callback returned %d)", (int)ret);
+        TB_PUSH("index", TB_ERR_HDF5, "link iteration failed (callback returned %d)", (int)ret);
         return -1;
     }
     if (it->idx_p)
@@ -407,26 +407,26 @@ iterate_answer(h5t_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate
 
 /* The group object a BY_SELF/BY_NAME location names, loaded; NONE to forward. */
 static uint32_t
-group_at(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self, const H5VL_loc_params_t *loc, int want_info)
+group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_params_t *loc, int want_info)
 {
     uint32_t g = self;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         resolved_t r;
-        if (!resolve(d, a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
+        if (!resolve(d, a, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE ||
             d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return H5T_IX_NONE;
+            return TB_IX_NONE;
         g = d->groups[r.gi].links[r.link].obj;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
-        return H5T_IX_NONE;
-    if (g == H5T_IX_NONE || h5t_ix_load_group(d, a, g, NULL, want_info) < 0)
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
+    if (g == TB_IX_NONE || tb_ix_load_group(d, a, g, NULL, want_info) < 0)
+        return TB_IX_NONE;
     return g;
 }
 
 /* ------------------------------------------------------------------ visit */
 typedef struct visit {
-    h5t_ix_data_t *d;
+    tb_ix_data_t *d;
     unsigned long  fileno;
     H5_index_t     idx_type;
     H5_iter_order_t order;
@@ -462,7 +462,7 @@ path_push(visit_t *v, const char *name, uint32_t n)
 static herr_t
 visit_group(visit_t *v, uint32_t gi)
 {
-    h5t_ix_data_t  *d        = v->d;
+    tb_ix_data_t  *d        = v->d;
     H5_index_t      idx_type = v->idx_type;
     const uint32_t *perm;
     int             rev;
@@ -472,15 +472,15 @@ visit_group(visit_t *v, uint32_t gi)
         return H5_ITER_ERROR; /* excluded before the visit started */
     herr_t ret = H5_ITER_CONT;
     for (uint32_t i = 0; i < d->groups[gi].nlinks && ret == H5_ITER_CONT; i++) {
-        const h5t_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
+        const tb_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
         size_t               old = v->len;
         if (path_push(v, l->name, l->name_len) < 0)
             return H5_ITER_ERROR;
-        uint32_t t = H5T_IX_NONE;
+        uint32_t t = TB_IX_NONE;
         if (l->type == H5L_TYPE_HARD)
             t = l->obj;
         if (v->objects) {
-            if (t != H5T_IX_NONE && d->objs[t].ostamp != d->stamp) {
+            if (t != TB_IX_NONE && d->objs[t].ostamp != d->stamp) {
                 H5O_info2_t info;
                 fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
                 ret = v->oop(v->id, v->path, &info, v->op_data);
@@ -493,9 +493,9 @@ visit_group(visit_t *v, uint32_t gi)
             fill_linfo(d, l, &info);
             ret = v->lop(v->id, v->path, &info, v->op_data);
         }
-        if (ret == H5_ITER_CONT && t != H5T_IX_NONE && d->objs[t].gstamp != d->stamp) {
+        if (ret == H5_ITER_CONT && t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
             d->objs[t].gstamp = d->stamp;
-            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != H5T_IX_NONE) {
+            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
                 if (path_push(v, "/", 1) < 0)
                     return H5_ITER_ERROR;
                 ret = visit_group(v, d->objs[t].group);
@@ -508,7 +508,7 @@ visit_group(visit_t *v, uint32_t gi)
 }
 
 static uint32_t
-next_stamp(h5t_ix_data_t *d)
+next_stamp(tb_ix_data_t *d)
 {
     if (++d->stamp == 0) {
         for (uint32_t k = 0; k < d->nobj; k++)
@@ -521,7 +521,7 @@ next_stamp(h5t_ix_data_t *d)
 /* Loads every group a visit from g can reach, with the info of every object met, so that the
  * visit itself runs from memory and a failure can still be forwarded. */
 static int
-preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order)
+preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order)
 {
     uint32_t  cap = 64, n = 0;
     uint32_t *stack = malloc(cap * sizeof(*stack));
@@ -533,7 +533,7 @@ preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_t
     }
     while (ok && n) {
         uint32_t cur = stack[--n];
-        if (h5t_ix_load_group(d, a, cur, NULL, 1) < 0) {
+        if (tb_ix_load_group(d, a, cur, NULL, 1) < 0) {
             ok = 0;
             break;
         }
@@ -552,11 +552,11 @@ preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_t
             break;
         }
         for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
-            const h5t_ix_link_t *l = &d->groups[gi].links[k];
+            const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type != H5L_TYPE_HARD)
                 continue;
             uint32_t t = l->obj;
-            if (t == H5T_IX_NONE || !d->objs[t].has_info) {
+            if (t == TB_IX_NONE || !d->objs[t].has_info) {
                 ok = 0;
                 break;
             }
@@ -581,7 +581,7 @@ preload(h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t g, H5_index_t idx_t
 
 /* H5Lvisit2 (objects = 0) and H5Ovisit3 (objects = 1). */
 static int
-visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const h5t_ix_anchor_t *a, uint32_t self,
+visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self,
              visit_t *v, herr_t *ret_out)
 {
     /* Nested visits share the stamps; dense native creation order is not recorded; a visit of a
@@ -593,7 +593,7 @@ visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const
     uint32_t    start = self;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         resolved_t r;
-        if (!resolve(d, a, self, name, &r) || (start = target_with_info(d, a, &r)) == H5T_IX_NONE)
+        if (!resolve(d, a, self, name, &r) || (start = target_with_info(d, a, &r)) == TB_IX_NONE)
             return 0;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
@@ -609,7 +609,7 @@ visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const
             ga.args.get_info.oinfo    = &info;
             if (loc->type != H5VL_OBJECT_BY_SELF ||
                 H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-                h5t_ix_store_info(d, start, &info) < 0) {
+                tb_ix_store_info(d, start, &info) < 0) {
                 H5Eclear2(H5E_DEFAULT);
                 return 0;
             }
@@ -649,7 +649,7 @@ visit_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, h5t_ix_data_t *d, const
     d->busy--;
     free(v->path);
     if (ret < 0) {
-        H5T_PUSH("index", H5T_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
+        TB_PUSH("index", TB_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
         ret = -1;
     }
     close_callback_id(v->id, ret);
@@ -667,22 +667,22 @@ lapl_ok(const H5VL_loc_params_t *loc)
                                                    : H5P_LINK_ACCESS_DEFAULT;
     if (lapl == H5P_LINK_ACCESS_DEFAULT || lapl == H5P_DEFAULT)
         return 1;
-    hid_t saved = h5t_err_save();
+    hid_t saved = tb_err_save();
     int   ok    = H5Iget_type(lapl) == H5I_GENPROP_LST && H5Pisa_class(lapl, H5P_LINK_ACCESS) > 0;
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     return ok;
 }
 
 /* ------------------------------------------------------------------ entry points */
 #define ANSWERED(r)                                                                                        \
     do {                                                                                                   \
-        h5t_ix_stats.answered++;                                                                           \
+        tb_ix_stats.answered++;                                                                           \
         *ret_out = (r);                                                                                    \
         return 1;                                                                                          \
     } while (0)
 #define FORWARD()                                                                                          \
     do {                                                                                                   \
-        h5t_ix_stats.forwarded++;                                                                          \
+        tb_ix_stats.forwarded++;                                                                          \
         return 0;                                                                                          \
     } while (0)
 
@@ -690,34 +690,34 @@ lapl_ok(const H5VL_loc_params_t *loc)
  * of o itself. 0: not for the index (no index, asynchronous, non-default link access); -1: the
  * index does not know o (counted as forwarded); 1: go on. */
 static int
-query_begin(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out, h5t_ix_anchor_t *a,
+query_begin(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a,
             uint32_t *self_out)
 {
-    uint8_t tok[H5T_IX_TOKEN_NBYTES];
+    uint8_t tok[TB_IX_TOKEN_NBYTES];
     if (req || !o->ctx->index || !lapl_ok(loc))
         return 0;
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    tb_ix_data_t *d = tb_ix_for(o, loc->obj_type, tok);
     if (!d)
         return 0;
     if (anchor_of(o, loc->obj_type, a) < 0)
         return 0;
     *d_out    = d;
-    *self_out = h5t_ix_obj_get(d, tok);
-    if (*self_out == H5T_IX_NONE) {
-        h5t_ix_stats.forwarded++;
+    *self_out = tb_ix_obj_get(d, tok);
+    if (*self_out == TB_IX_NONE) {
+        tb_ix_stats.forwarded++;
         return -1;
     }
     return 1;
 }
 
 int
-h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
+tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
                         herr_t *ret_out)
 {
     if (args->op_type != H5VL_LINK_EXISTS && args->op_type != H5VL_LINK_ITER)
         return 0;
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
     uint32_t        self;
     if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
@@ -726,7 +726,7 @@ h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_sp
         resolved_t r;
         if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r))
             FORWARD();
-        *args->args.exists.exists = r.link != H5T_IX_NONE;
+        *args->args.exists.exists = r.link != TB_IX_NONE;
         ANSWERED(0);
     }
 
@@ -740,11 +740,11 @@ h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_sp
         v.op_data  = it->op_data;
         if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
             FORWARD();
-        h5t_ix_stats.answered++;
+        tb_ix_stats.answered++;
         return 1;
     }
     uint32_t g = group_at(d, &a, self, loc, 0);
-    if (g == H5T_IX_NONE)
+    if (g == TB_IX_NONE)
         FORWARD();
     uint32_t        gi = d->objs[g].group;
     const uint32_t *perm;
@@ -765,17 +765,17 @@ h5t_index_link_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_sp
 }
 
 int
-h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
+tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
                    herr_t *ret_out)
 {
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
     uint32_t        self;
     if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
     resolved_t r;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
-        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE)
+        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE)
             FORWARD();
     }
     else if (loc->type == H5VL_OBJECT_BY_IDX) {
@@ -784,7 +784,7 @@ h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_arg
     }
     else
         FORWARD();
-    const h5t_ix_link_t *l = &d->groups[r.gi].links[r.link];
+    const tb_ix_link_t *l = &d->groups[r.gi].links[r.link];
     switch (args->op_type) {
         case H5VL_LINK_GET_INFO:
             fill_linfo(d, l, args->args.get_info.linfo);
@@ -825,7 +825,7 @@ h5t_index_link_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_arg
 }
 
 int
-h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
+tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
                      herr_t *ret_out)
 {
     if (!req && args->op_type == H5VL_OBJECT_GET_NAME && get_name_answer(o, loc, args)) {
@@ -834,9 +834,9 @@ h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get
     }
     if (args->op_type != H5VL_OBJECT_GET_INFO)
         return 0;
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
-    uint32_t        self, t = H5T_IX_NONE;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t        self, t = TB_IX_NONE;
     if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
     unsigned fields = args->args.get_info.fields;
@@ -851,7 +851,7 @@ h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get
             ga.args.get_info.fields   = H5O_INFO_ALL;
             ga.args.get_info.oinfo    = &info;
             herr_t ret = H5VLobject_get(o->under, loc, o->under_vol_id, &ga, DXPL, NULL);
-            if (ret < 0 || h5t_ix_store_info(d, self, &info) < 0)
+            if (ret < 0 || tb_ix_store_info(d, self, &info) < 0)
                 FORWARD();
         }
         t = self;
@@ -866,27 +866,27 @@ h5t_index_object_get(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get
             FORWARD();
         t = target_with_info(d, &a, &r);
     }
-    if (t == H5T_IX_NONE)
+    if (t == TB_IX_NONE)
         FORWARD();
     fill_oinfo(o->ctx->index->fileno, &d->objs[t], fields, args->args.get_info.oinfo);
     ANSWERED(0);
 }
 
 int
-h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
+tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
                           void **req, herr_t *ret_out)
 {
     if (args->op_type != H5VL_OBJECT_EXISTS && args->op_type != H5VL_OBJECT_VISIT)
         return 0;
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
     uint32_t        self;
     if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
     if (args->op_type == H5VL_OBJECT_EXISTS) {
         resolved_t r;
         if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) ||
-            r.link == H5T_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
             FORWARD(); /* missing, soft or external last component: native decides */
         *args->args.exists.exists = 1;
         ANSWERED(0);
@@ -904,27 +904,27 @@ h5t_index_object_specific(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_objec
     v.op_data  = vi->op_data;
     if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
         FORWARD();
-    h5t_ix_stats.answered++;
+    tb_ix_stats.answered++;
     return 1;
 }
 
 int
-h5t_index_group_get(h5t_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
+tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
 {
     if (args->op_type != H5VL_GROUP_GET_INFO)
         return 0;
     const H5VL_loc_params_t *loc = &args->args.get_info.loc_params;
     if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
         return 0;
-    h5t_ix_data_t  *d;
-    h5t_ix_anchor_t a;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
     uint32_t        self;
     if (query_begin(o, loc, req, &d, &a, &self) <= 0)
         return 0;
     uint32_t g = group_at(d, &a, self, loc, 0);
-    if (g == H5T_IX_NONE)
+    if (g == TB_IX_NONE)
         FORWARD();
-    const h5t_ix_group_t *gr = &d->groups[d->objs[g].group];
+    const tb_ix_group_t *gr = &d->groups[d->objs[g].group];
     H5G_info_t           *gi = args->args.get_info.ginfo;
     gi->storage_type         = (H5G_storage_type_t)gr->storage_type;
     gi->nlinks               = gr->nlinks;
@@ -977,8 +977,8 @@ multi_component(const char *name)
     return *s != '\0';
 }
 
-h5t_obj_t *
-h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
+tb_obj_t *
+tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
                H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
 {
     /* Native records the path an object was opened by (H5Iget_name reports it, and names of
@@ -998,19 +998,19 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_DATATYPE_ACCESS_DEFAULT &&
         apl_id != H5P_LINK_ACCESS_DEFAULT)
         return NULL;
-    uint8_t        tok[H5T_IX_TOKEN_NBYTES];
-    h5t_ix_data_t *d = h5t_ix_for(o, loc->obj_type, tok);
+    uint8_t        tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t *d = tb_ix_for(o, loc->obj_type, tok);
     if (!d || d->writable)
         return NULL;
-    h5t_ix_anchor_t a;
+    tb_ix_anchor_t a;
     if (anchor_of(o, loc->obj_type, &a) < 0)
         return NULL;
-    uint32_t self = h5t_ix_obj_get(d, tok), t;
+    uint32_t self = tb_ix_obj_get(d, tok), t;
     resolved_t r;
     /* Only a target whose info the index already holds (a sidecar, or an earlier query): loading
      * it here would read the object header once for the info and again to open the object, which
      * makes a first open slower than native's walk. */
-    if (self == H5T_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_known(d, &r)) == H5T_IX_NONE)
+    if (self == TB_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_known(d, &r)) == TB_IX_NONE)
         return NULL;
     H5O_type_t ot = (H5O_type_t)d->objs[t].type;
     if (!((ot == H5O_TYPE_DATASET && (want == H5I_DATASET || want == H5I_BADID)) ||
@@ -1019,41 +1019,41 @@ h5t_index_open(h5t_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I
     char *path = native_path(name);
     if (!path)
         return NULL;
-    if (ot == H5O_TYPE_DATASET && d->objs[t].dcache == H5T_IX_DC_CACHED) {
-        h5t_obj_t *lazy = h5t_ix_dset_lazy_open(o, d, t, path);
+    if (ot == H5O_TYPE_DATASET && d->objs[t].dcache == TB_IX_DC_CACHED) {
+        tb_obj_t *lazy = tb_ix_dset_lazy_open(o, d, t, path);
         if (lazy) {
             if (opened_type_out)
                 *opened_type_out = H5I_DATASET;
-            h5t_ix_stats.answered++;
+            tb_ix_stats.answered++;
             return lazy;
         }
     }
     H5I_type_t type;
-    void      *under = h5t_ix_open_by_token(o->under, loc->obj_type, o->under_vol_id, d->objs[t].token, &type, dxpl_id);
+    void      *under = tb_ix_open_by_token(o->under, loc->obj_type, o->under_vol_id, d->objs[t].token, &type, dxpl_id);
     if (!under) {
         H5Eclear2(H5E_DEFAULT);
         free(path);
         return NULL;
     }
-    h5t_obj_t            *w = h5t_obj_new(under, o->ctx);
-    struct h5t_index_obj *x = w ? h5t_ix_obj_state(w) : NULL;
+    tb_obj_t            *w = tb_obj_new(under, o->ctx);
+    struct tb_index_obj *x = w ? tb_ix_obj_state(w) : NULL;
     if (!x) {
-        h5t_ix_close_under(under, type, o->under_vol_id);
-        h5t_obj_free(w);
+        tb_ix_close_under(under, type, o->under_vol_id);
+        tb_obj_free(w);
         free(path);
         return NULL;
     }
-    x->state = H5T_IXO_MINE;
-    memcpy(x->token, d->objs[t].token, H5T_IX_TOKEN_NBYTES);
+    x->state = TB_IXO_MINE;
+    memcpy(x->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
     x->path = path;
     if (opened_type_out)
         *opened_type_out = type;
-    h5t_ix_stats.answered++;
+    tb_ix_stats.answered++;
     return w;
 }
 
 char *
-h5t_ix_join_path(const char *base, const char *name)
+tb_ix_join_path(const char *base, const char *name)
 {
     if (!base || !name)
         return NULL;
@@ -1084,31 +1084,31 @@ h5t_ix_join_path(const char *base, const char *name)
 }
 
 uint32_t
-h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_data_t **d_out, h5t_ix_anchor_t *a_out,
+tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a_out,
               char **path_out)
 {
-    h5t_ix_data_t *d;
+    tb_ix_data_t *d;
     uint32_t       self, t;
     if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     if (query_begin(o, loc, req, &d, a_out, &self) <= 0 || d->writable)
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     if (loc->type == H5VL_OBJECT_BY_SELF)
         t = self;
     else {
         resolved_t r;
-        if (!resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r) || r.link == H5T_IX_NONE ||
+        if (!resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE ||
             d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return H5T_IX_NONE;
+            return TB_IX_NONE;
         t = d->groups[r.gi].links[r.link].obj;
     }
-    if (t == H5T_IX_NONE)
-        return H5T_IX_NONE;
+    if (t == TB_IX_NONE)
+        return TB_IX_NONE;
     if (path_out) {
         const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-        *path_out = h5t_ix_join_path(base, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".");
+        *path_out = tb_ix_join_path(base, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".");
         if (!*path_out)
-            return H5T_IX_NONE;
+            return TB_IX_NONE;
     }
     *d_out = d;
     return t;
@@ -1116,7 +1116,7 @@ h5t_ix_locate(h5t_obj_t *o, const H5VL_loc_params_t *loc, void **req, h5t_ix_dat
 
 /* H5Iget_name of an object the index opened (or an attribute of one): the recorded path. */
 static int
-get_name_answer(h5t_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args)
+get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args)
 {
     if (loc->type != H5VL_OBJECT_BY_SELF || !o->idx || !o->idx->path)
         return 0;

@@ -6,14 +6,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-uint64_t h5t_ix_data_nbytes;
+uint64_t tb_ix_data_nbytes;
 
 /* What a 400,000-object file costs is mostly these two records, one per object and per link. */
-_Static_assert(sizeof(h5t_ix_obj_t) == 80, "object record grew");
-_Static_assert(sizeof(h5t_ix_link_t) == 40, "link record grew");
+_Static_assert(sizeof(tb_ix_obj_t) == 80, "object record grew");
+_Static_assert(sizeof(tb_ix_link_t) == 40, "link record grew");
 
 uint32_t
-h5t_ix_hash_name(const char *s, size_t n)
+tb_ix_hash_name(const char *s, size_t n)
 {
     uint32_t h = 2166136261u;
     for (size_t i = 0; i < n; i++)
@@ -32,28 +32,28 @@ hash_token(const uint8_t *t)
 }
 
 uint32_t
-h5t_ix_obj_find(const h5t_ix_data_t *d, const uint8_t *token)
+tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token)
 {
     if (!d->oht)
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     for (uint32_t i = hash_token(token) & d->oht_mask;; i = (i + 1) & d->oht_mask) {
         uint32_t v = d->oht[i];
         if (!v)
-            return H5T_IX_NONE;
-        if (memcmp(d->objs[v - 1].token, token, H5T_IX_TOKEN_NBYTES) == 0)
+            return TB_IX_NONE;
+        if (memcmp(d->objs[v - 1].token, token, TB_IX_TOKEN_NBYTES) == 0)
             return v - 1;
     }
 }
 
-h5t_status_t
-h5t_ix_rehash_objs(h5t_ix_data_t *d)
+tb_status_t
+tb_ix_rehash_objs(tb_ix_data_t *d)
 {
     uint32_t cap = 16;
     while (cap < (uint64_t)d->nobj * 2 + 2)
         cap *= 2;
     uint32_t *ht = calloc(cap, sizeof(*ht));
     if (!ht)
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     for (uint32_t k = 0; k < d->nobj; k++) {
         uint32_t i = hash_token(d->objs[k].token) & (cap - 1);
         while (ht[i])
@@ -63,11 +63,11 @@ h5t_ix_rehash_objs(h5t_ix_data_t *d)
     free(d->oht);
     d->oht      = ht;
     d->oht_mask = cap - 1;
-    return H5T_OK;
+    return TB_OK;
 }
 
 int
-h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap, void **arr_out)
+tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap, void **arr_out)
 {
     *arr_out = arr;
     if (need <= *cap)
@@ -88,22 +88,22 @@ h5t_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint
 }
 
 uint32_t
-h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token)
+tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token)
 {
     void *objs;
-    if (h5t_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs) < 0)
-        return H5T_IX_NONE;
+    if (tb_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs) < 0)
+        return TB_IX_NONE;
     d->objs = objs;
     uint32_t k = d->nobj++;
     memset(&d->objs[k], 0, sizeof(d->objs[k]));
-    memcpy(d->objs[k].token, token, H5T_IX_TOKEN_NBYTES);
-    d->objs[k].group = H5T_IX_NONE;
-    d->objs[k].dset  = H5T_IX_NONE;
+    memcpy(d->objs[k].token, token, TB_IX_TOKEN_NBYTES);
+    d->objs[k].group = TB_IX_NONE;
+    d->objs[k].dset  = TB_IX_NONE;
     /* Keep the table at most half full. */
     if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
-        if (h5t_ix_rehash_objs(d) < 0) {
+        if (tb_ix_rehash_objs(d) < 0) {
             d->nobj--;
-            return H5T_IX_NONE;
+            return TB_IX_NONE;
         }
         return k;
     }
@@ -115,56 +115,56 @@ h5t_ix_obj_insert(h5t_ix_data_t *d, const uint8_t *token)
 }
 
 uint32_t
-h5t_ix_obj_get(h5t_ix_data_t *d, const uint8_t *token)
+tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token)
 {
-    uint32_t k = h5t_ix_obj_find(d, token);
-    return k != H5T_IX_NONE ? k : h5t_ix_obj_insert(d, token);
+    uint32_t k = tb_ix_obj_find(d, token);
+    return k != TB_IX_NONE ? k : tb_ix_obj_insert(d, token);
 }
 
 /* Groups this small are searched linearly: a table would cost more than it saves. */
-#define H5T_IX_SMALL_GROUP 8
+#define TB_IX_SMALL_GROUP 8
 
 uint32_t
-h5t_ix_link_find(const h5t_ix_group_t *g, const char *name, size_t len)
+tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len)
 {
     if (!g->ht) {
         for (uint32_t k = 0; k < g->nlinks; k++)
             if (g->links[k].name_len == len && memcmp(g->links[k].name, name, len) == 0)
                 return k;
-        return H5T_IX_NONE;
+        return TB_IX_NONE;
     }
-    for (uint32_t i = h5t_ix_hash_name(name, len) & g->ht_mask;; i = (i + 1) & g->ht_mask) {
+    for (uint32_t i = tb_ix_hash_name(name, len) & g->ht_mask;; i = (i + 1) & g->ht_mask) {
         uint32_t v = g->ht[i];
         if (!v)
-            return H5T_IX_NONE;
-        const h5t_ix_link_t *l = &g->links[v - 1];
+            return TB_IX_NONE;
+        const tb_ix_link_t *l = &g->links[v - 1];
         if (l->name_len == len && memcmp(l->name, name, len) == 0)
             return v - 1;
     }
 }
 
-h5t_status_t
-h5t_ix_group_finish(h5t_ix_group_t *g)
+tb_status_t
+tb_ix_group_finish(tb_ix_group_t *g)
 {
-    if (g->nlinks <= H5T_IX_SMALL_GROUP)
-        return H5T_OK;
+    if (g->nlinks <= TB_IX_SMALL_GROUP)
+        return TB_OK;
     uint32_t cap = 16;
     while (cap < (uint64_t)g->nlinks * 2)
         cap *= 2;
     if (!(g->ht = calloc(cap, sizeof(*g->ht))))
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     g->ht_mask = cap - 1;
     for (uint32_t k = 0; k < g->nlinks; k++) {
-        uint32_t i = h5t_ix_hash_name(g->links[k].name, g->links[k].name_len) & g->ht_mask;
+        uint32_t i = tb_ix_hash_name(g->links[k].name, g->links[k].name_len) & g->ht_mask;
         while (g->ht[i])
             i = (i + 1) & g->ht_mask;
         g->ht[i] = k + 1;
     }
-    return H5T_OK;
+    return TB_OK;
 }
 
 void
-h5t_ix_group_free(h5t_ix_group_t *g)
+tb_ix_group_free(tb_ix_group_t *g)
 {
     free(g->ht);
     free(g->by_name);
@@ -176,10 +176,10 @@ h5t_ix_group_free(h5t_ix_group_t *g)
 }
 
 void
-h5t_ix_data_clear(h5t_ix_data_t *d)
+tb_ix_data_clear(tb_ix_data_t *d)
 {
     for (uint32_t k = 0; k < d->ngroup; k++)
-        h5t_ix_group_free(&d->groups[k]);
+        tb_ix_group_free(&d->groups[k]);
     for (uint32_t k = 0; k < d->nattr; k++)
         if (d->attrs[k].owned)
             free((void *)d->attrs[k].name);
@@ -188,7 +188,7 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
         if (d->dsets[k].owned)
             free((void *)d->dsets[k].type_enc);
     free(d->dsets);
-    h5t_ix_data_nbytes -= d->dset_nbytes;
+    tb_ix_data_nbytes -= d->dset_nbytes;
     free(d->groups);
     free(d->objs);
     free(d->oht);
@@ -215,10 +215,10 @@ h5t_ix_data_clear(h5t_ix_data_t *d)
 
 /* ------------------------------------------------------------------ cached spaces and types */
 int
-h5t_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
+tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
 {
     const uint8_t *b = enc;
-    if (n < 8 || b[0] > 2 || b[1] > H5T_IX_SPACE_MAXRANK || n != H5T_IX_SPACE_NBYTES(b[1]) ||
+    if (n < 8 || b[0] > 2 || b[1] > TB_IX_SPACE_MAXRANK || n != TB_IX_SPACE_NBYTES(b[1]) ||
         (b[0] == 2) != (b[1] > 0))
         return -1;
     for (int i = 2; i < 8; i++)
@@ -238,7 +238,7 @@ h5t_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
 }
 
 uint32_t
-h5t_ix_type_nbytes(const void *enc, size_t n)
+tb_ix_type_nbytes(const void *enc, size_t n)
 {
     const uint8_t *b = enc; /* little-endian, whatever the host */
     if (n < 10)
@@ -247,11 +247,11 @@ h5t_ix_type_nbytes(const void *enc, size_t n)
 }
 
 int
-h5t_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
+tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                         uint64_t value_nbytes)
 {
     uint64_t npoints;
-    uint32_t tsize = h5t_ix_type_nbytes(type_enc, type_nbytes);
-    return tsize && h5t_ix_space_check(space_enc, space_nbytes, &npoints) == 0 &&
+    uint32_t tsize = tb_ix_type_nbytes(type_enc, type_nbytes);
+    return tsize && tb_ix_space_check(space_enc, space_nbytes, &npoints) == 0 &&
            npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
 }

@@ -18,7 +18,7 @@ typedef struct tentry {
 } tentry_t;
 
 /* At most this many distinct types are kept; beyond, callers do without the caches. */
-#define H5T_IX_MAX_TYPES 4096
+#define TB_IX_MAX_TYPES 4096
 
 static tentry_t *types;
 static uint32_t  ntypes, typecap;
@@ -38,12 +38,12 @@ static void
 forget_types(void *ctx)
 {
     (void)ctx;
-    hid_t saved = h5t_err_save();
+    hid_t saved = tb_err_save();
     for (uint32_t k = 0; k < ntypes; k++) {
         H5Tclose(types[k].id);
         free(types[k].enc);
     }
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     free(types);
     types              = NULL;
     ntypes = typecap   = 0;
@@ -54,7 +54,7 @@ forget_types(void *ctx)
 static uint32_t
 add_type(const void *enc, size_t n, uint64_t hash)
 {
-    if (ntypes >= H5T_IX_MAX_TYPES)
+    if (ntypes >= TB_IX_MAX_TYPES)
         return UINT32_MAX;
     if (!atclose_registered) {
         if (H5atclose(forget_types, NULL) < 0)
@@ -62,7 +62,7 @@ add_type(const void *enc, size_t n, uint64_t hash)
         atclose_registered = 1;
     }
     void *arr;
-    if (h5t_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr) < 0)
+    if (tb_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr) < 0)
         return UINT32_MAX;
     types        = arr;
     tentry_t *e  = &types[ntypes];
@@ -76,7 +76,7 @@ add_type(const void *enc, size_t n, uint64_t hash)
     e->cls  = e->id >= 0 ? H5Tget_class(e->id) : H5T_NO_CLASS;
     e->size = e->id >= 0 ? H5Tget_size(e->id) : 0;
     /* The size the encoding declares is what the sidecar's checks relied on. */
-    if (e->id < 0 || e->size == 0 || e->size != h5t_ix_type_nbytes(enc, n)) {
+    if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n)) {
         if (e->id >= 0)
             H5Tclose(e->id);
         free(e->enc);
@@ -87,7 +87,7 @@ add_type(const void *enc, size_t n, uint64_t hash)
 }
 
 hid_t
-h5t_ix_type_get(const void *enc, size_t n)
+tb_ix_type_get(const void *enc, size_t n)
 {
     uint64_t h = hash_bytes(enc, n);
     for (uint32_t k = 0; k < ntypes; k++)
@@ -98,7 +98,7 @@ h5t_ix_type_get(const void *enc, size_t n)
 }
 
 int
-h5t_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
+tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
 {
     H5T_class_t cls  = H5Tget_class(t);
     size_t      size = H5Tget_size(t);
@@ -133,7 +133,7 @@ extern herr_t H5T_lock(void *dt, bool immutable) __attribute__((weak));
 extern void  *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
 
 hid_t
-h5t_ix_type_copy_rdonly(hid_t ft)
+tb_ix_type_copy_rdonly(hid_t ft)
 {
     hid_t t = H5Tcopy(ft);
     if (t >= 0 && H5T_lock && H5I_object_verify) {
@@ -145,12 +145,12 @@ h5t_ix_type_copy_rdonly(hid_t ft)
 }
 
 size_t
-h5t_ix_space_encode(hid_t s, uint8_t *buf)
+tb_ix_space_encode(hid_t s, uint8_t *buf)
 {
     H5S_class_t cls  = H5Sget_simple_extent_type(s);
     int         rank = H5Sget_simple_extent_ndims(s);
-    hsize_t     dims[H5T_IX_SPACE_MAXRANK], maxdims[H5T_IX_SPACE_MAXRANK];
-    if (rank < 0 || rank > H5T_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE) ||
+    hsize_t     dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
+    if (rank < 0 || rank > TB_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE) ||
         (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank))
         return 0;
     memset(buf, 0, 8);
@@ -161,19 +161,19 @@ h5t_ix_space_encode(hid_t s, uint8_t *buf)
         memcpy(buf + 8 + 8 * i, &c, 8);
         memcpy(buf + 8 + 8 * (buf[1] + i), &m, 8);
     }
-    return H5T_IX_SPACE_NBYTES(buf[1]);
+    return TB_IX_SPACE_NBYTES(buf[1]);
 }
 
 hid_t
-h5t_ix_space_make(const void *enc)
+tb_ix_space_make(const void *enc)
 {
     const uint8_t *b = enc;
     if (b[0] == 0)
         return H5Screate(H5S_NULL);
     if (b[0] == 1)
         return H5Screate(H5S_SCALAR);
-    hsize_t dims[H5T_IX_SPACE_MAXRANK], maxdims[H5T_IX_SPACE_MAXRANK];
-    for (unsigned i = 0; i < b[1] && i < H5T_IX_SPACE_MAXRANK; i++) {
+    hsize_t dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
+    for (unsigned i = 0; i < b[1] && i < TB_IX_SPACE_MAXRANK; i++) {
         uint64_t c, m;
         memcpy(&c, b + 8 + 8 * i, 8);
         memcpy(&m, b + 8 + 8 * ((size_t)b[1] + i), 8);

@@ -1,32 +1,32 @@
 /* info.c — the connector's info: "under_vol=<value|name>;under_info={...};threads=8;index=off".
  * Parsing, printing, copying and comparing, and getting it (or the default) from a FAPL. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static h5t_info_t *
+static tb_info_t *
 info_alloc_default(void)
 {
-    h5t_info_t *info = calloc(1, sizeof(*info));
+    tb_info_t *info = calloc(1, sizeof(*info));
     if (!info)
         return NULL;
     info->under_vol_id = H5VL_NATIVE;
     H5Iinc_ref(info->under_vol_id);
-    h5t_config_defaults(&info->cfg);
+    tb_config_defaults(&info->cfg);
     return info;
 }
 
 static void *
 info_copy(const void *src_v)
 {
-    const h5t_info_t *src = src_v;
-    h5t_info_t       *dst;
+    const tb_info_t *src = src_v;
+    tb_info_t       *dst;
     if (!src)
         return info_alloc_default();
     if (!(dst = calloc(1, sizeof(*dst)))) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot copy connector info");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot copy connector info");
         return NULL;
     }
     dst->under_vol_id = src->under_vol_id;
@@ -44,7 +44,7 @@ info_copy(const void *src_v)
 static herr_t
 info_cmp(int *cmp_out, const void *a_v, const void *b_v)
 {
-    const h5t_info_t *a = a_v, *b = b_v;
+    const tb_info_t *a = a_v, *b = b_v;
     *cmp_out = 0;
     if (!a || !b) {
         *cmp_out = (a != NULL) - (b != NULL);
@@ -65,14 +65,14 @@ info_cmp(int *cmp_out, const void *a_v, const void *b_v)
 static herr_t
 info_free(void *info_v)
 {
-    h5t_info_t *info = info_v;
+    tb_info_t *info = info_v;
     if (!info)
         return 0;
-    hid_t saved = h5t_err_save();
+    hid_t saved = tb_err_save();
     if (info->under_vol_info)
         H5VLfree_connector_info(info->under_vol_id, info->under_vol_info);
     H5Idec_ref(info->under_vol_id);
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     free(info);
     return 0;
 }
@@ -80,7 +80,7 @@ info_free(void *info_v)
 static herr_t
 info_to_str(const void *info_v, char **str_out)
 {
-    const h5t_info_t  *info        = info_v;
+    const tb_info_t  *info        = info_v;
     H5VL_class_value_t under_value = H5_VOL_NATIVE;
     char              *under_str   = NULL;
     char               opts[256];
@@ -92,7 +92,7 @@ info_to_str(const void *info_v, char **str_out)
         return -1;
     if (H5VLconnector_info_to_str(info->under_vol_info, info->under_vol_id, &under_str) < 0)
         return -1;
-    size_t olen = h5t_config_to_str(&info->cfg, opts, sizeof(opts));
+    size_t olen = tb_config_to_str(&info->cfg, opts, sizeof(opts));
     size_t n    = 64 + (under_str ? strlen(under_str) : 0) + olen;
     *str_out    = H5allocate_memory(n, 0);
     if (!*str_out) {
@@ -139,16 +139,16 @@ match_brace(const char *s)
 static herr_t
 str_to_info(const char *str, void **info_out)
 {
-    h5t_info_t *info       = calloc(1, sizeof(*info));
+    tb_info_t *info       = calloc(1, sizeof(*info));
     char       *under_str  = NULL;
     int         have_under = 0;
     char        errmsg[256];
     if (!info) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate connector info");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate connector info");
         return -1;
     }
     info->under_vol_id = H5I_INVALID_HID;
-    h5t_config_defaults(&info->cfg);
+    tb_config_defaults(&info->cfg);
     const char *p = str ? str : "";
     while (*p) {
         while (*p == ';' || *p == ' ' || *p == '\t' || *p == '\n')
@@ -159,7 +159,7 @@ str_to_info(const char *str, void **info_out)
         while (*eq && *eq != '=' && *eq != ';')
             eq++;
         if (*eq != '=') {
-            H5T_PUSH("vol", H5T_ERR_ARG, "malformed h5turbo option '%.*s' (expected key=value)", (int)(eq - p), p);
+            TB_PUSH("vol", TB_ERR_ARG, "malformed h5turbo option '%.*s' (expected key=value)", (int)(eq - p), p);
             goto fail;
         }
         size_t      klen = (size_t)(eq - p);
@@ -167,7 +167,7 @@ str_to_info(const char *str, void **info_out)
         if (*v == '{') {
             const char *close = match_brace(v);
             if (!close) {
-                H5T_PUSH("vol", H5T_ERR_ARG, "unbalanced braces in h5turbo option '%.*s'", (int)klen, p);
+                TB_PUSH("vol", TB_ERR_ARG, "unbalanced braces in h5turbo option '%.*s'", (int)klen, p);
                 goto fail;
             }
             vend = close + 1;
@@ -182,7 +182,7 @@ str_to_info(const char *str, void **info_out)
             char *end;
             size_t vlen = (size_t)(vend - v);
             if (vlen == 0 || vlen >= sizeof(name)) {
-                H5T_PUSH("vol", H5T_ERR_ARG, "invalid under_vol value");
+                TB_PUSH("vol", TB_ERR_ARG, "invalid under_vol value");
                 goto fail;
             }
             memcpy(name, v, vlen);
@@ -192,7 +192,7 @@ str_to_info(const char *str, void **info_out)
                 H5Idec_ref(info->under_vol_id);
             info->under_vol_id = load_connector(name, *end == '\0', (H5VL_class_value_t)n);
             if (info->under_vol_id < 0) {
-                H5T_PUSH("vol", H5T_ERR_ARG, "cannot load the connector below h5turbo: under_vol=%s", name);
+                TB_PUSH("vol", TB_ERR_ARG, "cannot load the connector below h5turbo: under_vol=%s", name);
                 goto fail;
             }
             have_under = 1;
@@ -208,8 +208,8 @@ str_to_info(const char *str, void **info_out)
             if (!under_str)
                 goto fail;
         }
-        else if (h5t_config_set(&info->cfg, p, klen, v, (size_t)(vend - v), errmsg, sizeof(errmsg)) < 0) {
-            H5T_PUSH("vol", H5T_ERR_ARG, "%s", errmsg);
+        else if (tb_config_set(&info->cfg, p, klen, v, (size_t)(vend - v), errmsg, sizeof(errmsg)) < 0) {
+            TB_PUSH("vol", TB_ERR_ARG, "%s", errmsg);
             goto fail;
         }
         p = vend;
@@ -220,7 +220,7 @@ str_to_info(const char *str, void **info_out)
     }
     if (under_str && *under_str &&
         H5VLconnector_str_to_info(under_str, info->under_vol_id, &info->under_vol_info) < 0) {
-        H5T_PUSH("vol", H5T_ERR_ARG, "the connector below h5turbo rejected under_info={%s}", under_str);
+        TB_PUSH("vol", TB_ERR_ARG, "the connector below h5turbo rejected under_info={%s}", under_str);
         goto fail;
     }
     free(under_str);
@@ -234,29 +234,29 @@ fail:
     return -1;
 }
 
-const H5VL_info_class_t h5t_info_cls = {sizeof(h5t_info_t), info_copy, info_cmp, info_free, info_to_str, str_to_info};
+const H5VL_info_class_t tb_info_cls = {sizeof(tb_info_t), info_copy, info_cmp, info_free, info_to_str, str_to_info};
 
-h5t_info_t *
-h5t_info_from_fapl(hid_t fapl_id)
+tb_info_t *
+tb_info_from_fapl(hid_t fapl_id)
 {
-    h5t_info_t *info = NULL;
+    tb_info_t *info = NULL;
     if (H5Pget_vol_info(fapl_id, (void **)&info) < 0)
         return NULL;
     if (!info)
         info = info_alloc_default();
     if (!info)
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate connector info");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate connector info");
     return info;
 }
 
 void
-h5t_info_release(h5t_info_t *info)
+tb_info_release(tb_info_t *info)
 {
     info_free(info);
 }
 
 hid_t
-h5t_under_fapl(hid_t fapl_id, const h5t_info_t *info)
+tb_under_fapl(hid_t fapl_id, const tb_info_t *info)
 {
     hid_t under = H5Pcopy(fapl_id);
     if (under < 0)

@@ -4,8 +4,8 @@
  * reads raw chunks ahead, workers unfilter and scatter them. Only the application's thread calls
  * HDF5; on any failure the whole call is redone through native, which then reports as HDF5 does. */
 #include "pipeline_int.h"
-#include "h5t_pool.h"
-#include "h5t_threadpool.h"
+#include "tb_pool.h"
+#include "tb_threadpool.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -14,12 +14,12 @@
 
 /* ------------------------------------------------------------------ statistics */
 /* Updated by the application's thread only (VOL callbacks are serialised by HDF5). */
-h5t_pipe_stats_t        h5t_pipe_stats_g;
-#define stats h5t_pipe_stats_g
+tb_pipe_stats_t        tb_pipe_stats_g;
+#define stats tb_pipe_stats_g
 static int              stats_registered;
 
 void
-h5t_pipe_stats(h5t_pipe_stats_t *out)
+tb_pipe_stats(tb_pipe_stats_t *out)
 {
     *out = stats;
 }
@@ -90,7 +90,7 @@ quiet_off(quiet_t *q)
 
 /* ------------------------------------------------------------------ calls to the connector below */
 static hid_t
-dset_get_id(h5t_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
+dset_get_id(tb_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
 {
     H5VL_dataset_get_args_t a;
     memset(&a, 0, sizeof(a));
@@ -106,7 +106,7 @@ dset_get_id(h5t_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
 }
 
 static herr_t
-native_opt(h5t_obj_t *o, int op, H5VL_native_dataset_optional_args_t *na, hid_t dxpl_id)
+native_opt(tb_obj_t *o, int op, H5VL_native_dataset_optional_args_t *na, hid_t dxpl_id)
 {
     H5VL_optional_args_t a;
     a.op_type = op;
@@ -115,7 +115,7 @@ native_opt(h5t_obj_t *o, int op, H5VL_native_dataset_optional_args_t *na, hid_t 
 }
 
 static herr_t
-chunk_read(h5t_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out, void *buf)
+chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out, void *buf)
 {
     H5VL_native_dataset_optional_args_t na;
     na.chunk_read.offset  = offset;
@@ -127,7 +127,7 @@ chunk_read(h5t_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_ou
 }
 
 herr_t
-h5t_pipe_chunk_write(h5t_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t nbytes, const void *buf)
+tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t nbytes, const void *buf)
 {
     H5VL_native_dataset_optional_args_t na;
     na.chunk_write.offset  = offset;
@@ -151,7 +151,7 @@ find_not_allocated(unsigned n, const H5E_error2_t *e, void *found)
 typedef enum { STORED_FAILED = -1, STORED_NONE = 0, STORED_YES = 1, STORED_NO_INDEX = 2 } stored_t;
 
 static stored_t
-chunk_stored(h5t_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_out)
+chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_out)
 {
     hsize_t                             sz = 0;
     H5VL_native_dataset_optional_args_t na;
@@ -216,7 +216,7 @@ type_plain(hid_t t)
 
 /* Reads one filter of the DCPL into a stage; 0 when the pipeline cannot run it exactly. */
 static int
-stage_from_dcpl(hid_t dcpl, unsigned idx, h5t_pipe_stage_t *s)
+stage_from_dcpl(hid_t dcpl, unsigned idx, tb_pipe_stage_t *s)
 {
     unsigned     flags = 0, cfg = 0, cd[16];
     size_t       ncd = 16;
@@ -227,24 +227,24 @@ stage_from_dcpl(hid_t dcpl, unsigned idx, h5t_pipe_stage_t *s)
             /* HDF5's filter refuses anything but one non-zero parameter; so do we. */
             if (ncd != 1 || cd[0] == 0)
                 return 0;
-            s->kind  = H5T_STAGE_SHUFFLE;
+            s->kind  = TB_STAGE_SHUFFLE;
             s->param = cd[0];
             return 1;
         case H5Z_FILTER_DEFLATE:
             if (ncd != 1 || cd[0] > 9)
                 return 0;
-            s->kind  = H5T_STAGE_DEFLATE;
+            s->kind  = TB_STAGE_DEFLATE;
             s->param = cd[0];
             return 1;
         case H5Z_FILTER_FLETCHER32:
-            s->kind = H5T_STAGE_FLETCHER32;
+            s->kind = TB_STAGE_FLETCHER32;
             return 1;
-#ifdef H5T_PIPE_HAVE_BLOSC
-        case H5T_BLOSC_FILTER_ID:
-            if (ncd > 16 || h5t_blosc_params_from_cd(ncd, cd, &s->blosc, NULL, 0) != H5T_OK ||
-                !h5t_blosc_compressor_available(s->blosc.compressor))
+#ifdef TB_PIPE_HAVE_BLOSC
+        case TB_BLOSC_FILTER_ID:
+            if (ncd > 16 || tb_blosc_params_from_cd(ncd, cd, &s->blosc, NULL, 0) != TB_OK ||
+                !tb_blosc_compressor_available(s->blosc.compressor))
                 return 0;
-            s->kind = H5T_STAGE_BLOSC;
+            s->kind = TB_STAGE_BLOSC;
             return 1;
 #endif
         default:
@@ -256,7 +256,7 @@ stage_from_dcpl(hid_t dcpl, unsigned idx, h5t_pipe_stage_t *s)
  * through H5VL_OBJECT_GET_FILE: native marks the file as having an ID when asked, and a file
  * opened through an external link then never closes.) */
 static void
-dataset_identity(h5t_obj_t *o, hid_t dxpl_id, h5t_pipe_dset_t *p)
+dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
 {
     H5VL_loc_params_t      lp;
     H5VL_object_get_args_t ga;
@@ -278,7 +278,7 @@ dataset_identity(h5t_obj_t *o, hid_t dxpl_id, h5t_pipe_dset_t *p)
 /* Decides once per dataset handle whether the pipeline can serve it (layout, filters, type, fill
  * value and the file's mode do not change while it is open). Sets p->state to 1 or -1. */
 static void
-examine(h5t_obj_t *o, h5t_pipe_dset_t *p, hid_t dxpl_id)
+examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 {
     hid_t              dcpl = H5I_INVALID_HID, type = H5I_INVALID_HID;
     H5VL_class_value_t val  = (H5VL_class_value_t)-1;
@@ -291,13 +291,13 @@ examine(h5t_obj_t *o, h5t_pipe_dset_t *p, hid_t dxpl_id)
     if (o->ctx->cfg.write_behind)
         dataset_identity(o, dxpl_id, p);
     /* Most small datasets are contiguous: said without copying the creation property list. */
-    if (h5t_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
+    if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
         return;
     if ((dcpl = dset_get_id(o, H5VL_DATASET_GET_DCPL, dxpl_id)) < 0)
         return;
     if (H5Pget_layout(dcpl) != H5D_CHUNKED)
         goto done;
-    p->rank = H5Pget_chunk(dcpl, H5T_PIPE_RANK, p->chunk);
+    p->rank = H5Pget_chunk(dcpl, TB_PIPE_RANK, p->chunk);
     if (p->rank < 1)
         goto done;
     /* Unfiltered partial edge chunks would need a second format: leave them to native. */
@@ -305,7 +305,7 @@ examine(h5t_obj_t *o, h5t_pipe_dset_t *p, hid_t dxpl_id)
     if (H5Pget_chunk_opts(dcpl, &opts) < 0 || (opts & H5D_CHUNK_DONT_FILTER_PARTIAL_CHUNKS))
         goto done;
     int nf = H5Pget_nfilters(dcpl);
-    if (nf < 1 || nf > H5T_PIPE_MAX_STAGES)
+    if (nf < 1 || nf > TB_PIPE_MAX_STAGES)
         goto done; /* unfiltered chunks gain nothing from the pipeline */
     for (int i = 0; i < nf; i++)
         if (!stage_from_dcpl(dcpl, (unsigned)i, &p->stages[i]))
@@ -352,7 +352,7 @@ examine(h5t_obj_t *o, h5t_pipe_dset_t *p, hid_t dxpl_id)
             p->fill = NULL;
         }
     }
-    if (h5t_pipe_stages_prepare(p) != H5T_OK)
+    if (tb_pipe_stages_prepare(p) != TB_OK)
         goto done;
     p->state = 1;
 done:
@@ -364,17 +364,17 @@ done:
 }
 
 void
-h5t_pipe_release(h5t_obj_t *o)
+tb_pipe_release(tb_obj_t *o)
 {
-    h5t_pipe_dset_t *p = (h5t_pipe_dset_t *)o->pipe;
+    tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
     if (!p)
         return;
     if (p->behind)
-        h5t_pipe_behind_release(o, p);
+        tb_pipe_behind_release(o, p);
     if (p->type_id >= 0) {
-        hid_t saved = h5t_err_save();
+        hid_t saved = tb_err_save();
         H5Tclose(p->type_id);
-        h5t_err_restore(saved);
+        tb_err_restore(saved);
     }
     free(p->fill);
     free(p);
@@ -382,17 +382,17 @@ h5t_pipe_release(h5t_obj_t *o)
 }
 
 /* The dataset's state, or NULL when this call must be forwarded. */
-static h5t_pipe_dset_t *
-ready(h5t_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out)
+static tb_pipe_dset_t *
+ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out)
 {
     if (!o->pipe) {
-        h5t_pipe_dset_t *p = calloc(1, sizeof(*p));
+        tb_pipe_dset_t *p = calloc(1, sizeof(*p));
         if (!p)
             return NULL;
-        o->pipe = (struct h5t_pipe_dset *)p;
+        o->pipe = (struct tb_pipe_dset *)p;
         examine(o, p, dxpl_id);
     }
-    h5t_pipe_dset_t *p = (h5t_pipe_dset_t *)o->pipe;
+    tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
     /* The file's mode is checked per call: H5Fstart_swmr_write can change it. SWMR readers and
      * writers are left to native, which knows their ordering rules; writes to a file opened
      * read-only too (native reports the error). */
@@ -416,7 +416,7 @@ ready(h5t_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out)
 }
 
 static int
-current_dims(h5t_obj_t *o, const h5t_pipe_dset_t *p, hid_t dxpl_id, hsize_t *dims)
+current_dims(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t dxpl_id, hsize_t *dims)
 {
     hid_t space = dset_get_id(o, H5VL_DATASET_GET_SPACE, dxpl_id);
     if (space < 0)
@@ -430,7 +430,7 @@ current_dims(h5t_obj_t *o, const h5t_pipe_dset_t *p, hid_t dxpl_id, hsize_t *dim
  * few HDF5 queries, waking workers) is then comparable to the codec work itself, and native's
  * chunk cache serves repeated small reads and rewrites of the same chunks without any codec at
  * all. H5TURBO_PIPELINE_MIN_NBYTES overrides it (0: every eligible call; tests use that). */
-#define H5T_PIPE_MIN_CALL_NBYTES ((size_t)16 << 10)
+#define TB_PIPE_MIN_CALL_NBYTES ((size_t)16 << 10)
 
 static size_t
 min_call_nbytes(void)
@@ -438,18 +438,18 @@ min_call_nbytes(void)
     static size_t cached = (size_t)-1;
     if (cached == (size_t)-1) {
         const char *e = getenv("H5TURBO_PIPELINE_MIN_NBYTES");
-        size_t      v = H5T_PIPE_MIN_CALL_NBYTES;
-        if (e && *e && h5t_parse_size(e, strlen(e), &v) != H5T_OK)
-            v = H5T_PIPE_MIN_CALL_NBYTES;
+        size_t      v = TB_PIPE_MIN_CALL_NBYTES;
+        if (e && *e && tb_parse_size(e, strlen(e), &v) != TB_OK)
+            v = TB_PIPE_MIN_CALL_NBYTES;
         cached = v;
     }
     return cached;
 }
 
 static unsigned
-job_threads(const h5t_obj_t *o)
+job_threads(const tb_obj_t *o)
 {
-    return o->ctx->cfg.threads ? o->ctx->cfg.threads : h5t_threads_from_env();
+    return o->ctx->cfg.threads ? o->ctx->cfg.threads : tb_threads_from_env();
 }
 
 /* ------------------------------------------------------------------ write job */
@@ -457,21 +457,21 @@ typedef enum { WK_FULL, WK_FILL, WK_RMW } wkind_t;
 
 typedef struct wchunk {
     wkind_t      kind;
-    void        *raw;      /* RMW: the stored chunk (filtered), h5t_buf */
+    void        *raw;      /* RMW: the stored chunk (filtered), tb_buf */
     size_t       raw_nbytes;
     uint32_t     raw_mask;
-    void        *bufs[2];  /* codec buffers, h5t_buf */
+    void        *bufs[2];  /* codec buffers, tb_buf */
     const void  *out;      /* the filtered chunk, in one of bufs */
     size_t       out_nbytes;
-    h5t_status_t st;
+    tb_status_t st;
     int          done;     /* job mutex */
 } wchunk_t;
 
 /* Shared by the application's thread and the workers. Fields below `mu` are protected by it;
  * the rest is written before the workers start and only read afterwards. */
 typedef struct wjob {
-    const h5t_pipe_dset_t *p;
-    const h5t_pipe_plan_t *plan;
+    const tb_pipe_dset_t *p;
+    const tb_pipe_plan_t *plan;
     const uint8_t         *user;
     wchunk_t              *c;
     size_t                 n, window;
@@ -488,9 +488,9 @@ typedef struct wjob {
 static void
 wchunk_release(wchunk_t *c)
 {
-    h5t_buf_put(c->raw);
-    h5t_buf_put(c->bufs[0]);
-    h5t_buf_put(c->bufs[1]);
+    tb_buf_put(c->raw);
+    tb_buf_put(c->bufs[0]);
+    tb_buf_put(c->bufs[1]);
     c->raw = c->bufs[0] = c->bufs[1] = NULL;
 }
 
@@ -498,16 +498,16 @@ wchunk_release(wchunk_t *c)
 static void
 encode_one(wjob_t *j, size_t i)
 {
-    const h5t_pipe_dset_t *p = j->p;
+    const tb_pipe_dset_t *p = j->p;
     wchunk_t              *c = &j->c[i];
-    hsize_t                off[H5T_PIPE_RANK];
-    h5t_pipe_region_t      r;
-    h5t_pipe_chunk_offset(p, j->plan, i, off);
-    h5t_pipe_region(p, j->plan, off, &r);
-    c->bufs[0] = h5t_buf_get(p->buf_nbytes);
-    c->bufs[1] = h5t_buf_get(p->buf_nbytes);
+    hsize_t                off[TB_PIPE_RANK];
+    tb_pipe_region_t      r;
+    tb_pipe_chunk_offset(p, j->plan, i, off);
+    tb_pipe_region(p, j->plan, off, &r);
+    c->bufs[0] = tb_buf_get(p->buf_nbytes);
+    c->bufs[1] = tb_buf_get(p->buf_nbytes);
     if (!c->bufs[0] || !c->bufs[1]) {
-        c->st = H5T_ERR_NOMEM;
+        c->st = TB_ERR_NOMEM;
         return;
     }
     const void *in;
@@ -518,9 +518,9 @@ encode_one(wjob_t *j, size_t i)
         uint8_t *chunk = c->bufs[0];
         if (c->kind == WK_RMW) {
             const void  *dec = NULL;
-            h5t_status_t st  = h5t_pipe_decode(p, c->raw, c->raw_nbytes, c->raw_mask, j->edc, c->bufs, NULL, &dec,
+            tb_status_t st  = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->raw_mask, j->edc, c->bufs, NULL, &dec,
                                                  j->inner_threads);
-            if (st != H5T_OK) {
+            if (st != TB_OK) {
                 c->st = st;
                 return;
             }
@@ -530,11 +530,11 @@ encode_one(wjob_t *j, size_t i)
                 chunk = (uint8_t *)(uintptr_t)dec;
         }
         else if (c->kind == WK_FILL)
-            h5t_pipe_fill_chunk(p, chunk);
-        h5t_pipe_gather(p, j->plan, &r, chunk, j->user);
+            tb_pipe_fill_chunk(p, chunk);
+        tb_pipe_gather(p, j->plan, &r, chunk, j->user);
         in = chunk;
     }
-    c->st = h5t_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->inner_threads);
+    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->inner_threads);
 }
 
 static void
@@ -564,7 +564,7 @@ write_worker(void *arg)
 /* The application's thread: writes chunks in order as they become ready, filtering chunks itself
  * whenever the next one to write is not ready yet. Returns 0 on success. */
 static int
-write_stream(h5t_obj_t *o, wjob_t *j, hid_t dxpl_id)
+write_stream(tb_obj_t *o, wjob_t *j, hid_t dxpl_id)
 {
     int    failed = 0;
     size_t w      = 0;
@@ -573,10 +573,10 @@ write_stream(h5t_obj_t *o, wjob_t *j, hid_t dxpl_id)
         if (j->c[w].done) {
             pthread_mutex_unlock(&j->mu);
             wchunk_t *c = &j->c[w];
-            hsize_t   off[H5T_PIPE_RANK];
-            h5t_pipe_chunk_offset(j->p, j->plan, w, off);
-            if (c->st != H5T_OK || c->out_nbytes > UINT32_MAX ||
-                h5t_pipe_chunk_write(o, off, dxpl_id, c->out_nbytes, c->out) < 0)
+            hsize_t   off[TB_PIPE_RANK];
+            tb_pipe_chunk_offset(j->p, j->plan, w, off);
+            if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
+                tb_pipe_chunk_write(o, off, dxpl_id, c->out_nbytes, c->out) < 0)
                 failed = 1;
             wchunk_release(c);
             w++;
@@ -606,18 +606,18 @@ write_stream(h5t_obj_t *o, wjob_t *j, hid_t dxpl_id)
 /* Runs one eligible write. 1: done; 0: better left to native; -1: failed before finishing (the
  * caller redoes the whole write through native, which rewrites every chunk). */
 static int
-run_write(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, hid_t dxpl_id, const void *buf,
+run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, const void *buf,
           int edc)
 {
     size_t    n = plan->nchunks, nfull = 0;
     wchunk_t *c = calloc(n, sizeof(*c));
     if (!c)
         return -1;
-    hsize_t           off[H5T_PIPE_RANK];
-    h5t_pipe_region_t r;
+    hsize_t           off[TB_PIPE_RANK];
+    tb_pipe_region_t r;
     for (size_t i = 0; i < n; i++) {
-        h5t_pipe_chunk_offset(p, plan, i, off);
-        h5t_pipe_region(p, plan, off, &r);
+        tb_pipe_chunk_offset(p, plan, i, off);
+        tb_pipe_region(p, plan, off, &r);
         c[i].kind = WK_FULL;
         if (r.full && !r.edge)
             nfull++;
@@ -637,13 +637,13 @@ run_write(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, h
         if (c[i].kind != WK_FILL)
             continue;
         size_t nbytes = 0;
-        h5t_pipe_chunk_offset(p, plan, i, off);
+        tb_pipe_chunk_offset(p, plan, i, off);
         switch (chunk_stored(o, off, dxpl_id, &nbytes)) {
             case STORED_NONE:
             case STORED_NO_INDEX: /* nothing written yet (a one-chunk dataset has no partial chunk here) */
                 break;
             case STORED_YES:
-                if (!(c[i].raw = h5t_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c[i].raw_mask, c[i].raw) < 0)
+                if (!(c[i].raw = tb_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c[i].raw_mask, c[i].raw) < 0)
                     ok = 0;
                 c[i].raw_nbytes = nbytes;
                 c[i].kind       = WK_RMW;
@@ -673,15 +673,15 @@ run_write(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, h
 
     int rc = -1;
     if (ok) {
-        h5t_taskgroup_t g;
-        h5t_taskgroup_init(&g, threads);
+        tb_taskgroup_t g;
+        tb_taskgroup_init(&g, threads);
         size_t helpers = threads > 1 ? threads - 1 : 0;
         if (helpers > n - 1)
             helpers = n - 1;
         for (size_t k = 0; k < helpers; k++)
-            h5t_taskgroup_submit(&g, write_worker, &j);
+            tb_taskgroup_submit(&g, write_worker, &j);
         rc = write_stream(o, &j, dxpl_id);
-        h5t_taskgroup_wait(&g);
+        tb_taskgroup_wait(&g);
     }
     for (size_t i = 0; i < n; i++)
         wchunk_release(&c[i]);
@@ -698,12 +698,12 @@ typedef struct rchunk {
     void        *raw; /* NULL: not stored */
     size_t       raw_nbytes;
     uint32_t     mask;
-    h5t_status_t st;
+    tb_status_t st;
 } rchunk_t;
 
 typedef struct rjob {
-    const h5t_pipe_dset_t *p;
-    const h5t_pipe_plan_t *plan;
+    const tb_pipe_dset_t *p;
+    const tb_pipe_plan_t *plan;
     uint8_t               *user;
     rchunk_t              *c;
     size_t                 n;
@@ -725,30 +725,30 @@ typedef struct rjob {
 static void
 decode_one(rjob_t *j, size_t i)
 {
-    const h5t_pipe_dset_t *p = j->p;
+    const tb_pipe_dset_t *p = j->p;
     rchunk_t              *c = &j->c[i];
-    hsize_t                off[H5T_PIPE_RANK];
-    h5t_pipe_region_t      r;
-    h5t_pipe_chunk_offset(p, j->plan, i, off);
-    h5t_pipe_region(p, j->plan, off, &r);
+    hsize_t                off[TB_PIPE_RANK];
+    tb_pipe_region_t      r;
+    tb_pipe_chunk_offset(p, j->plan, i, off);
+    tb_pipe_region(p, j->plan, off, &r);
     if (!c->raw) {
         if (!p->skip_missing)
-            h5t_pipe_fill_user(p, j->plan, &r, j->user);
+            tb_pipe_fill_user(p, j->plan, &r, j->user);
         return;
     }
-    void *bufs[2] = {h5t_buf_get(p->buf_nbytes), h5t_buf_get(p->buf_nbytes)};
+    void *bufs[2] = {tb_buf_get(p->buf_nbytes), tb_buf_get(p->buf_nbytes)};
     if (!bufs[0] || !bufs[1])
-        c->st = H5T_ERR_NOMEM;
+        c->st = TB_ERR_NOMEM;
     else {
         uint8_t    *direct = r.direct ? j->user + r.user_off : NULL;
         const void *dec    = NULL;
-        c->st = h5t_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->inner_threads);
-        if (c->st == H5T_OK && dec != direct)
-            h5t_pipe_scatter(p, j->plan, &r, dec, j->user);
+        c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->inner_threads);
+        if (c->st == TB_OK && dec != direct)
+            tb_pipe_scatter(p, j->plan, &r, dec, j->user);
     }
-    h5t_buf_put(bufs[0]);
-    h5t_buf_put(bufs[1]);
-    h5t_buf_put(c->raw);
+    tb_buf_put(bufs[0]);
+    tb_buf_put(bufs[1]);
+    tb_buf_put(c->raw);
     c->raw = NULL;
 }
 
@@ -763,7 +763,7 @@ decode_claimed(rjob_t *j)
     pthread_mutex_lock(&j->mu);
     j->ndecoded++;
     j->inflight -= nbytes;
-    if (j->c[i].st != H5T_OK)
+    if (j->c[i].st != TB_OK)
         j->failed = j->abort = 1;
     pthread_cond_broadcast(&j->cv);
 }
@@ -788,7 +788,7 @@ read_worker(void *arg)
 /* The application's thread: reads raw chunks in order, ahead of the decoders by at most
  * inflight_max bytes, decoding itself while it may not read further; then helps finish. */
 static int
-read_stream(h5t_obj_t *o, rjob_t *j, hid_t dxpl_id)
+read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
 {
     for (size_t i = 0; i < j->n; i++) {
         pthread_mutex_lock(&j->mu);
@@ -804,15 +804,15 @@ read_stream(h5t_obj_t *o, rjob_t *j, hid_t dxpl_id)
             break;
 
         rchunk_t *c = &j->c[i];
-        hsize_t   off[H5T_PIPE_RANK];
+        hsize_t   off[TB_PIPE_RANK];
         size_t    nbytes = 0;
         int       bad    = 0;
-        h5t_pipe_chunk_offset(j->p, j->plan, i, off);
+        tb_pipe_chunk_offset(j->p, j->plan, i, off);
         switch (chunk_stored(o, off, dxpl_id, &nbytes)) {
             case STORED_NONE:
                 break;
             case STORED_YES:
-                if (!(c->raw = h5t_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c->mask, c->raw) < 0)
+                if (!(c->raw = tb_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c->mask, c->raw) < 0)
                     bad = 1;
                 c->raw_nbytes = nbytes;
                 break;
@@ -852,7 +852,7 @@ read_stream(h5t_obj_t *o, rjob_t *j, hid_t dxpl_id)
 /* Runs one eligible read: 1 done; 0 left to native (nothing stored yet); -1 failed (the caller
  * reads again through native, which then reports the error HDF5 reports). */
 static int
-run_read(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, hid_t dxpl_id, void *buf, int edc)
+run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, void *buf, int edc)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
@@ -873,18 +873,18 @@ run_read(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, hi
 
     unsigned        threads = job_threads(o);
     j.inner_threads         = n == 1 ? threads : 1;
-    h5t_taskgroup_t g;
-    h5t_taskgroup_init(&g, threads);
+    tb_taskgroup_t g;
+    tb_taskgroup_init(&g, threads);
     size_t helpers = threads > 1 ? threads - 1 : 0;
     if (helpers > n - 1)
         helpers = n - 1;
     for (size_t k = 0; k < helpers; k++)
-        h5t_taskgroup_submit(&g, read_worker, &j);
+        tb_taskgroup_submit(&g, read_worker, &j);
     int rc = read_stream(o, &j, dxpl_id);
-    h5t_taskgroup_wait(&g);
+    tb_taskgroup_wait(&g);
 
     for (size_t i = 0; i < n; i++)
-        h5t_buf_put(c[i].raw);
+        tb_buf_put(c[i].raw);
     free(c);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
@@ -895,13 +895,13 @@ run_read(h5t_obj_t *o, const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, hi
 
 /* ------------------------------------------------------------------ entry points */
 int
-h5t_pipe_write(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
-    const h5t_pipe_dset_t *known = (const h5t_pipe_dset_t *)o->pipe;
+    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
     if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0)) {
         /* Forwarded: but not ahead of chunks write-behind still holds. */
-        if (h5t_pipe_drain(o, dxpl_id) < 0) {
+        if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
             return 1;
         }
@@ -911,15 +911,15 @@ h5t_pipe_write(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_s
     quiet_t q;
     quiet_on(&q);
     int              done = 0, edc = 1, behind = 0, drain_failed = 0;
-    h5t_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc);
-    hsize_t          dims[H5T_PIPE_RANK];
-    h5t_pipe_plan_t  plan;
+    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc);
+    hsize_t          dims[TB_PIPE_RANK];
+    tb_pipe_plan_t  plan;
     int              planned = p && current_dims(o, p, dxpl_id, dims) &&
-                  h5t_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
                   plan.npoints * plan.es >= min_call_nbytes();
     if (planned && o->ctx->cfg.write_behind)
-        behind = h5t_pipe_behind_write(o, p, &plan, dxpl_id, buf);
-    if (!behind && h5t_pipe_drain(o, dxpl_id) < 0)
+        behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
+    if (!behind && tb_pipe_drain(o, dxpl_id) < 0)
         drain_failed = 1;
     if (behind)
         done = 1;
@@ -946,26 +946,26 @@ h5t_pipe_write(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_s
 }
 
 int
-h5t_pipe_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
+tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
               void **req, herr_t *ret_out)
 {
     /* Whatever path the read takes, chunks write-behind holds must be stored first. */
-    if (h5t_pipe_drain(o, dxpl_id) < 0) {
+    if (tb_pipe_drain(o, dxpl_id) < 0) {
         *ret_out = -1;
         return 1;
     }
-    const h5t_pipe_dset_t *known = (const h5t_pipe_dset_t *)o->pipe;
+    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
     if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0))
         return 0; /* (an ineligible dataset costs no HDF5 call here) */
     register_stats();
     quiet_t q;
     quiet_on(&q);
     int              done = 0, edc = 1;
-    h5t_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc);
+    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc);
     if (p) {
-        hsize_t         dims[H5T_PIPE_RANK];
-        h5t_pipe_plan_t plan;
-        if (current_dims(o, p, dxpl_id, dims) && h5t_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
+        hsize_t         dims[TB_PIPE_RANK];
+        tb_pipe_plan_t plan;
+        if (current_dims(o, p, dxpl_id, dims) && tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
             plan.npoints * plan.es >= min_call_nbytes()) {
             int rc = run_read(o, p, &plan, dxpl_id, buf, edc);
             done   = rc == 1;

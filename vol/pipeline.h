@@ -2,40 +2,40 @@
  * wrap.c call. H5Dwrite/H5Dread of eligible datasets (chunked, only shuffle/deflate/fletcher32/
  * Blosc filters, no type conversion, box selections) are filtered on the thread pool and moved
  * with native direct chunk I/O; everything else is left to the caller to forward. */
-#ifndef H5T_PIPELINE_H
-#define H5T_PIPELINE_H
+#ifndef TB_PIPELINE_H
+#define TB_PIPELINE_H
 
-#include "h5t_vol.h"
+#include "tb_vol.h"
 
 /* Try the pipeline for a one-dataset H5Dwrite/H5Dread. Returns 1 when the call was handled, with
  * its result in *ret_out; 0 when the caller must forward the call to the connector below
  * unchanged: not eligible, moving less than H5TURBO_PIPELINE_MIN_NBYTES (16 KiB by default), or
  * the pipeline failed part-way (native then redoes the whole call, which rewrites or rereads
  * every chunk, and reports any error exactly as HDF5 does). */
-int h5t_pipe_write(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+int tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                    const void *buf, void **req, herr_t *ret_out);
-int h5t_pipe_read(h5t_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+int tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                   void *buf, void **req, herr_t *ret_out);
 
 /* Frees the per-dataset state of o (called when the wrapper is released). */
-void h5t_pipe_release(h5t_obj_t *o);
+void tb_pipe_release(tb_obj_t *o);
 
 /* Write-behind (write_behind=1): H5Dwrite of whole chunks returns once the data is copied; the
  * chunks are filtered on the pool and written by the application's thread later. Every callback
  * that can observe or change stored chunks calls this first: it writes everything pending, of
  * every dataset. Returns -1 (with a message on the error stack) when a deferred write of o's own
  * dataset failed since the last call; o may be NULL. Costs nothing when nothing is pending. */
-herr_t h5t_pipe_drain(h5t_obj_t *o, hid_t dxpl_id);
+herr_t tb_pipe_drain(tb_obj_t *o, hid_t dxpl_id);
 
 /* Counters, for tests and H5TURBO_STATS (printed at library close when set). */
-typedef struct h5t_pipe_stats {
+typedef struct tb_pipe_stats {
     size_t writes, reads;                 /* calls the pipeline handled */
     size_t chunks_written, chunks_read;   /* chunks encoded / decoded by it */
     size_t chunks_rmw;                    /* partial chunks read-modified-written */
     size_t forwarded_writes, forwarded_reads; /* calls of filtered chunked datasets left to native */
     size_t fallbacks;                     /* calls retried through native after a pipeline failure */
     size_t behind_writes;                 /* calls queued by write-behind (also counted in writes) */
-} h5t_pipe_stats_t;
-void h5t_pipe_stats(h5t_pipe_stats_t *out);
+} tb_pipe_stats_t;
+void tb_pipe_stats(tb_pipe_stats_t *out);
 
 #endif

@@ -2,12 +2,12 @@
  * H5Dwrite of whole chunks copies them out of the user's buffer, queues their filtering on the
  * pool and returns; the application's thread writes finished chunks, in order, at its next
  * write to the dataset, and writes everything pending before any callback that can observe or
- * change stored chunks (h5t_pipe_drain). Errors of deferred writes surface at the dataset's next
+ * change stored chunks (tb_pipe_drain). Errors of deferred writes surface at the dataset's next
  * such call. Caveat: operations that reach the file without passing through a dataset or file
  * callback of ours (H5Ocopy of a dataset with writes pending) see the chunks written so far. */
 #include "pipeline_int.h"
-#include "h5t_pool.h"
-#include "h5t_threadpool.h"
+#include "tb_pool.h"
+#include "tb_threadpool.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -16,38 +16,38 @@
 
 typedef struct behind_chunk {
     struct behind_chunk *next;      /* application's thread */
-    struct h5t_behind_q *q;
-    hsize_t              offset[H5T_PIPE_RANK];
-    void                *bufs[2];   /* bufs[0] holds the gathered chunk; h5t_buf */
+    struct tb_behind_q *q;
+    hsize_t              offset[TB_PIPE_RANK];
+    void                *bufs[2];   /* bufs[0] holds the gathered chunk; tb_buf */
     const void          *out;       /* written by the worker before `done` */
     size_t               out_nbytes;
-    h5t_status_t         st;
+    tb_status_t         st;
     int                  done;      /* q->mu */
 } behind_chunk_t;
 
 /* One dataset handle's queue. The list and counters belong to the application's thread; `done`
  * flags are handed over under mu. */
-typedef struct h5t_behind_q {
+typedef struct tb_behind_q {
     pthread_mutex_t      mu;
     pthread_cond_t       cv;
-    h5t_taskgroup_t      g;
-    h5t_obj_t           *obj;     /* the handle whose under object the chunks are written through */
-    h5t_pipe_dset_t     *p;
+    tb_taskgroup_t      g;
+    tb_obj_t           *obj;     /* the handle whose under object the chunks are written through */
+    tb_pipe_dset_t     *p;
     behind_chunk_t      *head, *tail;
     size_t               nbytes;  /* buffer bytes held by queued chunks */
     int                  failed;  /* a deferred write failed; reported once */
     int                  listed;  /* on the pending list */
-    struct h5t_behind_q *next_pending;
-} h5t_behind_q_t;
+    struct tb_behind_q *next_pending;
+} tb_behind_q_t;
 
 /* Queues with chunks pending, process-wide (application's thread; HDF5 serialises callbacks). */
-static h5t_behind_q_t *pending;
+static tb_behind_q_t *pending;
 
 static void
 chunk_free(behind_chunk_t *c)
 {
-    h5t_buf_put(c->bufs[0]);
-    h5t_buf_put(c->bufs[1]);
+    tb_buf_put(c->bufs[0]);
+    tb_buf_put(c->bufs[1]);
     free(c);
 }
 
@@ -55,10 +55,10 @@ static void
 encode_task(void *arg)
 {
     behind_chunk_t *c   = arg;
-    h5t_behind_q_t *q   = c->q;
+    tb_behind_q_t *q   = c->q;
     const void     *out = NULL;
     size_t          n   = 0;
-    h5t_status_t    st  = h5t_pipe_encode(q->p, c->bufs[0], c->bufs, &out, &n, 1);
+    tb_status_t    st  = tb_pipe_encode(q->p, c->bufs[0], c->bufs, &out, &n, 1);
     pthread_mutex_lock(&q->mu);
     c->out        = out;
     c->out_nbytes = n;
@@ -70,7 +70,7 @@ encode_task(void *arg)
 
 /* Writes up to `max` queued chunks in order: those already filtered, or (wait) waiting for each. */
 static void
-write_queued(h5t_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
+write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
 {
     for (size_t k = 0; k < max && q->head; k++) {
         behind_chunk_t *c = q->head;
@@ -81,11 +81,11 @@ write_queued(h5t_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
         pthread_mutex_unlock(&q->mu);
         if (!done)
             break;
-        if (c->st != H5T_OK || c->out_nbytes > UINT32_MAX ||
-            h5t_pipe_chunk_write(q->obj, c->offset, dxpl_id, c->out_nbytes, c->out) < 0)
+        if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
+            tb_pipe_chunk_write(q->obj, c->offset, dxpl_id, c->out_nbytes, c->out) < 0)
             q->failed = 1;
         else
-            h5t_pipe_stats_g.chunks_written++;
+            tb_pipe_stats_g.chunks_written++;
         q->head = c->next;
         if (!q->head)
             q->tail = NULL;
@@ -95,9 +95,9 @@ write_queued(h5t_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
 }
 
 static void
-unlist(h5t_behind_q_t *q)
+unlist(tb_behind_q_t *q)
 {
-    for (h5t_behind_q_t **pp = &pending; *pp; pp = &(*pp)->next_pending)
+    for (tb_behind_q_t **pp = &pending; *pp; pp = &(*pp)->next_pending)
         if (*pp == q) {
             *pp       = q->next_pending;
             q->listed = 0;
@@ -108,65 +108,65 @@ unlist(h5t_behind_q_t *q)
 /* Writes everything q holds. Chunk writes here may run inside an unrelated HDF5 call: their
  * failures are recorded in q, not left on that call's error stack. */
 static void
-drain_q(h5t_behind_q_t *q, hid_t dxpl_id)
+drain_q(tb_behind_q_t *q, hid_t dxpl_id)
 {
-    hid_t saved = h5t_err_save();
+    hid_t saved = tb_err_save();
     write_queued(q, dxpl_id, 1, SIZE_MAX);
-    h5t_taskgroup_wait(&q->g);
-    h5t_err_restore(saved);
+    tb_taskgroup_wait(&q->g);
+    tb_err_restore(saved);
     unlist(q);
 }
 
 herr_t
-h5t_pipe_drain(h5t_obj_t *o, hid_t dxpl_id)
+tb_pipe_drain(tb_obj_t *o, hid_t dxpl_id)
 {
     while (pending)
         drain_q(pending, dxpl_id);
-    h5t_pipe_dset_t *p = o ? (h5t_pipe_dset_t *)o->pipe : NULL;
+    tb_pipe_dset_t *p = o ? (tb_pipe_dset_t *)o->pipe : NULL;
     if (p && p->behind && p->behind->failed) {
         p->behind->failed = 0;
-        H5T_PUSH("pipeline", H5T_ERR_HDF5, "a deferred chunk write (write-behind) of this dataset failed");
+        TB_PUSH("pipeline", TB_ERR_HDF5, "a deferred chunk write (write-behind) of this dataset failed");
         return -1;
     }
     return 0;
 }
 
 static int
-same_dataset(const h5t_pipe_dset_t *a, const h5t_pipe_dset_t *b)
+same_dataset(const tb_pipe_dset_t *a, const tb_pipe_dset_t *b)
 {
     return a->have_token && b->have_token && a->fileno == b->fileno &&
            memcmp(&a->token, &b->token, sizeof(a->token)) == 0;
 }
 
 int
-h5t_pipe_behind_write(h5t_obj_t *o, h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, hid_t dxpl_id,
+tb_pipe_behind_write(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id,
                       const void *buf)
 {
-    hsize_t           off[H5T_PIPE_RANK];
-    h5t_pipe_region_t r;
+    hsize_t           off[TB_PIPE_RANK];
+    tb_pipe_region_t r;
     /* Only whole chunks: anything else needs stored chunks (merge) or native's cache. */
     for (size_t i = 0; i < plan->nchunks; i++) {
-        h5t_pipe_chunk_offset(p, plan, i, off);
-        h5t_pipe_region(p, plan, off, &r);
+        tb_pipe_chunk_offset(p, plan, i, off);
+        tb_pipe_region(p, plan, off, &r);
         if (!r.full || r.edge)
             return 0;
     }
     if (!p->have_token)
         return 0;
-    h5t_behind_q_t *q = p->behind;
+    tb_behind_q_t *q = p->behind;
     if (!q) {
         if (!(q = calloc(1, sizeof(*q))))
             return 0;
         pthread_mutex_init(&q->mu, NULL);
         pthread_cond_init(&q->cv, NULL);
         q->p = p;
-        h5t_taskgroup_init(&q->g, o->ctx->cfg.threads);
+        tb_taskgroup_init(&q->g, o->ctx->cfg.threads);
         p->behind = q;
     }
     q->obj = o;
     /* Chunks other handles on this dataset queued must land first. */
-    for (h5t_behind_q_t *x = pending; x;) {
-        h5t_behind_q_t *next = x->next_pending;
+    for (tb_behind_q_t *x = pending; x;) {
+        tb_behind_q_t *next = x->next_pending;
         if (x != q && same_dataset(x->p, p))
             drain_q(x, dxpl_id);
         x = next;
@@ -181,8 +181,8 @@ h5t_pipe_behind_write(h5t_obj_t *o, h5t_pipe_dset_t *p, const h5t_pipe_plan_t *p
             write_queued(q, dxpl_id, 1, 1);
         behind_chunk_t *c = calloc(1, sizeof(*c));
         if (c) {
-            c->bufs[0] = h5t_buf_get(p->buf_nbytes);
-            c->bufs[1] = h5t_buf_get(p->buf_nbytes);
+            c->bufs[0] = tb_buf_get(p->buf_nbytes);
+            c->bufs[1] = tb_buf_get(p->buf_nbytes);
         }
         if (!c || !c->bufs[0] || !c->bufs[1]) {
             if (c)
@@ -192,31 +192,31 @@ h5t_pipe_behind_write(h5t_obj_t *o, h5t_pipe_dset_t *p, const h5t_pipe_plan_t *p
             return 0;
         }
         c->q = q;
-        h5t_pipe_chunk_offset(p, plan, i, c->offset);
-        h5t_pipe_region(p, plan, c->offset, &r);
+        tb_pipe_chunk_offset(p, plan, i, c->offset);
+        tb_pipe_region(p, plan, c->offset, &r);
         /* The copy the application's buffer may be reused after. */
-        h5t_pipe_gather(p, plan, &r, c->bufs[0], buf);
+        tb_pipe_gather(p, plan, &r, c->bufs[0], buf);
         if (q->tail)
             q->tail->next = c;
         else
             q->head = c;
         q->tail = c;
         q->nbytes += 2 * p->buf_nbytes;
-        h5t_taskgroup_submit(&q->g, encode_task, c);
+        tb_taskgroup_submit(&q->g, encode_task, c);
     }
     if (!q->listed) {
         q->next_pending = pending;
         pending         = q;
         q->listed       = 1;
     }
-    h5t_pipe_stats_g.behind_writes++;
+    tb_pipe_stats_g.behind_writes++;
     return 1;
 }
 
 void
-h5t_pipe_behind_release(h5t_obj_t *o, h5t_pipe_dset_t *p)
+tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p)
 {
-    h5t_behind_q_t *q = p->behind;
+    tb_behind_q_t *q = p->behind;
     if (!q)
         return;
     /* Normally empty: dataset_close drains before closing. If the wrapper goes away with the

@@ -2,39 +2,39 @@
  * backwards (read), exactly as HDF5's filter pipeline would, with our codecs. Called on worker
  * threads: no HDF5 calls here, only common/ codecs and the Blosc codec. */
 #include "pipeline_int.h"
-#include "h5t_deflate.h"
-#include "h5t_fletcher32.h"
-#include "h5t_shuffle.h"
+#include "tb_deflate.h"
+#include "tb_fletcher32.h"
+#include "tb_shuffle.h"
 
 #include <string.h>
 
-h5t_status_t
-h5t_pipe_stages_prepare(h5t_pipe_dset_t *p)
+tb_status_t
+tb_pipe_stages_prepare(tb_pipe_dset_t *p)
 {
     size_t n = p->chunk_nbytes, most = p->chunk_nbytes;
     int    known = 1;
     for (int i = 0; i < p->nstages; i++) {
-        h5t_pipe_stage_t *s = &p->stages[i];
+        tb_pipe_stage_t *s = &p->stages[i];
         s->in_nbytes        = known ? n : 0;
         switch (s->kind) {
-            case H5T_STAGE_SHUFFLE:
+            case TB_STAGE_SHUFFLE:
                 break;
-            case H5T_STAGE_FLETCHER32:
-                n += H5T_FLETCHER32_NBYTES;
+            case TB_STAGE_FLETCHER32:
+                n += TB_FLETCHER32_NBYTES;
                 break;
-            case H5T_STAGE_DEFLATE:
-                n     = h5t_deflate_bound(n);
+            case TB_STAGE_DEFLATE:
+                n     = tb_deflate_bound(n);
                 known = 0;
                 break;
-            case H5T_STAGE_BLOSC:
-#ifdef H5T_PIPE_HAVE_BLOSC
+            case TB_STAGE_BLOSC:
+#ifdef TB_PIPE_HAVE_BLOSC
                 if (n > (size_t)INT32_MAX - 64)
-                    return H5T_ERR_UNSUPPORTED;
-                n     = h5t_blosc_max_compressed_nbytes(n);
+                    return TB_ERR_UNSUPPORTED;
+                n     = tb_blosc_max_compressed_nbytes(n);
                 known = 0;
                 break;
 #else
-                return H5T_ERR_UNSUPPORTED;
+                return TB_ERR_UNSUPPORTED;
 #endif
         }
         if (n > most)
@@ -43,7 +43,7 @@ h5t_pipe_stages_prepare(h5t_pipe_dset_t *p)
     /* Bounds only grow through the stages, so `most` holds the biggest intermediate; 64 bytes of
      * slack keep a checksum appended in place inside the buffer. */
     p->buf_nbytes = most + 64;
-    return H5T_OK;
+    return TB_OK;
 }
 
 static int
@@ -52,54 +52,54 @@ is_ours(const void *ptr, void *bufs[2])
     return ptr == bufs[0] || ptr == bufs[1];
 }
 
-h5t_status_t
-h5t_pipe_encode(const h5t_pipe_dset_t *p, const void *in, void *bufs[2], const void **out, size_t *out_nbytes,
+tb_status_t
+tb_pipe_encode(const tb_pipe_dset_t *p, const void *in, void *bufs[2], const void **out, size_t *out_nbytes,
                 unsigned inner_threads)
 {
     const uint8_t *cur = in;
     size_t         n   = p->chunk_nbytes;
     for (int i = 0; i < p->nstages; i++) {
-        const h5t_pipe_stage_t *s   = &p->stages[i];
+        const tb_pipe_stage_t *s   = &p->stages[i];
         uint8_t                *dst = (cur == bufs[0]) ? bufs[1] : bufs[0];
-        h5t_status_t            st  = H5T_OK;
+        tb_status_t            st  = TB_OK;
         switch (s->kind) {
-            case H5T_STAGE_SHUFFLE:
-                h5t_shuffle(cur, dst, n, s->param);
+            case TB_STAGE_SHUFFLE:
+                tb_shuffle(cur, dst, n, s->param);
                 cur = dst;
                 break;
-            case H5T_STAGE_DEFLATE:
-                st  = h5t_deflate_compress((int)s->param, cur, n, dst, p->buf_nbytes, &n);
+            case TB_STAGE_DEFLATE:
+                st  = tb_deflate_compress((int)s->param, cur, n, dst, p->buf_nbytes, &n);
                 cur = dst;
                 break;
-            case H5T_STAGE_FLETCHER32:
+            case TB_STAGE_FLETCHER32:
                 /* Appended in place when the data already sits in a buffer of ours. */
                 if (!is_ours(cur, bufs)) {
                     memcpy(dst, cur, n);
                     cur = dst;
                 }
-                h5t_fletcher32_append((uint8_t *)(uintptr_t)cur, n);
-                n += H5T_FLETCHER32_NBYTES;
+                tb_fletcher32_append((uint8_t *)(uintptr_t)cur, n);
+                n += TB_FLETCHER32_NBYTES;
                 break;
-            case H5T_STAGE_BLOSC:
-#ifdef H5T_PIPE_HAVE_BLOSC
-                st  = h5t_blosc_compress(&s->blosc, cur, n, dst, p->buf_nbytes, &n, inner_threads);
+            case TB_STAGE_BLOSC:
+#ifdef TB_PIPE_HAVE_BLOSC
+                st  = tb_blosc_compress(&s->blosc, cur, n, dst, p->buf_nbytes, &n, inner_threads);
                 cur = dst;
 #else
                 (void)inner_threads;
-                st = H5T_ERR_UNSUPPORTED;
+                st = TB_ERR_UNSUPPORTED;
 #endif
                 break;
         }
-        if (st != H5T_OK)
+        if (st != TB_OK)
             return st;
     }
     *out        = cur;
     *out_nbytes = n;
-    return H5T_OK;
+    return TB_OK;
 }
 
-h5t_status_t
-h5t_pipe_decode(const h5t_pipe_dset_t *p, void *raw, size_t raw_nbytes, uint32_t mask, int edc, void *bufs[2],
+tb_status_t
+tb_pipe_decode(const tb_pipe_dset_t *p, void *raw, size_t raw_nbytes, uint32_t mask, int edc, void *bufs[2],
                 void *direct, const void **out, unsigned inner_threads)
 {
     uint8_t *cur   = raw;
@@ -113,10 +113,10 @@ h5t_pipe_decode(const h5t_pipe_dset_t *p, void *raw, size_t raw_nbytes, uint32_t
     for (int i = p->nstages - 1; i >= 0; i--) {
         if (mask & (1u << i))
             continue;
-        const h5t_pipe_stage_t *s = &p->stages[i];
+        const tb_pipe_stage_t *s = &p->stages[i];
         uint8_t                *dst;
         size_t                  cap;
-        if (i == final && direct && s->kind != H5T_STAGE_FLETCHER32) {
+        if (i == final && direct && s->kind != TB_STAGE_FLETCHER32) {
             dst = direct;
             cap = p->chunk_nbytes;
         }
@@ -129,48 +129,48 @@ h5t_pipe_decode(const h5t_pipe_dset_t *p, void *raw, size_t raw_nbytes, uint32_t
         size_t want = mask ? 0 : s->in_nbytes;
         size_t got  = 0;
         switch (s->kind) {
-            case H5T_STAGE_FLETCHER32: {
-                if (n < H5T_FLETCHER32_NBYTES)
-                    return H5T_ERR_CORRUPT;
+            case TB_STAGE_FLETCHER32: {
+                if (n < TB_FLETCHER32_NBYTES)
+                    return TB_ERR_CORRUPT;
                 if (edc) {
-                    h5t_status_t st = h5t_fletcher32_verify(cur, n);
-                    if (st != H5T_OK)
+                    tb_status_t st = tb_fletcher32_verify(cur, n);
+                    if (st != TB_OK)
                         return st;
                 }
-                n -= H5T_FLETCHER32_NBYTES;
+                n -= TB_FLETCHER32_NBYTES;
                 continue;
             }
-            case H5T_STAGE_SHUFFLE:
+            case TB_STAGE_SHUFFLE:
                 if (n > cap)
-                    return H5T_ERR_CORRUPT;
-                h5t_unshuffle(cur, dst, n, s->param);
+                    return TB_ERR_CORRUPT;
+                tb_unshuffle(cur, dst, n, s->param);
                 got = n;
                 break;
-            case H5T_STAGE_DEFLATE:
+            case TB_STAGE_DEFLATE:
                 if (want > cap)
-                    return H5T_ERR_CORRUPT;
-                if (h5t_deflate_decompress(cur, n, dst, want ? want : cap, &got) != H5T_OK)
-                    return H5T_ERR_CORRUPT;
+                    return TB_ERR_CORRUPT;
+                if (tb_deflate_decompress(cur, n, dst, want ? want : cap, &got) != TB_OK)
+                    return TB_ERR_CORRUPT;
                 break;
-            case H5T_STAGE_BLOSC:
-#ifdef H5T_PIPE_HAVE_BLOSC
+            case TB_STAGE_BLOSC:
+#ifdef TB_PIPE_HAVE_BLOSC
                 if (want > cap)
-                    return H5T_ERR_CORRUPT;
-                if (h5t_blosc_decompress(cur, n, dst, want ? want : cap, &got, inner_threads) != H5T_OK)
-                    return H5T_ERR_CORRUPT;
+                    return TB_ERR_CORRUPT;
+                if (tb_blosc_decompress(cur, n, dst, want ? want : cap, &got, inner_threads) != TB_OK)
+                    return TB_ERR_CORRUPT;
                 break;
 #else
                 (void)inner_threads;
-                return H5T_ERR_UNSUPPORTED;
+                return TB_ERR_UNSUPPORTED;
 #endif
         }
         if (want && got != want)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         n   = got;
         cur = dst;
     }
     if (n != p->chunk_nbytes)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     *out = cur;
-    return H5T_OK;
+    return TB_OK;
 }

@@ -26,7 +26,7 @@ select_box(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *
     if (t != H5S_SEL_HYPERSLABS)
         return 0;
     hssize_t np = H5Sget_select_npoints(space);
-    hsize_t  end[H5T_PIPE_RANK];
+    hsize_t  end[TB_PIPE_RANK];
     if (np <= 0 || H5Sget_select_bounds(space, start, end) < 0)
         return 0;
     for (int d = 0; d < rank; d++) {
@@ -42,8 +42,8 @@ select_box(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *
 }
 
 int
-h5t_pipe_plan_make(const h5t_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                   h5t_pipe_plan_t *plan)
+tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
+                   tb_pipe_plan_t *plan)
 {
     int     rank = p->rank;
     size_t  es   = p->type_nbytes;
@@ -62,7 +62,7 @@ h5t_pipe_plan_make(const h5t_pipe_dset_t *p, const hsize_t *dims, hid_t file_spa
         }
     }
     else {
-        hsize_t fdims[H5T_PIPE_RANK];
+        hsize_t fdims[TB_PIPE_RANK];
         if (H5Sget_simple_extent_ndims(file_space_id) != rank ||
             H5Sget_simple_extent_dims(file_space_id, fdims, NULL) < 0)
             return 0;
@@ -87,10 +87,10 @@ h5t_pipe_plan_make(const h5t_pipe_dset_t *p, const hsize_t *dims, hid_t file_spa
     }
     else {
         int mrank = H5Sget_simple_extent_ndims(mem_space_id);
-        if (mrank < 0 || mrank > H5T_PIPE_RANK)
+        if (mrank < 0 || mrank > TB_PIPE_RANK)
             return 0;
-        hsize_t mdims[H5T_PIPE_RANK], mstart[H5T_PIPE_RANK], mcount[H5T_PIPE_RANK], mnpoints = 1;
-        size_t  mst[H5T_PIPE_RANK];
+        hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mcount[TB_PIPE_RANK], mnpoints = 1;
+        size_t  mst[TB_PIPE_RANK];
         if (mrank > 0) {
             if (H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
                 !select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnpoints))
@@ -155,7 +155,7 @@ h5t_pipe_plan_make(const h5t_pipe_dset_t *p, const hsize_t *dims, hid_t file_spa
 }
 
 void
-h5t_pipe_chunk_offset(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, size_t i, hsize_t *offset)
+tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset)
 {
     for (int d = plan->rank - 1; d >= 0; d--) {
         hsize_t n = plan->chi[d] - plan->clo[d];
@@ -165,7 +165,7 @@ h5t_pipe_chunk_offset(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, siz
 }
 
 void
-h5t_pipe_region(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, const hsize_t *offset, h5t_pipe_region_t *r)
+tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *offset, tb_pipe_region_t *r)
 {
     size_t cstride = p->type_nbytes;
     r->chunk_off   = 0;
@@ -216,7 +216,7 @@ static void
 copy_nd(int rank, const hsize_t *cnt, uint8_t *dst, const size_t *dstride, const uint8_t *src, const size_t *sstride,
         size_t es, copy_mode_t mode)
 {
-    size_t n[H5T_PIPE_RANK], ds[H5T_PIPE_RANK], ss[H5T_PIPE_RANK];
+    size_t n[TB_PIPE_RANK], ds[TB_PIPE_RANK], ss[TB_PIPE_RANK];
     int    m = 0;
     for (int d = 0; d < rank; d++) {
         if (cnt[d] == 0)
@@ -242,7 +242,7 @@ copy_nd(int rank, const hsize_t *cnt, uint8_t *dst, const size_t *dstride, const
         ss[0] = mode == COPY_DATA ? es : 0;
         m     = 1;
     }
-    size_t idx[H5T_PIPE_RANK] = {0};
+    size_t idx[TB_PIPE_RANK] = {0};
     size_t inner = n[m - 1], ids = ds[m - 1], iss = ss[m - 1];
     int    run   = ids == es && (mode != COPY_DATA || iss == es);
     for (;;) {
@@ -272,7 +272,7 @@ copy_nd(int rank, const hsize_t *cnt, uint8_t *dst, const size_t *dstride, const
 }
 
 static void
-chunk_strides(const h5t_pipe_dset_t *p, size_t *cs)
+chunk_strides(const tb_pipe_dset_t *p, size_t *cs)
 {
     size_t s = p->type_nbytes;
     for (int d = p->rank - 1; d >= 0; d--) {
@@ -282,32 +282,32 @@ chunk_strides(const h5t_pipe_dset_t *p, size_t *cs)
 }
 
 void
-h5t_pipe_gather(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, const h5t_pipe_region_t *r, uint8_t *chunk,
+tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *chunk,
                 const uint8_t *user)
 {
-    size_t cs[H5T_PIPE_RANK];
+    size_t cs[TB_PIPE_RANK];
     chunk_strides(p, cs);
     copy_nd(p->rank, r->cnt, chunk + r->chunk_off, cs, user + r->user_off, plan->mstride, p->type_nbytes, COPY_DATA);
 }
 
 void
-h5t_pipe_scatter(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, const h5t_pipe_region_t *r,
+tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                  const uint8_t *chunk, uint8_t *user)
 {
-    size_t cs[H5T_PIPE_RANK];
+    size_t cs[TB_PIPE_RANK];
     chunk_strides(p, cs);
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, chunk + r->chunk_off, cs, p->type_nbytes, COPY_DATA);
 }
 
 void
-h5t_pipe_fill_user(const h5t_pipe_dset_t *p, const h5t_pipe_plan_t *plan, const h5t_pipe_region_t *r, uint8_t *user)
+tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *user)
 {
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, p->fill, NULL, p->type_nbytes,
             p->fill ? COPY_PATTERN : COPY_ZERO);
 }
 
 void
-h5t_pipe_fill_chunk(const h5t_pipe_dset_t *p, uint8_t *chunk)
+tb_pipe_fill_chunk(const tb_pipe_dset_t *p, uint8_t *chunk)
 {
     if (!p->fill) {
         memset(chunk, 0, p->chunk_nbytes);

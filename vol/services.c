@@ -1,15 +1,15 @@
 /* services.c — the infrastructure subclasses: introspection, asynchronous requests, blobs,
  * tokens and the catch-all optional callback, forwarded to the connector below. */
-#include "h5t_vol.h"
+#include "tb_vol.h"
 
 /* ---------------------------------------------------------------- introspection */
 static herr_t
 get_conn_cls(void *obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t **cls_out)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     if (lvl == H5VL_GET_CONN_LVL_CURR) {
-        *cls_out = &h5t_vol_class;
+        *cls_out = &tb_vol_class;
         return 0;
     }
     return H5VLintrospect_get_conn_cls(o->under, o->under_vol_id, lvl, cls_out);
@@ -18,7 +18,7 @@ get_conn_cls(void *obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t **cls_out)
 static herr_t
 get_cap_flags(const void *info_v, uint64_t *flags_out)
 {
-    const h5t_info_t *info = info_v;
+    const tb_info_t *info = info_v;
     herr_t            ret;
     /* No info (HDF5_VOL_CONNECTOR="h5turbo"): native is below. */
     if (info)
@@ -26,145 +26,145 @@ get_cap_flags(const void *info_v, uint64_t *flags_out)
     else
         ret = H5VLintrospect_get_cap_flags(NULL, H5VL_NATIVE, flags_out);
     if (ret >= 0)
-        *flags_out |= h5t_vol_class.cap_flags;
+        *flags_out |= tb_vol_class.cap_flags;
     return ret;
 }
 
 static herr_t
 opt_query(void *obj, H5VL_subclass_t cls, int opt_type, uint64_t *flags_out)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLintrospect_opt_query(o->under, o->under_vol_id, cls, opt_type, flags_out);
 }
 
-const H5VL_introspect_class_t h5t_introspect_cls = {get_conn_cls, get_cap_flags, opt_query};
+const H5VL_introspect_class_t tb_introspect_cls = {get_conn_cls, get_cap_flags, opt_query};
 
 /* ---------------------------------------------------------------- requests */
 static herr_t
 request_wait(void *obj, uint64_t timeout, H5VL_request_status_t *status)
 {
-    h5t_obj_t *o   = obj;
+    tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_wait(o->under, o->under_vol_id, timeout, status);
     if (ret >= 0 && *status != H5VL_REQUEST_STATUS_IN_PROGRESS)
-        h5t_obj_free(o);
+        tb_obj_free(o);
     return ret;
 }
 
 static herr_t
 request_notify(void *obj, H5VL_request_notify_t cb, void *ctx)
 {
-    h5t_obj_t *o   = obj;
+    tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_notify(o->under, o->under_vol_id, cb, ctx);
     if (ret >= 0)
-        h5t_obj_free(o);
+        tb_obj_free(o);
     return ret;
 }
 
 static herr_t
 request_cancel(void *obj, H5VL_request_status_t *status)
 {
-    h5t_obj_t *o   = obj;
+    tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_cancel(o->under, o->under_vol_id, status);
     if (ret >= 0)
-        h5t_obj_free(o);
+        tb_obj_free(o);
     return ret;
 }
 
 static herr_t
 request_specific(void *obj, H5VL_request_specific_args_t *args)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     return H5VLrequest_specific(o->under, o->under_vol_id, args);
 }
 
 static herr_t
 request_optional(void *obj, H5VL_optional_args_t *args)
 {
-    h5t_obj_t *o = obj;
+    tb_obj_t *o = obj;
     return H5VLrequest_optional(o->under, o->under_vol_id, args);
 }
 
 static herr_t
 request_free(void *obj)
 {
-    h5t_obj_t *o   = obj;
+    tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_free(o->under, o->under_vol_id);
     if (ret >= 0)
-        h5t_obj_free(o);
+        tb_obj_free(o);
     return ret;
 }
 
-const H5VL_request_class_t h5t_request_cls = {request_wait,     request_notify,   request_cancel,
+const H5VL_request_class_t tb_request_cls = {request_wait,     request_notify,   request_cancel,
                                                request_specific, request_optional, request_free};
 
 /* ---------------------------------------------------------------- blobs */
 static herr_t
 blob_put(void *obj, const void *buf, size_t size, void *blob_id, void *ctx)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLblob_put(o->under, o->under_vol_id, buf, size, blob_id, ctx);
 }
 
 static herr_t
 blob_get(void *obj, const void *blob_id, void *buf, size_t size, void *ctx)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLblob_get(o->under, o->under_vol_id, blob_id, buf, size, ctx);
 }
 
 static herr_t
 blob_specific(void *obj, void *blob_id, H5VL_blob_specific_args_t *args)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLblob_specific(o->under, o->under_vol_id, blob_id, args);
 }
 
 static herr_t
 blob_optional(void *obj, void *blob_id, H5VL_optional_args_t *args)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLblob_optional(o->under, o->under_vol_id, blob_id, args);
 }
 
-const H5VL_blob_class_t h5t_blob_cls = {blob_put, blob_get, blob_specific, blob_optional};
+const H5VL_blob_class_t tb_blob_cls = {blob_put, blob_get, blob_specific, blob_optional};
 
 /* ---------------------------------------------------------------- tokens */
 static herr_t
 token_cmp(void *obj, const H5O_token_t *t1, const H5O_token_t *t2, int *cmp_out)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLtoken_cmp(o->under, o->under_vol_id, t1, t2, cmp_out);
 }
 
 static herr_t
 token_to_str(void *obj, H5I_type_t type, const H5O_token_t *token, char **str_out)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLtoken_to_str(o->under, type, o->under_vol_id, token, str_out);
 }
 
 static herr_t
 token_from_str(void *obj, H5I_type_t type, const char *str, H5O_token_t *token_out)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
     return H5VLtoken_from_str(o->under, type, o->under_vol_id, str, token_out);
 }
 
-const H5VL_token_class_t h5t_token_cls = {token_cmp, token_to_str, token_from_str};
+const H5VL_token_class_t tb_token_cls = {token_cmp, token_to_str, token_from_str};
 
 /* ---------------------------------------------------------------- catch-all */
 herr_t
-h5t_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
+tb_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, -1);
-    H5T_FORWARD(o, req, H5VLoptional(o->under, o->under_vol_id, args, dxpl_id, req));
+    tb_obj_t *o = obj;
+    TB_LIVE(o, -1);
+    TB_FORWARD(o, req, H5VLoptional(o->under, o->under_vol_id, args, dxpl_id, req));
 }

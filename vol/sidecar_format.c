@@ -121,7 +121,7 @@ const sc_record_t sc_records[SC_NRECORDS] = {
 #define SC_LINK_UD_MIN      64
 
 uint64_t
-h5t_sidecar_checksum(const void *buf, size_t n)
+tb_sidecar_checksum(const void *buf, size_t n)
 {
     const uint8_t *p = buf;
     uint64_t       h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
@@ -157,14 +157,14 @@ range_ok(uint64_t strbytes, uint64_t off, uint64_t len)
 }
 
 /* ------------------------------------------------------------------ header */
-h5t_status_t
-h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_counts_t *counts_out,
+tb_status_t
+tb_sidecar_peek(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_sc_counts_t *counts_out,
                  uint64_t *total_out, const char **path_out)
 {
     const uint8_t *b = buf;
     if (!buf || n < SC_HDR || memcmp(SC_PTR(b, HDR, MAGIC), SC_MAGIC, 8) != 0 ||
         SC_GET(b, HDR, VERSION) != SC_VERSION || SC_GET(b, HDR, BYTEORDER) != SC_BYTEORDER)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     if (id_out) {
         id_out->dev      = SC_GET(b, HDR, DEV);
         id_out->ino      = SC_GET(b, HDR, INO);
@@ -172,7 +172,7 @@ h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_co
         id_out->mtime_ns = (int64_t)SC_GET(b, HDR, MTIME);
         id_out->ctime_ns = (int64_t)SC_GET(b, HDR, CTIME);
         id_out->eoa      = SC_GET(b, HDR, EOA);
-        memcpy(id_out->root_token, SC_PTR(b, HDR, ROOT_TOKEN), H5T_IX_TOKEN_NBYTES);
+        memcpy(id_out->root_token, SC_PTR(b, HDR, ROOT_TOKEN), TB_IX_TOKEN_NBYTES);
     }
     if (counts_out) {
         counts_out->nobj   = (uint32_t)SC_GET(b, HDR, NOBJ);
@@ -191,37 +191,37 @@ h5t_sidecar_peek(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_sc_co
             memchr(b + SC_HDR, 0, (size_t)plen) == NULL)
             *path_out = (const char *)b + SC_HDR;
     }
-    return H5T_OK;
+    return TB_OK;
 }
 
 /* ------------------------------------------------------------------ decode */
-h5t_status_t
-h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_data_t *d)
+tb_status_t
+tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_data_t *d)
 {
     const uint8_t  *b = buf;
-    h5t_sc_counts_t c;
+    tb_sc_counts_t c;
     uint64_t        total;
     const char     *path;
-    if (n < SC_HDR + SC_TRAILER || h5t_sidecar_peek(buf, n, id_out, &c, &total, &path) < 0 || total != (uint64_t)n)
-        return H5T_ERR_CORRUPT;
+    if (n < SC_HDR + SC_TRAILER || tb_sidecar_peek(buf, n, id_out, &c, &total, &path) < 0 || total != (uint64_t)n)
+        return TB_ERR_CORRUPT;
     uint64_t chk;
     memcpy(&chk, b + n - SC_TRAILER, 8);
-    if (h5t_sidecar_checksum(b, n - SC_TRAILER) != chk)
-        return H5T_ERR_CHECKSUM;
+    if (tb_sidecar_checksum(b, n - SC_TRAILER) != chk)
+        return TB_ERR_CHECKSUM;
     uint64_t nobj = c.nobj, ngroup = c.ngroup, nlink = c.nlink, nattr = c.nattr, ndset = c.ndset;
     uint64_t strbytes = SC_GET(b, HDR, STRBYTES), plen = SC_GET(b, HDR, PATH_NBYTES);
     /* Each term is bounded by n (at most 2^64 / 80 objects could overflow otherwise). */
     if (!path || strbytes > n || plen > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK ||
         nattr > n / SC_ATR || ndset > n / SC_DST || SC_GET(b, HDR, RESERVED) != 0)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     uint64_t psec = sc_path_section(plen);
     if (SC_HDR + psec + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + ndset * SC_DST +
             strbytes + SC_TRAILER !=
         (uint64_t)n)
-        return H5T_ERR_CORRUPT;
-    if (nobj >= H5T_IX_NONE || ngroup >= H5T_IX_NONE || nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE ||
-        ndset >= H5T_IX_NONE)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
+    if (nobj >= TB_IX_NONE || ngroup >= TB_IX_NONE || nlink >= TB_IX_NONE || nattr >= TB_IX_NONE ||
+        ndset >= TB_IX_NONE)
+        return TB_ERR_CORRUPT;
     const uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + ngroup * SC_GRP;
     const uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
 
@@ -232,15 +232,15 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
         if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > 1 || SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         /* Content state only for datasets; a cached one names a dataset record. */
-        if (dc > H5T_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
-            (dc == H5T_IX_DC_CACHED) != (dset != H5T_IX_NONE) || (dc == H5T_IX_DC_CACHED && dset >= ndset))
-            return H5T_ERR_CORRUPT;
+        if (dc > TB_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
+            (dc == TB_IX_DC_CACHED) != (dset != TB_IX_NONE) || (dc == TB_IX_DC_CACHED && dset >= ndset))
+            return TB_ERR_CORRUPT;
         if (afirst + acount > nattr || (!al && acount != 0))
-            return H5T_ERR_CORRUPT;
-        if (g != H5T_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
+        if (g != TB_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
+            return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < ngroup; k++) {
         const uint8_t *g   = grps + k * SC_GRP;
@@ -248,24 +248,24 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         if (obj >= nobj || SC_GET(objs + obj * SC_OBJ, OBJ, GROUP) != k || first + cnt > nlink ||
             SC_GET(g, GRP, STORAGE) > SC_MAX_STORAGE_TYPE || SC_GET(g, GRP, MOUNTED) > 1 ||
             SC_GET(g, GRP, CORDER_STATE) > 2)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < nlink; k++) {
         const uint8_t *l        = lnks + k * SC_LNK;
         uint64_t       val_size = SC_GET(l, LNK, VAL_SIZE), val_off = SC_GET(l, LNK, VAL_OFF);
         uint64_t       type     = SC_GET(l, LNK, TYPE);
         if (!name_ok(strs, strbytes, SC_GET(l, LNK, NAME_OFF), SC_GET(l, LNK, NAME_LEN)))
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         if (SC_GET(l, LNK, CSET) > 1 || SC_GET(l, LNK, CORDER_VALID) > 1)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         if (type == SC_LINK_HARD)
             continue;
         if (type != SC_LINK_SOFT && type < SC_LINK_UD_MIN)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         if (!range_ok(strbytes, val_off, val_size))
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         if (type == SC_LINK_SOFT && (val_size == 0 || memchr(strs + val_off, 0, val_size) == NULL))
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < nattr; k++) {
         const uint8_t *a        = atrs + k * SC_ATR;
@@ -275,14 +275,14 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         uint64_t       value_off = SC_GET(a, ATR, VALUE_OFF);
         if (!name_ok(strs, strbytes, SC_GET(a, ATR, NAME_OFF), SC_GET(a, ATR, NAME_LEN)) ||
             SC_GET(a, ATR, CSET) > 1 || SC_GET(a, ATR, CORDER_VALID) > 1 || cached > 1)
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         if (!cached && (type_len || space_len || value_len))
-            return H5T_ERR_CORRUPT; /* listed only: nothing else may be claimed */
-        if (cached && (type_len == 0 || space_len == 0 || value_len > H5T_IX_ATTR_MAX_VALUE ||
+            return TB_ERR_CORRUPT; /* listed only: nothing else may be claimed */
+        if (cached && (type_len == 0 || space_len == 0 || value_len > TB_IX_ATTR_MAX_VALUE ||
                        !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
                        !range_ok(strbytes, value_off, value_len) ||
-                       !h5t_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len)))
-            return H5T_ERR_CORRUPT;
+                       !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len)))
+            return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < ndset; k++) {
         const uint8_t *x        = dsts + k * SC_DST;
@@ -290,17 +290,17 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         uint64_t       value_len = SC_GET(x, DST, VALUE_LEN);
         uint64_t       type_off = SC_GET(x, DST, TYPE_OFF), space_off = SC_GET(x, DST, SPACE_OFF);
         uint64_t       value_off = SC_GET(x, DST, VALUE_OFF);
-        if (type_len == 0 || space_len == 0 || value_len == 0 || value_len > H5T_IX_DSET_MAX_VALUE ||
+        if (type_len == 0 || space_len == 0 || value_len == 0 || value_len > TB_IX_DSET_MAX_VALUE ||
             SC_GET(x, DST, COMPACT) > 1 || !range_ok(strbytes, type_off, type_len) ||
             !range_ok(strbytes, space_off, space_len) || !range_ok(strbytes, value_off, value_len) ||
-            !h5t_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
-            return H5T_ERR_CORRUPT;
+            !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
+            return TB_ERR_CORRUPT;
     }
     if (!d)
-        return H5T_OK;
+        return TB_OK;
 
     /* Materialise: one array each, strings pointing into buf. */
-    h5t_status_t st = H5T_ERR_NOMEM;
+    tb_status_t st = TB_ERR_NOMEM;
     d->objs         = malloc((size_t)(nobj ? nobj : 1) * sizeof(*d->objs));
     d->groups       = malloc((size_t)(ngroup ? ngroup : 1) * sizeof(*d->groups));
     d->sc_links     = malloc((size_t)(nlink ? nlink : 1) * sizeof(*d->sc_links));
@@ -311,7 +311,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     d->dsetcap = (uint32_t)(ndset ? ndset : 1);
     for (uint64_t k = 0; k < ndset; k++) {
         const uint8_t *x = dsts + k * SC_DST;
-        h5t_ix_dset_t *r = &d->dsets[k];
+        tb_ix_dset_t *r = &d->dsets[k];
         memset(r, 0, sizeof(*r));
         r->type_enc     = strs + SC_GET(x, DST, TYPE_OFF);
         r->type_nbytes  = (uint32_t)SC_GET(x, DST, TYPE_LEN);
@@ -323,11 +323,11 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->value_nbytes;
         d->ndset = (uint32_t)k + 1;
     }
-    h5t_ix_data_nbytes += d->dset_nbytes;
+    tb_ix_data_nbytes += d->dset_nbytes;
     d->attrcap = (uint32_t)(nattr ? nattr : 1);
     for (uint64_t k = 0; k < nattr; k++) {
         const uint8_t *a = atrs + k * SC_ATR;
-        h5t_ix_attr_t *x = &d->attrs[k];
+        tb_ix_attr_t *x = &d->attrs[k];
         memset(x, 0, sizeof(*x));
         x->name         = (const char *)strs + SC_GET(a, ATR, NAME_OFF);
         x->name_len     = (uint32_t)SC_GET(a, ATR, NAME_LEN);
@@ -349,9 +349,9 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     d->groupcap = (uint32_t)(ngroup ? ngroup : 1);
     for (uint64_t k = 0; k < nobj; k++) {
         const uint8_t *o = objs + k * SC_OBJ;
-        h5t_ix_obj_t  *r = &d->objs[k];
+        tb_ix_obj_t  *r = &d->objs[k];
         memset(r, 0, sizeof(*r));
-        memcpy(r->token, SC_PTR(o, OBJ, TOKEN), H5T_IX_TOKEN_NBYTES);
+        memcpy(r->token, SC_PTR(o, OBJ, TOKEN), TB_IX_TOKEN_NBYTES);
         r->has_info     = (uint8_t)SC_GET(o, OBJ, HAS_INFO);
         r->type         = (uint8_t)SC_GET(o, OBJ, TYPE);
         r->rc           = (uint32_t)SC_GET(o, OBJ, RC);
@@ -368,17 +368,17 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         r->dset         = (uint32_t)SC_GET(o, OBJ, DSET);
     }
     d->nobj = (uint32_t)nobj;
-    if (h5t_ix_rehash_objs(d) < 0)
+    if (tb_ix_rehash_objs(d) < 0)
         goto fail;
     /* Duplicate tokens would make lookups ambiguous: reject. */
     for (uint32_t k = 0; k < d->nobj; k++)
-        if (h5t_ix_obj_find(d, d->objs[k].token) != k) {
-            st = H5T_ERR_CORRUPT;
+        if (tb_ix_obj_find(d, d->objs[k].token) != k) {
+            st = TB_ERR_CORRUPT;
             goto fail;
         }
     for (uint64_t k = 0; k < nlink; k++) {
         const uint8_t *l = lnks + k * SC_LNK;
-        h5t_ix_link_t *x = &d->sc_links[k];
+        tb_ix_link_t *x = &d->sc_links[k];
         memset(x, 0, sizeof(*x));
         x->name         = (const char *)strs + SC_GET(l, LNK, NAME_OFF);
         x->name_len     = (uint32_t)SC_GET(l, LNK, NAME_LEN);
@@ -387,7 +387,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         x->corder_valid = (uint8_t)SC_GET(l, LNK, CORDER_VALID);
         x->corder       = (int64_t)SC_GET(l, LNK, CORDER);
         /* (out of memory: the target gets a record, as when the group is loaded) */
-        if (x->type == SC_LINK_HARD && (x->obj = h5t_ix_obj_get(d, SC_PTR(l, LNK, TOKEN))) == H5T_IX_NONE)
+        if (x->type == SC_LINK_HARD && (x->obj = tb_ix_obj_get(d, SC_PTR(l, LNK, TOKEN))) == TB_IX_NONE)
             goto fail;
         if (x->type != SC_LINK_HARD) {
             x->val      = strs + SC_GET(l, LNK, VAL_OFF);
@@ -396,7 +396,7 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
     }
     for (uint64_t k = 0; k < ngroup; k++) {
         const uint8_t  *g = grps + k * SC_GRP;
-        h5t_ix_group_t *x = &d->groups[k];
+        tb_ix_group_t *x = &d->groups[k];
         memset(x, 0, sizeof(*x));
         x->obj          = (uint32_t)SC_GET(g, GRP, OBJ);
         x->links        = d->sc_links + SC_GET(g, GRP, LINK_FIRST);
@@ -406,15 +406,15 @@ h5t_sidecar_decode(const void *buf, size_t n, h5t_ix_identity_t *id_out, h5t_ix_
         x->corder_state = (uint8_t)SC_GET(g, GRP, CORDER_STATE);
         x->max_corder   = (int64_t)SC_GET(g, GRP, MAX_CORDER);
         d->ngroup       = (uint32_t)k + 1;
-        if (h5t_ix_group_finish(x) < 0)
+        if (tb_ix_group_finish(x) < 0)
             goto fail;
     }
     d->sc_strs     = strs;
     d->sc_strbytes = strbytes;
     d->dirty       = 0;
-    return H5T_OK;
+    return TB_OK;
 fail:
-    h5t_ix_data_clear(d);
+    tb_ix_data_clear(d);
     return st;
 }
 
@@ -422,7 +422,7 @@ fail:
 #define SC_REBASE(p, old, new) ((p) = (void *)((new) + ((const uint8_t *)(p) - (old))))
 
 void *
-h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
+tb_sidecar_compact(tb_ix_data_t *d, void *buf)
 {
     const uint8_t *old = d->sc_strs;
     size_t         n   = (size_t)d->sc_strbytes;
@@ -439,14 +439,14 @@ h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
         if (d->groups[g].owned)
             continue;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
-            h5t_ix_link_t *l = &d->groups[g].links[k];
+            tb_ix_link_t *l = &d->groups[g].links[k];
             SC_REBASE(l->name, old, nb);
             if (l->type != SC_LINK_HARD)
                 SC_REBASE(l->val, old, nb);
         }
     }
     for (uint32_t k = 0; k < d->nattr; k++) {
-        h5t_ix_attr_t *a = &d->attrs[k];
+        tb_ix_attr_t *a = &d->attrs[k];
         if (a->owned)
             continue;
         SC_REBASE(a->name, old, nb);
@@ -457,7 +457,7 @@ h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
         }
     }
     for (uint32_t k = 0; k < d->ndset; k++) {
-        h5t_ix_dset_t *x = &d->dsets[k];
+        tb_ix_dset_t *x = &d->dsets[k];
         if (x->owned)
             continue;
         SC_REBASE(x->type_enc, old, nb);
@@ -474,20 +474,20 @@ h5t_sidecar_compact(h5t_ix_data_t *d, void *buf)
 
 /* A dataset whose content goes into the sidecar. */
 static int
-dset_kept(const h5t_ix_obj_t *r)
+dset_kept(const tb_ix_obj_t *r)
 {
-    return r->dcache == H5T_IX_DC_CACHED && r->has_info && r->type == SC_OBJ_DATASET;
+    return r->dcache == TB_IX_DC_CACHED && r->has_info && r->type == SC_OBJ_DATASET;
 }
 
 /* Objects worth keeping: those with info, loaded links, loaded attributes or a content state. */
 static int
-obj_kept(const h5t_ix_obj_t *r)
+obj_kept(const tb_ix_obj_t *r)
 {
-    return r->has_info || r->group != H5T_IX_NONE || r->attrs_loaded || r->dcache;
+    return r->has_info || r->group != TB_IX_NONE || r->attrs_loaded || r->dcache;
 }
 
 void
-h5t_sidecar_counts(const h5t_ix_data_t *d, h5t_sc_counts_t *out)
+tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->ngroup = d->ngroup;
@@ -501,7 +501,7 @@ h5t_sidecar_counts(const h5t_ix_data_t *d, h5t_sc_counts_t *out)
 }
 
 int
-h5t_sidecar_covers(const h5t_sc_counts_t *have, const h5t_sc_counts_t *want)
+tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want)
 {
     return have->ngroup >= want->ngroup && have->nobj >= want->nobj && have->nattr >= want->nattr &&
            have->ndset >= want->ndset;
@@ -521,19 +521,19 @@ put_bytes(uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint8_
 #define PUT_BYTES(rec, K, F, strs, so, src, len)                                                           \
     put_bytes((rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (strs), (so), (src), (len))
 
-h5t_status_t
-h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const char *path, void **buf_out,
+tb_status_t
+tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, void **buf_out,
                    size_t *n_out)
 {
     uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
     if (!remap)
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, strbytes = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        const h5t_ix_obj_t *r = &d->objs[k];
-        remap[k]              = obj_kept(r) ? (uint32_t)nobj++ : H5T_IX_NONE;
+        const tb_ix_obj_t *r = &d->objs[k];
+        remap[k]              = obj_kept(r) ? (uint32_t)nobj++ : TB_IX_NONE;
         if (dset_kept(r)) {
-            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            const tb_ix_dset_t *x = &d->dsets[r->dset];
             ndset++;
             strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
         }
@@ -541,7 +541,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
             continue;
         nattr += r->nattr;
         for (uint32_t j = 0; j < r->nattr; j++) {
-            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
             strbytes += (uint64_t)a->name_len + 1 +
                         (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
         }
@@ -549,14 +549,14 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
     for (uint32_t g = 0; g < d->ngroup; g++) {
         nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
-            const h5t_ix_link_t *l = &d->groups[g].links[k];
+            const tb_ix_link_t *l = &d->groups[g].links[k];
             strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
         }
     }
     size_t plen = path ? strlen(path) : 0;
-    if (nlink >= H5T_IX_NONE || nattr >= H5T_IX_NONE || ndset >= H5T_IX_NONE || plen >= UINT32_MAX) {
+    if (nlink >= TB_IX_NONE || nattr >= TB_IX_NONE || ndset >= TB_IX_NONE || plen >= UINT32_MAX) {
         free(remap);
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     }
     uint64_t psec = sc_path_section(plen);
     uint64_t n    = SC_HDR + psec + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK +
@@ -564,7 +564,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
     uint8_t *b = calloc(1, (size_t)n);
     if (!b) {
         free(remap);
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     }
     memcpy(SC_PTR(b, HDR, MAGIC), SC_MAGIC, 8);
     SC_PUT(b, HDR, VERSION, SC_VERSION);
@@ -576,7 +576,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
     SC_PUT(b, HDR, MTIME, (uint64_t)id->mtime_ns);
     SC_PUT(b, HDR, CTIME, (uint64_t)id->ctime_ns);
     SC_PUT(b, HDR, EOA, id->eoa);
-    memcpy(SC_PTR(b, HDR, ROOT_TOKEN), id->root_token, H5T_IX_TOKEN_NBYTES);
+    memcpy(SC_PTR(b, HDR, ROOT_TOKEN), id->root_token, TB_IX_TOKEN_NBYTES);
     SC_PUT(b, HDR, NOBJ, nobj);
     SC_PUT(b, HDR, NGROUP, d->ngroup);
     SC_PUT(b, HDR, NLINK, nlink);
@@ -590,11 +590,11 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
     uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
     uint64_t ai = 0, di = 0, so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        if (remap[k] == H5T_IX_NONE)
+        if (remap[k] == TB_IX_NONE)
             continue;
-        const h5t_ix_obj_t *r = &d->objs[k];
+        const tb_ix_obj_t *r = &d->objs[k];
         uint8_t            *o = objs + (uint64_t)remap[k] * SC_OBJ;
-        memcpy(SC_PTR(o, OBJ, TOKEN), r->token, H5T_IX_TOKEN_NBYTES);
+        memcpy(SC_PTR(o, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
         SC_PUT(o, OBJ, HAS_INFO, r->has_info);
         SC_PUT(o, OBJ, TYPE, r->has_info ? r->type : 0);
         SC_PUT(o, OBJ, RC, r->rc);
@@ -605,9 +605,9 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
         SC_PUT(o, OBJ, CTIME, (uint64_t)r->ctime);
         SC_PUT(o, OBJ, BTIME, (uint64_t)r->btime);
         unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
-        SC_PUT(o, OBJ, DSET, H5T_IX_NONE);
+        SC_PUT(o, OBJ, DSET, TB_IX_NONE);
         if (dset_kept(r)) {
-            const h5t_ix_dset_t *x = &d->dsets[r->dset];
+            const tb_ix_dset_t *x = &d->dsets[r->dset];
             uint8_t             *p = dsts + di * SC_DST;
             SC_PUT(o, OBJ, DSET, di++);
             PUT_BYTES(p, DST, TYPE, strs, &so, x->type_enc, x->type_nbytes);
@@ -615,8 +615,8 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
             PUT_BYTES(p, DST, VALUE, strs, &so, x->value, x->value_nbytes);
             SC_PUT(p, DST, COMPACT, x->compact);
         }
-        else if (dc == H5T_IX_DC_CACHED)
-            dc = H5T_IX_DC_UNKNOWN;
+        else if (dc == TB_IX_DC_CACHED)
+            dc = TB_IX_DC_UNKNOWN;
         SC_PUT(o, OBJ, DCACHE, dc);
         if (!r->attrs_loaded)
             continue;
@@ -624,7 +624,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
         SC_PUT(o, OBJ, ATTR_FIRST, ai);
         SC_PUT(o, OBJ, NATTR, r->nattr);
         for (uint32_t j = 0; j < r->nattr; j++, ai++) {
-            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
             uint8_t             *p = atrs + ai * SC_ATR;
             SC_PUT(p, ATR, NAME_OFF, so);
             SC_PUT(p, ATR, NAME_LEN, a->name_len);
@@ -643,7 +643,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
     }
     uint64_t li = 0;
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        const h5t_ix_group_t *x = &d->groups[g];
+        const tb_ix_group_t *x = &d->groups[g];
         uint8_t              *o = grps + (uint64_t)g * SC_GRP;
         SC_PUT(o, GRP, OBJ, remap[x->obj]);
         SC_PUT(o, GRP, LINK_FIRST, li);
@@ -653,7 +653,7 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
         SC_PUT(o, GRP, CORDER_STATE, x->corder_state);
         SC_PUT(o, GRP, MAX_CORDER, (uint64_t)x->max_corder);
         for (uint32_t k = 0; k < x->nlinks; k++, li++) {
-            const h5t_ix_link_t *l = &x->links[k];
+            const tb_ix_link_t *l = &x->links[k];
             uint8_t             *p = lnks + li * SC_LNK;
             SC_PUT(p, LNK, NAME_OFF, so);
             SC_PUT(p, LNK, NAME_LEN, l->name_len);
@@ -670,13 +670,13 @@ h5t_sidecar_encode(const h5t_ix_data_t *d, const h5t_ix_identity_t *id, const ch
             SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
             SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
             if (l->type == SC_LINK_HARD)
-                memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, H5T_IX_TOKEN_NBYTES);
+                memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
         }
     }
-    uint64_t chk = h5t_sidecar_checksum(b, (size_t)n - SC_TRAILER);
+    uint64_t chk = tb_sidecar_checksum(b, (size_t)n - SC_TRAILER);
     memcpy(b + n - SC_TRAILER, &chk, 8);
     free(remap);
     *buf_out = b;
     *n_out   = (size_t)n;
-    return H5T_OK;
+    return TB_OK;
 }

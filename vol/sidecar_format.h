@@ -1,8 +1,8 @@
 /* sidecar_format.h — the sidecar's byte layout as tables of named fields (offset, size, meaning):
  * the one description the encoder, the decoder, the publish check and the documentation all use.
  * Pure C, no HDF5. */
-#ifndef H5T_SIDECAR_FORMAT_H
-#define H5T_SIDECAR_FORMAT_H
+#ifndef TB_SIDECAR_FORMAT_H
+#define TB_SIDECAR_FORMAT_H
 
 #include <stdint.h>
 #include <string.h>

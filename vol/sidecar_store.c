@@ -50,59 +50,59 @@
 #define SC_TMP_DEAD_AGE_S 10
 #define SC_TMP_MAX_AGE_S  86400
 
-size_t h5t_sc_tally[H5T_SC_NOUTCOMES];
+size_t tb_sc_tally[TB_SC_NOUTCOMES];
 
 static const struct {
     const char *key, *phrase;
-} outcomes[H5T_SC_NOUTCOMES] = {
-    [H5T_SC_LOADED]        = {"loaded", "sidecar loaded"},
-    [H5T_SC_ABSENT]        = {"absent", "no sidecar"},
-    [H5T_SC_SYMLINK]       = {"symlink", "sidecar rejected (a symbolic link, not followed)"},
-    [H5T_SC_NOT_REGULAR]   = {"not_regular", "sidecar rejected (not a regular file)"},
-    [H5T_SC_FOREIGN_OWNER] = {"foreign_owner", "sidecar rejected (owned by neither you nor the file's owner)"},
-    [H5T_SC_WRITABLE]      = {"writable", "sidecar rejected (writable by group or others)"},
-    [H5T_SC_TOO_LARGE]     = {"too_large", "sidecar rejected (larger than a sidecar of this file can be)"},
-    [H5T_SC_CORRUPT]       = {"corrupt", "sidecar rejected (corrupt)"},
-    [H5T_SC_STALE]         = {"stale", "sidecar rejected (stale: another file or another version of it)"},
-    [H5T_SC_READ_ERROR]    = {"read_error", "sidecar rejected (cannot be read)"},
-    [H5T_SC_NO_MEMORY]     = {"no_memory", "sidecar not used (out of memory)"},
-    [H5T_SC_WRITTEN]       = {"written", "sidecar written"},
-    [H5T_SC_COVERED]       = {"covered", "sidecar kept (an existing one already covers this index)"},
-    [H5T_SC_NO_DIR]        = {"no_dir", "no sidecar written (no usable folder; index kept in memory only)"},
-    [H5T_SC_LOCK_BUSY]     = {"lock_busy", "no sidecar written (lock held by another process; index kept in memory only)"},
-    [H5T_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written there (lock file is a symlink, not yours or not a "
+} outcomes[TB_SC_NOUTCOMES] = {
+    [TB_SC_LOADED]        = {"loaded", "sidecar loaded"},
+    [TB_SC_ABSENT]        = {"absent", "no sidecar"},
+    [TB_SC_SYMLINK]       = {"symlink", "sidecar rejected (a symbolic link, not followed)"},
+    [TB_SC_NOT_REGULAR]   = {"not_regular", "sidecar rejected (not a regular file)"},
+    [TB_SC_FOREIGN_OWNER] = {"foreign_owner", "sidecar rejected (owned by neither you nor the file's owner)"},
+    [TB_SC_WRITABLE]      = {"writable", "sidecar rejected (writable by group or others)"},
+    [TB_SC_TOO_LARGE]     = {"too_large", "sidecar rejected (larger than a sidecar of this file can be)"},
+    [TB_SC_CORRUPT]       = {"corrupt", "sidecar rejected (corrupt)"},
+    [TB_SC_STALE]         = {"stale", "sidecar rejected (stale: another file or another version of it)"},
+    [TB_SC_READ_ERROR]    = {"read_error", "sidecar rejected (cannot be read)"},
+    [TB_SC_NO_MEMORY]     = {"no_memory", "sidecar not used (out of memory)"},
+    [TB_SC_WRITTEN]       = {"written", "sidecar written"},
+    [TB_SC_COVERED]       = {"covered", "sidecar kept (an existing one already covers this index)"},
+    [TB_SC_NO_DIR]        = {"no_dir", "no sidecar written (no usable folder; index kept in memory only)"},
+    [TB_SC_LOCK_BUSY]     = {"lock_busy", "no sidecar written (lock held by another process; index kept in memory only)"},
+    [TB_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written there (lock file is a symlink, not yours or not a "
                                              "regular file)"},
-    [H5T_SC_NO_LOCKING]    = {"no_locking", "no sidecar written there (no file locking)"},
-    [H5T_SC_WRITE_ERROR]   = {"write_error", "no sidecar written (cannot write there)"},
-    [H5T_SC_OVER_BUDGET]   = {"over_budget", "no sidecar written (larger than the cache's size bound)"},
-    [H5T_SC_TOO_RECENT]    = {"too_recent", "no sidecar used or written (file modified less than 2 s ago: versions "
+    [TB_SC_NO_LOCKING]    = {"no_locking", "no sidecar written there (no file locking)"},
+    [TB_SC_WRITE_ERROR]   = {"write_error", "no sidecar written (cannot write there)"},
+    [TB_SC_OVER_BUDGET]   = {"over_budget", "no sidecar written (larger than the cache's size bound)"},
+    [TB_SC_TOO_RECENT]    = {"too_recent", "no sidecar used or written (file modified less than 2 s ago: versions "
                                             "cannot be told apart)"},
-    [H5T_SC_CHANGED]       = {"changed", "no sidecar written (file changed while open)"},
+    [TB_SC_CHANGED]       = {"changed", "no sidecar written (file changed while open)"},
 };
 
 const char *
-h5t_sc_outcome_str(h5t_sc_outcome_t o)
+tb_sc_outcome_str(tb_sc_outcome_t o)
 {
-    return (unsigned)o < H5T_SC_NOUTCOMES ? outcomes[o].phrase : "?";
+    return (unsigned)o < TB_SC_NOUTCOMES ? outcomes[o].phrase : "?";
 }
 
 const char *
-h5t_sc_outcome_key(h5t_sc_outcome_t o)
+tb_sc_outcome_key(tb_sc_outcome_t o)
 {
-    return (unsigned)o < H5T_SC_NOUTCOMES ? outcomes[o].key : "?";
+    return (unsigned)o < TB_SC_NOUTCOMES ? outcomes[o].key : "?";
 }
 
 void
-h5t_sc_note(const h5t_sc_policy_t *p, h5t_sc_outcome_t o, const char *where)
+tb_sc_note(const tb_sc_policy_t *p, tb_sc_outcome_t o, const char *where)
 {
-    if ((unsigned)o < H5T_SC_NOUTCOMES)
-        h5t_sc_tally[o]++;
+    if ((unsigned)o < TB_SC_NOUTCOMES)
+        tb_sc_tally[o]++;
     if (p && p->debug)
-        fprintf(stderr, "h5turbo index: %s: %s\n", h5t_sc_outcome_str(o), where && *where ? where : "?");
+        fprintf(stderr, "h5turbo index: %s: %s\n", tb_sc_outcome_str(o), where && *where ? where : "?");
 }
 
 static void
-debug_say(const h5t_sc_policy_t *p, const char *what, const char *path, int err)
+debug_say(const tb_sc_policy_t *p, const char *what, const char *path, int err)
 {
     if (p && p->debug)
         fprintf(stderr, "h5turbo index: %s %s%s%s\n", what, path, err ? ": " : "", err ? strerror(err) : "");
@@ -113,7 +113,7 @@ debug_say(const h5t_sc_policy_t *p, const char *what, const char *path, int err)
 /* One place a sidecar may be: a folder held open, the name in it, and the path for messages. */
 typedef struct loc {
     int            dirfd;
-    h5t_sc_where_t kind;
+    tb_sc_where_t kind;
     char           name[NAME_MAX + 1];
     char           shown[PATH_MAX];
 } loc_t;
@@ -129,7 +129,7 @@ dir_is_private(int fd)
 /* Opens (creating it when asked) `sub` inside base, as a private folder: its descriptor, -1 when
  * it does not exist (and was not to be created), -2 when it is not safe to use. */
 static int
-open_private_sub(const h5t_sc_policy_t *p, const char *base, const char *sub, int create, char *shown, size_t n)
+open_private_sub(const tb_sc_policy_t *p, const char *base, const char *sub, int create, char *shown, size_t n)
 {
     int bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (bfd < 0 && errno == ENOENT && create && mkdir(base, 0700) == 0)
@@ -160,7 +160,7 @@ open_private_sub(const h5t_sc_policy_t *p, const char *base, const char *sub, in
 /* The reader's cache folder: $XDG_CACHE_HOME/h5turbo, or ~/.cache/h5turbo when XDG_CACHE_HOME is
  * unset or not safe (someone else owns or may write it). -1 when there is none to use. */
 static int
-open_cache(const h5t_sc_policy_t *p, int create, char *shown, size_t n)
+open_cache(const tb_sc_policy_t *p, int create, char *shown, size_t n)
 {
     const char *xdg = getenv("XDG_CACHE_HOME");
     if (xdg && xdg[0] == '/') {
@@ -189,13 +189,13 @@ open_cache(const h5t_sc_policy_t *p, int create, char *shown, size_t n)
 
 /* Fills l for f's sidecar at place `kind`; -1 when that place cannot be used. */
 static int
-loc_open(const h5t_sc_policy_t *p, h5t_sc_where_t kind, const h5t_sc_file_t *f, int create, loc_t *l)
+loc_open(const tb_sc_policy_t *p, tb_sc_where_t kind, const tb_sc_file_t *f, int create, loc_t *l)
 {
     char dir[PATH_MAX];
     l->kind  = kind;
     l->dirfd = -1;
     int r;
-    if (kind == H5T_SC_BESIDE) {
+    if (kind == TB_SC_BESIDE) {
         const char *slash = strrchr(f->path, '/');
         if (!slash)
             return -1;
@@ -210,7 +210,7 @@ loc_open(const h5t_sc_policy_t *p, h5t_sc_where_t kind, const h5t_sc_file_t *f, 
     else {
         r = snprintf(l->name, sizeof(l->name), "%016llx-%016llx%s", (unsigned long long)f->id.dev,
                      (unsigned long long)f->id.ino, SC_SUFFIX);
-        if (kind == H5T_SC_DIR) {
+        if (kind == TB_SC_DIR) {
             if (!p->dir || p->dir[0] != '/')
                 return -1;
             snprintf(dir, sizeof(dir), "%s", p->dir);
@@ -248,29 +248,29 @@ loc_close(loc_t *l)
 /* No sidecar of a file can be larger than this: every record stands for at least ~16 bytes of
  * the file's own metadata and every string or value is a copy of bytes in the file. */
 static uint64_t
-size_bound(const h5t_sc_file_t *f)
+size_bound(const tb_sc_file_t *f)
 {
     uint64_t s = f->id.size;
     return s > (UINT64_MAX >> 5) ? UINT64_MAX : 16 * s + ((uint64_t)1 << 20);
 }
 
 /* Whom a sidecar at `st` may be trusted from, and whether it looks like one. */
-static h5t_sc_outcome_t
-judge(const struct stat *st, const h5t_sc_file_t *f)
+static tb_sc_outcome_t
+judge(const struct stat *st, const tb_sc_file_t *f)
 {
     if (S_ISLNK(st->st_mode))
-        return H5T_SC_SYMLINK;
+        return TB_SC_SYMLINK;
     if (!S_ISREG(st->st_mode))
-        return H5T_SC_NOT_REGULAR;
+        return TB_SC_NOT_REGULAR;
     if (st->st_uid != geteuid() && st->st_uid != f->uid)
-        return H5T_SC_FOREIGN_OWNER;
+        return TB_SC_FOREIGN_OWNER;
     if (st->st_mode & (S_IWGRP | S_IWOTH))
-        return H5T_SC_WRITABLE;
+        return TB_SC_WRITABLE;
     if ((uint64_t)st->st_size > size_bound(f))
-        return H5T_SC_TOO_LARGE;
+        return TB_SC_TOO_LARGE;
     if ((uint64_t)st->st_size < SC_HDR + SC_TRAILER)
-        return H5T_SC_CORRUPT;
-    return H5T_SC_LOADED;
+        return TB_SC_CORRUPT;
+    return TB_SC_LOADED;
 }
 
 static int
@@ -291,55 +291,55 @@ pread_all(int fd, void *buf, size_t n, off_t off)
 }
 
 /* Reads the sidecar at l when it is trusted and its header names exactly f. */
-static h5t_sc_outcome_t
-read_at(const loc_t *l, const h5t_sc_file_t *f, void **buf_out, size_t *n_out, h5t_ix_identity_t *id_out)
+static tb_sc_outcome_t
+read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_ix_identity_t *id_out)
 {
     int fd = openat(l->dirfd, l->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG)
-            return H5T_SC_ABSENT;
+            return TB_SC_ABSENT;
         if (errno == ELOOP)
-            return H5T_SC_SYMLINK;
+            return TB_SC_SYMLINK;
         struct stat st; /* unreadable: whose is it? */
-        if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && judge(&st, f) != H5T_SC_LOADED)
+        if (fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 && judge(&st, f) != TB_SC_LOADED)
             return judge(&st, f);
-        return H5T_SC_READ_ERROR;
+        return TB_SC_READ_ERROR;
     }
     struct stat      st;
     void            *buf = NULL;
-    h5t_sc_outcome_t o   = fstat(fd, &st) == 0 ? judge(&st, f) : H5T_SC_READ_ERROR;
-    if (o != H5T_SC_LOADED)
+    tb_sc_outcome_t o   = fstat(fd, &st) == 0 ? judge(&st, f) : TB_SC_READ_ERROR;
+    if (o != TB_SC_LOADED)
         goto done;
     /* The header first: a sidecar of another file or version costs one small read. */
     uint8_t           hdr[SC_HDR];
-    h5t_ix_identity_t id;
+    tb_ix_identity_t id;
     uint64_t          total;
     int               r = pread_all(fd, hdr, sizeof(hdr), 0);
     if (r <= 0) {
-        o = r < 0 ? H5T_SC_READ_ERROR : H5T_SC_CORRUPT;
+        o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
         goto done;
     }
-    if (h5t_sidecar_peek(hdr, sizeof(hdr), &id, NULL, &total, NULL) < 0 || total != (uint64_t)st.st_size) {
-        o = H5T_SC_CORRUPT;
+    if (tb_sidecar_peek(hdr, sizeof(hdr), &id, NULL, &total, NULL) < 0 || total != (uint64_t)st.st_size) {
+        o = TB_SC_CORRUPT;
         goto done;
     }
     if (id_out)
         *id_out = id;
     if (memcmp(&id, &f->id, sizeof(id)) != 0) {
-        o = H5T_SC_STALE;
+        o = TB_SC_STALE;
         goto done;
     }
     if (!(buf = malloc((size_t)st.st_size))) {
-        o = H5T_SC_NO_MEMORY;
+        o = TB_SC_NO_MEMORY;
         goto done;
     }
     r = pread_all(fd, buf, (size_t)st.st_size, 0);
     if (r <= 0) {
-        o = r < 0 ? H5T_SC_READ_ERROR : H5T_SC_CORRUPT;
+        o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
         goto done;
     }
     /* Recently used entries are the last to be evicted from the cache. */
-    if (l->kind == H5T_SC_CACHE) {
+    if (l->kind == TB_SC_CACHE) {
         const struct timespec ts[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
         (void)futimens(fd, ts);
     }
@@ -354,40 +354,40 @@ done:
 
 /* The places to look, in order: the configured one, then the reader's cache. */
 static int
-read_places(const h5t_sc_policy_t *p, h5t_sc_where_t out[2])
+read_places(const tb_sc_policy_t *p, tb_sc_where_t out[2])
 {
     int n = 0;
-    if (p->where != H5T_SC_CACHE)
+    if (p->where != TB_SC_CACHE)
         out[n++] = p->where;
-    out[n++] = H5T_SC_CACHE;
+    out[n++] = TB_SC_CACHE;
     return n;
 }
 
-h5t_sc_outcome_t
-h5t_sc_load(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, void **buf_out, size_t *n_out, h5t_sc_found_t *found)
+tb_sc_outcome_t
+tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_sc_found_t *found)
 {
-    h5t_sc_where_t   places[2];
+    tb_sc_where_t   places[2];
     int              np   = read_places(p, places);
-    h5t_sc_outcome_t best = H5T_SC_ABSENT;
+    tb_sc_outcome_t best = TB_SC_ABSENT;
     for (int i = 0; i < np; i++) {
         loc_t l;
         if (loc_open(p, places[i], f, 0, &l) < 0)
             continue;
-        h5t_ix_identity_t id;
+        tb_ix_identity_t id;
         memset(&id, 0, sizeof(id));
         id.size            = UINT64_MAX; /* (stays so when no header was read) */
-        h5t_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id);
-        if (found && (o != H5T_SC_ABSENT || best == H5T_SC_ABSENT)) {
+        tb_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id);
+        if (found && (o != TB_SC_ABSENT || best == TB_SC_ABSENT)) {
             snprintf(found->where, sizeof(found->where), "%s", l.shown);
             found->have_id = id.size != UINT64_MAX;
             found->id      = id;
         }
-        if (o != H5T_SC_LOADED)
-            h5t_sc_note(p, o, l.shown);
+        if (o != TB_SC_LOADED)
+            tb_sc_note(p, o, l.shown);
         loc_close(&l);
-        if (o == H5T_SC_LOADED)
+        if (o == TB_SC_LOADED)
             return o;
-        if (best == H5T_SC_ABSENT)
+        if (best == TB_SC_ABSENT)
             best = o;
     }
     return best;
@@ -473,8 +473,8 @@ sweep_one(int dirfd, const char *ent, void *ctx)
 }
 
 /* Writes buf as a new temp file in l's folder with mode/group for f; its name in tmp_out. */
-static h5t_sc_outcome_t
-write_temp(const loc_t *l, const h5t_sc_file_t *f, const void *buf, size_t n, char *tmp_out, size_t tmp_nbytes)
+static tb_sc_outcome_t
+write_temp(const loc_t *l, const tb_sc_file_t *f, const void *buf, size_t n, char *tmp_out, size_t tmp_nbytes)
 {
     int fd = -1;
     for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
@@ -486,16 +486,16 @@ write_temp(const loc_t *l, const h5t_sc_file_t *f, const void *buf, size_t n, ch
         }
         if (snprintf(tmp_out, tmp_nbytes, "%s%s%ld.%016llx", l->name, SC_TMP_INFIX, (long)getpid(),
                      (unsigned long long)rnd) >= (int)tmp_nbytes)
-            return H5T_SC_WRITE_ERROR;
+            return TB_SC_WRITE_ERROR;
         fd = openat(l->dirfd, tmp_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
         if (fd < 0 && errno != EEXIST)
-            return H5T_SC_WRITE_ERROR;
+            return TB_SC_WRITE_ERROR;
     }
     if (fd < 0)
-        return H5T_SC_WRITE_ERROR;
+        return TB_SC_WRITE_ERROR;
     /* Never wider than the file's read bits, and in the file's group; private in the cache. */
     mode_t mode = S_IRUSR | S_IWUSR;
-    if (l->kind != H5T_SC_CACHE) {
+    if (l->kind != TB_SC_CACHE) {
         mode |= (mode_t)(f->mode & (S_IRGRP | S_IROTH));
         if ((mode & S_IRGRP) && fchown(fd, (uid_t)-1, (gid_t)f->gid) != 0)
             mode &= (mode_t)~S_IRGRP; /* not a member of the file's group: no group access */
@@ -514,29 +514,29 @@ write_temp(const loc_t *l, const h5t_sc_file_t *f, const void *buf, size_t n, ch
     ok = close(fd) == 0 && ok;
     if (!ok) {
         unlinkat(l->dirfd, tmp_out, 0);
-        return H5T_SC_WRITE_ERROR;
+        return TB_SC_WRITE_ERROR;
     }
-    return H5T_SC_WRITTEN;
+    return TB_SC_WRITTEN;
 }
 
 /* ------------------------------------------------------------------ locks */
-static h5t_sc_outcome_t
+static tb_sc_outcome_t
 lock_take(const loc_t *l, int *fd_out)
 {
     char lname[NAME_MAX + 1];
     if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname))
-        return H5T_SC_NO_DIR;
+        return TB_SC_NO_DIR;
     /* Never follows a symlink (O_CREAT with O_NOFOLLOW fails on one, creating nothing) and never
      * blocks on a FIFO planted there. The lock file is never deleted: two writers could otherwise
      * hold "the" lock on two inodes. */
     int fd = openat(l->dirfd, lname, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
     if (fd < 0)
-        return errno == ELOOP ? H5T_SC_LOCK_UNSAFE : H5T_SC_WRITE_ERROR;
+        return errno == ELOOP ? TB_SC_LOCK_UNSAFE : TB_SC_WRITE_ERROR;
     struct stat st;
     if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
         (st.st_mode & (S_IWGRP | S_IWOTH))) {
         close(fd);
-        return H5T_SC_LOCK_UNSAFE;
+        return TB_SC_LOCK_UNSAFE;
     }
     long long waited = 0, pause = 1000000;
     while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
@@ -545,7 +545,7 @@ lock_take(const loc_t *l, int *fd_out)
         if (errno != EWOULDBLOCK || waited >= SC_LOCK_WAIT_NS) {
             int busy = errno == EWOULDBLOCK;
             close(fd);
-            return busy ? H5T_SC_LOCK_BUSY : H5T_SC_NO_LOCKING; /* ENOLCK, EOPNOTSUPP */
+            return busy ? TB_SC_LOCK_BUSY : TB_SC_NO_LOCKING; /* ENOLCK, EOPNOTSUPP */
         }
         struct timespec ts = {0, pause};
         nanosleep(&ts, NULL);
@@ -553,7 +553,7 @@ lock_take(const loc_t *l, int *fd_out)
         pause = pause * 2 > 50000000 ? 50000000 : pause * 2;
     }
     *fd_out = fd;
-    return H5T_SC_WRITTEN;
+    return TB_SC_WRITTEN;
 }
 
 /* ------------------------------------------------------------------ the cache's bound */
@@ -564,10 +564,10 @@ typedef struct entry {
 } entry_t;
 
 typedef struct scan {
-    const h5t_sc_policy_t *p;
+    const tb_sc_policy_t *p;
     entry_t               *ents;
     size_t                 n, cap;
-    h5t_sc_cache_info_t   *info;
+    tb_sc_cache_info_t   *info;
     int                    gc; /* remove orphans and dead temps while scanning */
 } scan_t;
 
@@ -587,10 +587,10 @@ orphaned(int dirfd, const char *ent)
         return 0;
     uint8_t           buf[SC_HDR + PATH_MAX + 8];
     ssize_t           r = pread(fd, buf, sizeof(buf), 0);
-    h5t_ix_identity_t id;
+    tb_ix_identity_t id;
     const char       *path = NULL;
     close(fd);
-    if (r < (ssize_t)SC_HDR || h5t_sidecar_peek(buf, (size_t)r, &id, NULL, NULL, &path) < 0 || !path)
+    if (r < (ssize_t)SC_HDR || tb_sidecar_peek(buf, (size_t)r, &id, NULL, NULL, &path) < 0 || !path)
         return 1; /* not a sidecar this version can use */
     struct stat st;
     return stat(path, &st) != 0 || (uint64_t)st.st_dev != id.dev || (uint64_t)st.st_ino != id.ino;
@@ -654,8 +654,8 @@ cmp_atime(const void *a, const void *b)
 /* Scans the cache at dirfd (gc: also removing orphans and dead temps) and evicts the least
  * recently used sidecars, never `keep`, until it holds at most max_nbytes. */
 static void
-cache_trim(const h5t_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *keep, int gc,
-           h5t_sc_cache_info_t *info)
+cache_trim(const tb_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *keep, int gc,
+           tb_sc_cache_info_t *info)
 {
     scan_t s = {.p = p, .info = info, .gc = gc};
     s.ents   = malloc(64 * sizeof(*s.ents));
@@ -680,46 +680,46 @@ cache_trim(const h5t_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char 
 /* ------------------------------------------------------------------ publishing */
 
 /* Publishes at l: lock, skip if covered, temp + rename, sweep, keep the cache bounded. */
-static h5t_sc_outcome_t
-publish_at(const h5t_sc_policy_t *p, const loc_t *l, const h5t_sc_file_t *f, const h5t_ix_data_t *d)
+static tb_sc_outcome_t
+publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
     int              lfd = -1;
     void            *buf = NULL;
     size_t           n   = 0;
-    h5t_sc_outcome_t o   = lock_take(l, &lfd);
-    if (o != H5T_SC_WRITTEN)
+    tb_sc_outcome_t o   = lock_take(l, &lfd);
+    if (o != TB_SC_WRITTEN)
         return o;
     /* Another process may have published while we waited: rebuild at most once. */
-    h5t_sc_counts_t want, have;
-    h5t_sidecar_counts(d, &want);
-    if (read_at(l, f, &buf, &n, NULL) == H5T_SC_LOADED && h5t_sidecar_decode(buf, n, NULL, NULL) == H5T_OK &&
-        h5t_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == H5T_OK && h5t_sidecar_covers(&have, &want)) {
-        o = H5T_SC_COVERED;
+    tb_sc_counts_t want, have;
+    tb_sidecar_counts(d, &want);
+    if (read_at(l, f, &buf, &n, NULL) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
+        tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK && tb_sidecar_covers(&have, &want)) {
+        o = TB_SC_COVERED;
         goto done;
     }
     free(buf);
     buf = NULL;
-    if (h5t_sidecar_encode(d, &f->id, f->path, &buf, &n) < 0) {
-        o = H5T_SC_NO_MEMORY;
+    if (tb_sidecar_encode(d, &f->id, f->path, &buf, &n) < 0) {
+        o = TB_SC_NO_MEMORY;
         goto done;
     }
-    if (l->kind == H5T_SC_CACHE && (uint64_t)n > p->cache_max_nbytes) {
-        o = H5T_SC_OVER_BUDGET;
+    if (l->kind == TB_SC_CACHE && (uint64_t)n > p->cache_max_nbytes) {
+        o = TB_SC_OVER_BUDGET;
         goto done;
     }
     sweep_t s = {.name = l->name, .only_mine = 1};
     each_entry(l->dirfd, sweep_one, &s);
     char tmp[NAME_MAX + 1];
-    if ((o = write_temp(l, f, buf, n, tmp, sizeof(tmp))) != H5T_SC_WRITTEN)
+    if ((o = write_temp(l, f, buf, n, tmp, sizeof(tmp))) != TB_SC_WRITTEN)
         goto done;
     if (renameat(l->dirfd, tmp, l->dirfd, l->name) != 0) {
         debug_say(p, "cannot publish", l->shown, errno);
         unlinkat(l->dirfd, tmp, 0);
-        o = H5T_SC_WRITE_ERROR;
+        o = TB_SC_WRITE_ERROR;
         goto done;
     }
-    if (l->kind == H5T_SC_CACHE) {
-        h5t_sc_cache_info_t info;
+    if (l->kind == TB_SC_CACHE) {
+        tb_sc_cache_info_t info;
         memset(&info, 0, sizeof(info));
         cache_trim(p, l->dirfd, p->cache_max_nbytes, l->name, 0, &info);
     }
@@ -729,37 +729,37 @@ done:
     return o;
 }
 
-h5t_sc_outcome_t
-h5t_sc_publish(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, const h5t_ix_data_t *d)
+tb_sc_outcome_t
+tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
     loc_t            l;
-    h5t_sc_outcome_t o;
+    tb_sc_outcome_t o;
     /* A shared place takes sidecars from the data file's owner only; a folder that cannot be
      * written (read-only, full, no locking, a lock name taken by someone else) sends them to the
      * reader's cache. */
-    if (p->where != H5T_SC_CACHE && geteuid() == (uid_t)f->uid && loc_open(p, p->where, f, 0, &l) == 0) {
+    if (p->where != TB_SC_CACHE && geteuid() == (uid_t)f->uid && loc_open(p, p->where, f, 0, &l) == 0) {
         o = publish_at(p, &l, f, d);
-        h5t_sc_note(p, o, l.shown);
+        tb_sc_note(p, o, l.shown);
         loc_close(&l);
-        if (o != H5T_SC_WRITE_ERROR && o != H5T_SC_LOCK_UNSAFE && o != H5T_SC_NO_LOCKING && o != H5T_SC_NO_DIR)
+        if (o != TB_SC_WRITE_ERROR && o != TB_SC_LOCK_UNSAFE && o != TB_SC_NO_LOCKING && o != TB_SC_NO_DIR)
             return o;
     }
-    if (loc_open(p, H5T_SC_CACHE, f, 1, &l) < 0) {
-        h5t_sc_note(p, H5T_SC_NO_DIR, "the per-user cache");
-        return H5T_SC_NO_DIR;
+    if (loc_open(p, TB_SC_CACHE, f, 1, &l) < 0) {
+        tb_sc_note(p, TB_SC_NO_DIR, "the per-user cache");
+        return TB_SC_NO_DIR;
     }
     o = publish_at(p, &l, f, d);
-    h5t_sc_note(p, o, l.shown);
+    tb_sc_note(p, o, l.shown);
     loc_close(&l);
     return o;
 }
 
 /* ------------------------------------------------------------------ maintenance */
 int
-h5t_sc_drop(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, void (*report)(const char *, int, void *),
+tb_sc_drop(const tb_sc_policy_t *p, const tb_sc_file_t *f, void (*report)(const char *, int, void *),
             void *ctx)
 {
-    static const h5t_sc_where_t kinds[] = {H5T_SC_BESIDE, H5T_SC_DIR, H5T_SC_CACHE};
+    static const tb_sc_where_t kinds[] = {TB_SC_BESIDE, TB_SC_DIR, TB_SC_CACHE};
     int                         failed  = 0;
     for (size_t i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
         loc_t l;
@@ -781,7 +781,7 @@ h5t_sc_drop(const h5t_sc_policy_t *p, const h5t_sc_file_t *f, void (*report)(con
 }
 
 void
-h5t_sc_cache_info(const h5t_sc_policy_t *p, h5t_sc_cache_info_t *out)
+tb_sc_cache_info(const tb_sc_policy_t *p, tb_sc_cache_info_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->max_nbytes = p->cache_max_nbytes;
@@ -795,7 +795,7 @@ h5t_sc_cache_info(const h5t_sc_policy_t *p, h5t_sc_cache_info_t *out)
 }
 
 int
-h5t_sc_gc(const h5t_sc_policy_t *p, uint64_t max_nbytes, h5t_sc_cache_info_t *out)
+tb_sc_gc(const tb_sc_policy_t *p, uint64_t max_nbytes, tb_sc_cache_info_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->max_nbytes = max_nbytes;

@@ -1,8 +1,8 @@
 /* wrap.c — our object wrappers and their shared contexts, drawn from free lists, and the VOL
  * wrap class (get_object, get/free_wrap_ctx, wrap/unwrap_object) HDF5 uses to wrap objects it
  * creates on our behalf (iteration callbacks, H5Oopen_by_token, references). */
-#include "h5t_vol.h"
-#include "h5t_pool.h"
+#include "tb_vol.h"
+#include "tb_pool.h"
 #include "index.h"
 #include "pipeline.h"
 
@@ -11,21 +11,21 @@
 
 /* Free lists: HDF5 asks for a wrap context on almost every API call, and iteration wraps one
  * object per callback; neither may cost a malloc once warm. */
-static h5t_objpool_t obj_pool  = H5T_OBJPOOL_INIT(h5t_obj_t, 4096);
-static h5t_objpool_t wrap_pool = H5T_OBJPOOL_INIT(h5t_wrap_ctx_t, 256);
+static tb_objpool_t obj_pool  = TB_OBJPOOL_INIT(tb_obj_t, 4096);
+static tb_objpool_t wrap_pool = TB_OBJPOOL_INIT(tb_wrap_ctx_t, 256);
 static size_t        ctx_live;
 
-h5t_ctx_t *
-h5t_ctx_new(hid_t under_vol_id, const h5t_config_t *cfg)
+tb_ctx_t *
+tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg)
 {
-    h5t_ctx_t *ctx = calloc(1, sizeof(*ctx));
+    tb_ctx_t *ctx = calloc(1, sizeof(*ctx));
     if (!ctx) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate a connector context");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate a connector context");
         return NULL;
     }
     if (H5Iinc_ref(under_vol_id) < 0) {
         free(ctx);
-        H5T_PUSH("vol", H5T_ERR_HDF5, "invalid under connector ID");
+        TB_PUSH("vol", TB_ERR_HDF5, "invalid under connector ID");
         return NULL;
     }
     ctx->refs         = 1;
@@ -36,54 +36,54 @@ h5t_ctx_new(hid_t under_vol_id, const h5t_config_t *cfg)
 }
 
 void
-h5t_ctx_ref(h5t_ctx_t *ctx)
+tb_ctx_ref(tb_ctx_t *ctx)
 {
     ctx->refs++;
 }
 
 void
-h5t_ctx_unref(h5t_ctx_t *ctx)
+tb_ctx_unref(tb_ctx_t *ctx)
 {
     if (--ctx->refs > 0)
         return;
-    h5t_index_ctx_release(ctx);
+    tb_index_ctx_release(ctx);
     /* H5Idec_ref is a public API call and would clear the application's error stack. */
-    hid_t saved = h5t_err_save();
+    hid_t saved = tb_err_save();
     H5Idec_ref(ctx->under_vol_id);
-    h5t_err_restore(saved);
+    tb_err_restore(saved);
     ctx_live--;
     free(ctx);
 }
 
-h5t_obj_t *
-h5t_obj_new(void *under, h5t_ctx_t *ctx)
+tb_obj_t *
+tb_obj_new(void *under, tb_ctx_t *ctx)
 {
-    h5t_obj_t *o = h5t_objpool_get(&obj_pool);
+    tb_obj_t *o = tb_objpool_get(&obj_pool);
     if (!o) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate an object wrapper");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate an object wrapper");
         return NULL;
     }
     o->under        = under;
     o->under_vol_id = ctx->under_vol_id;
     o->ctx          = ctx;
-    h5t_ctx_ref(ctx);
+    tb_ctx_ref(ctx);
     return o;
 }
 
 void
-h5t_obj_free(h5t_obj_t *o)
+tb_obj_free(tb_obj_t *o)
 {
     if (!o)
         return;
-    h5t_ctx_t *ctx = o->ctx;
-    h5t_index_obj_release(o);
-    h5t_pipe_release(o);
-    h5t_objpool_put(&obj_pool, o);
-    h5t_ctx_unref(ctx);
+    tb_ctx_t *ctx = o->ctx;
+    tb_index_obj_release(o);
+    tb_pipe_release(o);
+    tb_objpool_put(&obj_pool, o);
+    tb_ctx_unref(ctx);
 }
 
 void
-h5t_vol_stats(h5t_vol_stats_t *out)
+tb_vol_stats(tb_vol_stats_t *out)
 {
     pthread_mutex_lock(&obj_pool.mu);
     out->obj_malloc = obj_pool.n_malloc;
@@ -102,16 +102,16 @@ h5t_vol_stats(h5t_vol_stats_t *out)
 static void *
 get_object(const void *obj)
 {
-    const h5t_obj_t *o = obj;
+    const tb_obj_t *o = obj;
     if (!o->under) {
         /* HDF5 asks for the native object of every attribute ID whenever it counts or lists open
          * attributes (H5Fget_obj_count/ids, strong close, and before natively opening any
          * attribute): a lazy attribute answers with its file's sentinel attribute, which tells
          * the same file (index_attr.c), and stays lazy. */
-        void *s = h5t_index_attr_sentinel(o);
+        void *s = tb_index_attr_sentinel(o);
         if (s)
             return s;
-        H5T_LIVE((h5t_obj_t *)(uintptr_t)o, NULL);
+        TB_LIVE((tb_obj_t *)(uintptr_t)o, NULL);
     }
     return H5VLget_object(o->under, o->under_vol_id);
 }
@@ -119,58 +119,58 @@ get_object(const void *obj)
 static herr_t
 get_wrap_ctx(const void *obj, void **wrap_ctx_out)
 {
-    const h5t_obj_t *o = obj;
-    h5t_wrap_ctx_t  *w = h5t_objpool_get(&wrap_pool);
+    const tb_obj_t *o = obj;
+    tb_wrap_ctx_t  *w = tb_objpool_get(&wrap_pool);
     if (!w) {
-        H5T_PUSH("vol", H5T_ERR_NOMEM, "cannot allocate a wrap context");
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate a wrap context");
         return -1;
     }
     /* HDF5 asks on every API call, a lazy attribute's too: it has nothing below yet, and the
      * connector below is native (the only one the index runs on), whose wrap context is none. */
     w->under_wrap_ctx = NULL;
     if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
-        h5t_objpool_put(&wrap_pool, w);
+        tb_objpool_put(&wrap_pool, w);
         return -1;
     }
     w->ctx = o->ctx;
-    h5t_ctx_ref(o->ctx);
+    tb_ctx_ref(o->ctx);
     *wrap_ctx_out = w;
     return 0;
 }
 
-h5t_obj_t *h5t_last_wrapped;
+tb_obj_t *tb_last_wrapped;
 
 static void *
 wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
 {
-    h5t_wrap_ctx_t *w     = wrap_ctx;
+    tb_wrap_ctx_t *w     = wrap_ctx;
     void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
     if (!under)
         return NULL;
-    return h5t_last_wrapped = h5t_obj_new(under, w->ctx);
+    return tb_last_wrapped = tb_obj_new(under, w->ctx);
 }
 
 static void *
 unwrap_object(void *obj)
 {
-    h5t_obj_t *o = obj;
-    H5T_LIVE(o, NULL);
+    tb_obj_t *o = obj;
+    TB_LIVE(o, NULL);
     void *under = H5VLunwrap_object(o->under, o->under_vol_id);
     if (under)
-        h5t_obj_free(o);
+        tb_obj_free(o);
     return under;
 }
 
 static herr_t
 free_wrap_ctx(void *wrap_ctx)
 {
-    h5t_wrap_ctx_t *w   = wrap_ctx;
+    tb_wrap_ctx_t *w   = wrap_ctx;
     herr_t          ret = 0;
     if (w->under_wrap_ctx)
         ret = H5VLfree_wrap_ctx(w->under_wrap_ctx, w->ctx->under_vol_id);
-    h5t_ctx_unref(w->ctx);
-    h5t_objpool_put(&wrap_pool, w);
+    tb_ctx_unref(w->ctx);
+    tb_objpool_put(&wrap_pool, w);
     return ret;
 }
 
-const H5VL_wrap_class_t h5t_wrap_cls = {get_object, get_wrap_ctx, wrap_object, unwrap_object, free_wrap_ctx};
+const H5VL_wrap_class_t tb_wrap_cls = {get_object, get_wrap_ctx, wrap_object, unwrap_object, free_wrap_ctx};

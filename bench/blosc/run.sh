@@ -9,7 +9,7 @@ here=$(cd "$(dirname "$0")/../.." && pwd)
 build=${1:-$here/build}; shift || true
 codecs=("$@"); [ ${#codecs[@]} -gt 0 ] || codecs=(lz4:5:1 zstd:3:1)
 DEPS=${H5TURBO_DEPS_DIR:-$HOME/.cache/h5turbo/deps}
-bench=$build/bench/blosc/h5t_bench_blosc
+bench=$build/bench/blosc/tb_bench_blosc
 ours=$build/plugins-blosc-only
 ref=$DEPS/hdf5-blosc-ref/plugin
 [ -x "$bench" ] || { echo "build first: $bench missing" >&2; exit 1; }

@@ -5,7 +5,7 @@ with all threads; write and read throughput in MB/s (higher is better)."""
 
 def make_suite(build, tmp, quick):
     s = Suite("blosc", "Blosc filter: write/read MB/s")
-    exe = os.path.join(build, "bench", "blosc", "h5t_bench_blosc")
+    exe = os.path.join(build, "bench", "blosc", "tb_bench_blosc")
     ref = os.path.join(os.environ.get("H5TURBO_DEPS_DIR", os.path.expanduser("~/.cache/h5turbo/deps")),
                        "hdf5-blosc-ref", "plugin")
     ours = os.path.join(build, "plugins-blosc-only")

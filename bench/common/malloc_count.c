@@ -1,7 +1,7 @@
 /* malloc_count.c — LD_PRELOAD library counting calls to malloc/calloc/realloc/posix_memalign/
  * aligned_alloc in a process; prints "malloc_count: N" on stderr (or appends to the file named by
- * H5T_MALLOC_COUNT_OUT) at exit, and lets a program read the count around one piece of work
- * through h5t_bench_malloc_calls() (dlsym). For the benchmarks' allocation columns, not tests. */
+ * TB_MALLOC_COUNT_OUT) at exit, and lets a program read the count around one piece of work
+ * through tb_bench_malloc_calls() (dlsym). For the benchmarks' allocation columns, not tests. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -18,10 +18,10 @@ extern void *__libc_memalign(size_t, size_t);
 
 static atomic_ulong count;
 
-__attribute__((visibility("default"))) long h5t_bench_malloc_calls(void);
+__attribute__((visibility("default"))) long tb_bench_malloc_calls(void);
 
 long
-h5t_bench_malloc_calls(void)
+tb_bench_malloc_calls(void)
 {
     return (long)atomic_load(&count);
 }
@@ -70,7 +70,7 @@ report(void)
 {
     char        line[64];
     int         len  = snprintf(line, sizeof(line), "malloc_count: %lu\n", atomic_load(&count));
-    const char *path = getenv("H5T_MALLOC_COUNT_OUT");
+    const char *path = getenv("TB_MALLOC_COUNT_OUT");
     FILE       *f    = path ? fopen(path, "a") : NULL;
     if (f) {
         fputs(line, f);

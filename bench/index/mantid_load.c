@@ -177,7 +177,7 @@ main(int argc, char **argv)
 {
     if (argc < 3)
         return 2;
-    long (*mallocs)(void) = (long (*)(void))dlsym(RTLD_DEFAULT, "h5t_bench_malloc_calls");
+    long (*mallocs)(void) = (long (*)(void))dlsym(RTLD_DEFAULT, "tb_bench_malloc_calls");
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (argc > 3 && strcmp(argv[3], "bigcache") == 0) {
         H5AC_cache_config_t c;

@@ -16,7 +16,7 @@ build=$(cd "$build" && pwd)
 gen=$build/bench/index/mantid_gen
 load=$build/bench/index/mantid_load
 pre=$build/bench/common/libh5t_malloc_count.so
-export H5T_MALLOC_COUNT_OUT=/dev/null  # the loaders read the count themselves, around the load
+export TB_MALLOC_COUNT_OUT=/dev/null  # the loaders read the count themselves, around the load
 source "$build/h5turbo-env.sh"
 unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH
 plugins=$(grep -o 'HDF5_PLUGIN_PATH="[^"$]*' "$build/h5turbo-env.sh" | cut -d'"' -f2)

@@ -5,7 +5,7 @@
 set -euo pipefail
 build=$(cd "${1:-$(dirname "$0")/../../build}" && pwd)
 reps=${REPS:-5}; ngroups=${NGROUPS:-1000}; per=${PER:-99}
-bin="$build/bench/overhead/h5t_meta_bench"
+bin="$build/bench/overhead/tb_meta_bench"
 mc="$build/bench/common/libh5t_malloc_count.so"
 source "$build/h5turbo-env.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -27,9 +27,9 @@ median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{a[NR]=$1} END {print a[i
 mallocs() { # mode, n_groups -> malloc count of one walk
   local m=$1 g=$2 out="$tmp/mc.$RANDOM"
   case "$m" in
-    stock) env -u HDF5_VOL_CONNECTOR H5T_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
-    "h5turbo index=off") HDF5_VOL_CONNECTOR="h5turbo under_vol=0;under_info={};index=off" H5T_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
-    h5turbo) HDF5_VOL_CONNECTOR="h5turbo" H5T_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
+    stock) env -u HDF5_VOL_CONNECTOR TB_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
+    "h5turbo index=off") HDF5_VOL_CONNECTOR="h5turbo under_vol=0;under_info={};index=off" TB_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
+    h5turbo) HDF5_VOL_CONNECTOR="h5turbo" TB_MALLOC_COUNT_OUT="$out" LD_PRELOAD="$mc" "$bin" walk "$tmp/meta.h5" "$g" "$per" >/dev/null ;;
   esac
   cut -d' ' -f2 "$out"
 }

@@ -11,11 +11,11 @@ build=${1:-$here/../../build-pipe}
 build=$(cd "$build" && pwd)
 nframes=${2:-800}
 repeat=${REPEAT:-3}
-bin=$build/bench/pipeline/h5t_bench_agipd
+bin=$build/bench/pipeline/tb_bench_agipd
 plugins=$build/plugins
 hdf5_bin=$(sed -n 's/^export PATH="\(.*\)\/bin:.*/\1/p' "$build/h5turbo-env.sh")/bin
 ncpu=$(nproc)
-work=$(mktemp -d "${TMPDIR:-/tmp}/h5t_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
+work=$(mktemp -d "${TMPDIR:-/tmp}/tb_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
 
 stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
 turbo() { env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo "$@"; }

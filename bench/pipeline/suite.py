@@ -8,7 +8,7 @@ the standalone driver with the compressed-size guard."""
 
 def make_suite(build, tmp, quick):
     s = Suite("pipeline", "chunk pipeline: AGIPD-like write/read vs threads")
-    exe = os.path.join(build, "bench", "pipeline", "h5t_bench_agipd")
+    exe = os.path.join(build, "bench", "pipeline", "tb_bench_agipd")
     nframes = 100 if quick else 800
     # (No "mbytes" parameter: h5turbo_bench.plot's MB/s branch reads a loop variable out of scope.)
     ncpu = os.cpu_count() or 1

@@ -3,9 +3,9 @@
 # on a connector already chosen and keeps HDF5_PLUGIN_PATH; `env` output works when sourced;
 # `info` fails when the plugin folder is wrong; usage errors exit 2.
 source "$(dirname "$0")/../integration/lib.sh"
-cli="$H5T_BUILD/bin/h5turbo"
+cli="$TB_BUILD/bin/h5turbo"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-stock "$H5T_MKFILES" "$tmp" >/dev/null
+stock "$TB_MKFILES" "$tmp" >/dev/null
 stock h5dump "$tmp/layouts.h5" > "$tmp/stock.out"
 clean() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
 
@@ -17,7 +17,7 @@ echo "ok: run activates h5turbo"
 # run: options reach the connector string; the user's plugin path is kept.
 clean HDF5_PLUGIN_PATH=/opt/other "$cli" run --threads 3 --index memory --write-behind -- env > "$tmp/env"
 grep -q "^HDF5_VOL_CONNECTOR=h5turbo threads=3;index=memory;write_behind=1$" "$tmp/env" || { cat "$tmp/env" | grep HDF5; fail "run: options"; }
-grep -q "^HDF5_PLUGIN_PATH=$H5T_PLUGIN_DIR:/opt/other$" "$tmp/env" || { grep HDF5_PLUGIN "$tmp/env"; fail "run: plugin path"; }
+grep -q "^HDF5_PLUGIN_PATH=$TB_PLUGIN_DIR:/opt/other$" "$tmp/env" || { grep HDF5_PLUGIN "$tmp/env"; fail "run: plugin path"; }
 echo "ok: run passes options and keeps HDF5_PLUGIN_PATH"
 # run: stacks on an existing connector instead of discarding it, and the stack works.
 # (Outputs are captured before grep -q reads them: with pipefail, a writer cut off by grep's
@@ -89,7 +89,7 @@ unset XDG_CACHE_HOME
 echo "ok: index build/status/drop/gc, in the cache, stale after a change"
 # bench --quick: a valid results.json with every suite's modes, and non-empty PNGs.
 "$cli" bench --quick --reps 1 --out "$tmp/bench" > "$tmp/bench.txt" 2>&1 || { tail -20 "$tmp/bench.txt"; fail "bench --quick failed"; }
-"$H5T_SRC/.venv/bin/python" - "$tmp/bench" <<'PY' || fail "bench results invalid"
+"$TB_SRC/.venv/bin/python" - "$tmp/bench" <<'PY' || fail "bench results invalid"
 import json, os, sys
 d = sys.argv[1]
 r = json.load(open(os.path.join(d, "results.json")))

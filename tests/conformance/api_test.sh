@@ -4,7 +4,7 @@
 # pass every test native passes; the run must prove the connector was active.
 source "$(dirname "$0")/../integration/lib.sh"
 suite=$1
-export H5T_CONNECTOR=${2:-h5turbo}
+export TB_CONNECTOR=${2:-h5turbo}
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 mkdir native turbo
@@ -14,7 +14,7 @@ rc=0
 [ $rc -ne 97 ] || fail "h5turbo was not active during h5_api_test $suite"
 summary() { grep -E "API tests (passed|did not pass|were skipped) with VOL connector" "$1" || true; }
 echo "native:"; summary native/out.txt
-echo "h5turbo ($H5T_CONNECTOR):"; summary turbo/out.txt
+echo "h5turbo ($TB_CONNECTOR):"; summary turbo/out.txt
 count() { grep -E "^[0-9]+/[0-9]+ .* API tests $2" "$1" | head -1 | cut -d/ -f1; }
 np=$(count native/out.txt passed); tp=$(count turbo/out.txt passed)
 [ -n "$np" ] || fail "native run printed no summary"

@@ -3,14 +3,14 @@
 # under native and under h5turbo in the same run: h5turbo must have no failure native does not
 # have, and must leave no wrapper of ours alive at exit (no leaked IDs).
 source "$(dirname "$0")/../integration/lib.sh"
-py="$H5T_SRC/.venv/bin/python"
+py="$TB_SRC/.venv/bin/python"
 [ -x "$py" ] || fail "no .venv (run scripts/setup)"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 pytest=("$py" -m pytest --pyargs h5py -q -p no:cacheprovider -rfE -W ignore)
 stock "${pytest[@]}" > native.txt 2>&1 || true
 rc=0
-H5T_STATS_LOG="$tmp/stats.txt" turbo "${pytest[@]}" > turbo.txt 2> turbo_err.txt || rc=$?
+TB_STATS_LOG="$tmp/stats.txt" turbo "${pytest[@]}" > turbo.txt 2> turbo_err.txt || rc=$?
 [ $rc -ne 97 ] || fail "h5turbo was not active under pytest"
 grep -q 'wrappers malloc=[1-9]' stats.txt || fail "h5turbo was not active under pytest"
 tail -1 native.txt; tail -1 turbo.txt; cat stats.txt

@@ -236,7 +236,7 @@ params_one(hid_t g, const char *name, const H5L_info2_t *info, void *arg)
 /* Compares the raw chunks of every /blosc dataset of two files written from the same data.
  * Chunks both sides compressed (filter mask 0) must be identical; the reference leaves chunks
  * that do not shrink unfiltered (mask 1) where we store a plain-copy frame, so those are counted
- * apart. Snappy frames may legitimately be smaller on our side (see h5t_blosc_codec.h). */
+ * apart. Snappy frames may legitimately be smaller on our side (see tb_blosc_codec.h). */
 typedef struct cctx {
     hid_t a, b;
     int   same, differ, unfiltered_b, snappy_smaller;

@@ -4,11 +4,11 @@
 # hdf5plugin (h5py wheel, separate process), and files they write are read through ours.
 # Each plugin lives alone in its own HDF5_PLUGIN_PATH, so a reader cannot quietly use another.
 set -euo pipefail
-: "${H5T_BUILD:?run through ctest}"
-OURS=${H5T_BLOSC_OURS_DIR:?}            # directory with only libh5turbo_blosc.so
-REF_DIR=${H5T_BLOSC_REF_DIR:?}          # hdf5-blosc reference plugin directory
-INTEROP=${H5T_BLOSC_INTEROP:?}          # the blosc_interop C program
-WHEELS_PY=${H5T_WHEELS_PY:-$H5T_SRC/.venv-wheels/bin/python}
+: "${TB_BUILD:?run through ctest}"
+OURS=${TB_BLOSC_OURS_DIR:?}            # directory with only libh5turbo_blosc.so
+REF_DIR=${TB_BLOSC_REF_DIR:?}          # hdf5-blosc reference plugin directory
+INTEROP=${TB_BLOSC_INTEROP:?}          # the blosc_interop C program
+WHEELS_PY=${TB_WHEELS_PY:-$TB_SRC/.venv-wheels/bin/python}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
 fail() { echo "FAIL: $*" >&2; exit 1; }
@@ -59,7 +59,7 @@ with_wheels write "$work/wheels.h5" || fail "hdf5plugin could not write"
 with_ours "$INTEROP" verify "$work/wheels.h5" || fail "ours cannot read hdf5plugin's chunks"
 
 echo "== h5repack applies our filter; the reference reads the result"
-with_ours "$H5T_HDF5_BIN/h5repack" -f /blosc/c1_s1_u2_l5:UD=32001,0,7,0,0,0,0,9,2,5 \
+with_ours "$TB_HDF5_BIN/h5repack" -f /blosc/c1_s1_u2_l5:UD=32001,0,7,0,0,0,0,9,2,5 \
   "$work/ours.h5" "$work/repacked.h5" \
   || fail "h5repack with our filter"
 with_ref "$INTEROP" verify "$work/repacked.h5" || fail "reference cannot read h5repack's output"

@@ -2,7 +2,7 @@
  * frames of every compressor and shuffle mode with several blocks (so the parallel decoder
  * runs), plain-copy and empty frames, and truncated ones. Run by hand when the corpus changes:
  *   build-blosc/tests/filter/blosc_mkcorpus tests/filter/corpus */
-#include "h5t_blosc_codec.h"
+#include "tb_blosc_codec.h"
 #include "blosc_test_data.h"
 
 #include <blosc.h>
@@ -32,21 +32,21 @@ main(int argc, char **argv)
     const char *dir = argv[1];
     uint8_t     src[6000], frame[6100];
     char        name[64];
-    for (unsigned comp = 0; comp <= H5T_BLOSC_ZSTD; comp++) {
-        if (!h5t_blosc_compressor_available(comp))
+    for (unsigned comp = 0; comp <= TB_BLOSC_ZSTD; comp++) {
+        if (!tb_blosc_compressor_available(comp))
             continue;
         for (unsigned sh = 0; sh <= 2; sh++) {
             unsigned ts = sh == 0 ? 1 : (comp % 2 ? 4 : 2);
             test_fill(src, sizeof(src), ts, PATTERN_SMOOTH, comp * 3 + sh);
             /* A forced small block size gives several blocks and a short last one. */
             int n = blosc_compress_ctx(5, (int)sh, ts, sizeof(src) - 8, src, frame, sizeof(frame),
-                                       h5t_blosc_compressor_name(comp), 1024, 1);
+                                       tb_blosc_compressor_name(comp), 1024, 1);
             if (n <= 0)
                 return 1;
-            snprintf(name, sizeof(name), "frame_%s_sh%u", h5t_blosc_compressor_name(comp), sh);
+            snprintf(name, sizeof(name), "frame_%s_sh%u", tb_blosc_compressor_name(comp), sh);
             save(dir, name, frame, (size_t)n);
             if (sh == 1) {
-                snprintf(name, sizeof(name), "trunc_%s", h5t_blosc_compressor_name(comp));
+                snprintf(name, sizeof(name), "trunc_%s", tb_blosc_compressor_name(comp));
                 save(dir, name, frame, (size_t)n * 2 / 3);
             }
         }

@@ -2,7 +2,7 @@
  * a file). Differential: the serial decoder and the block-parallel decoder must agree on every
  * input, and neither may read or write outside its buffers (run under ASan). The same function
  * is replayed over tests/filter/corpus by fuzz_replay.c in every build. */
-#include "h5t_blosc_codec.h"
+#include "tb_blosc_codec.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -34,25 +34,25 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(src, data, size);
 
     char              why[256];
-    h5t_blosc_frame_t f;
-    h5t_status_t      info = h5t_blosc_frame_info(src, size, cap, &f, why, sizeof(why));
+    tb_blosc_frame_t f;
+    tb_status_t      info = tb_blosc_frame_info(src, size, cap, &f, why, sizeof(why));
     size_t            n1 = 0, n2 = 0;
-    h5t_status_t      r1 = h5t_blosc_decompress(src, size, out1, cap, &n1, 1);
-    h5t_status_t      r2 = h5t_blosc_decompress(src, size, out2, cap, &n2, 3);
+    tb_status_t      r1 = tb_blosc_decompress(src, size, out1, cap, &n1, 1);
+    tb_status_t      r2 = tb_blosc_decompress(src, size, out2, cap, &n2, 3);
 
     /* Header validation decides acceptance before any decoding. */
-    if (info != H5T_OK && (r1 == H5T_OK || r2 == H5T_OK)) {
+    if (info != TB_OK && (r1 == TB_OK || r2 == TB_OK)) {
         fprintf(stderr, "decoded a frame whose header was refused (%s)\n", why);
         abort();
     }
-    if (r1 == H5T_OK && n1 != f.nbytes)
+    if (r1 == TB_OK && n1 != f.nbytes)
         abort();
     /* Serial and parallel paths must agree: both fail, or both give the same bytes. */
-    if ((r1 == H5T_OK) != (r2 == H5T_OK)) {
+    if ((r1 == TB_OK) != (r2 == TB_OK)) {
         fprintf(stderr, "serial decode %d, parallel decode %d\n", (int)r1, (int)r2);
         abort();
     }
-    if (r1 == H5T_OK && (n1 != n2 || memcmp(out1, out2, n1) != 0)) {
+    if (r1 == TB_OK && (n1 != n2 || memcmp(out1, out2, n1) != 0)) {
         fprintf(stderr, "serial and parallel decodes differ\n");
         abort();
     }

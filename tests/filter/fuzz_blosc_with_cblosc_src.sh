@@ -26,7 +26,7 @@ for f in blosc blosclz shuffle shuffle-generic shuffle-sse2 bitshuffle-generic b
   clang "${fl[@]}" -DHAVE_LZ4 -DHAVE_SNAPPY -DHAVE_ZLIB -DHAVE_ZSTD -DSHUFFLE_SSE2_ENABLED -msse2 -I"$b" \
     -c "$b/$f.c" -o "$WORK/obj/cblosc_$f.o"
 done
-for f in common/h5t_threadpool.c common/h5t_config.c common/h5t_pool.c common/h5t_status.c filter/h5t_blosc_codec.c; do
+for f in common/tb_threadpool.c common/tb_config.c common/tb_pool.c common/tb_status.c filter/tb_blosc_codec.c; do
   clang "${fl[@]}" -D_GNU_SOURCE -I"$repo/common" -I"$repo/filter" -I"$b" -c "$repo/$f" \
     -o "$WORK/obj/$(basename "$f" .c).o"
 done

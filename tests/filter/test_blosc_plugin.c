@@ -2,7 +2,7 @@
  * one-element dataset with the filter mandatory writes and reads back (hdf5-blosc fails there),
  * set_local records hdf5-blosc's cd_values, multi-block chunks round-trip, and a corrupt or
  * truncated chunk fails the read with a message naming the Blosc filter. */
-#include "h5t_test.h"
+#include "tb_test.h"
 
 #include <hdf5.h>
 #include <stdint.h>

@@ -6,21 +6,21 @@
 # the file as it is. Also: staleness, freshness, read-only folders, memory/off modes, corruption,
 # double opens, and the same checks with sidecars beside the file (index_dir=beside).
 source "$(dirname "$0")/../integration/lib.sh"
-: "${H5T_INDEX_OPEN:?}" "${H5T_INDEX_DIFF:?}"
+: "${TB_INDEX_OPEN:?}" "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 N=64
 cd "$tmp"
-stock "$H5T_INDEX_DIFF" gen "$tmp" 7 >/dev/null || fail "gen"
-stock "$H5T_INDEX_OPEN" tree.h5 > stock.txt || fail "stock open"
+stock "$TB_INDEX_DIFF" gen "$tmp" 7 >/dev/null || fail "gen"
+stock "$TB_INDEX_OPEN" tree.h5 > stock.txt || fail "stock open"
 settle
 
-valid() { "$H5T_CLI" index status "$1" | grep -q ": valid$"; }
+valid() { "$TB_CLI" index status "$1" | grep -q ": valid$"; }
 
 round() { # label
   local pids=() i
   for i in $(seq 1 $N); do
-    H5TURBO_INDEX=persistent H5TURBO_DEBUG=1 turbo "$H5T_INDEX_OPEN" tree.h5 > "out.$i" 2> "err.$i" &
+    H5TURBO_INDEX=persistent H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" tree.h5 > "out.$i" 2> "err.$i" &
     pids+=($!)
   done
   for i in "${!pids[@]}"; do wait "${pids[$i]}" || fail "$1: process $((i+1)) failed"; done
@@ -28,7 +28,7 @@ round() { # label
     cmp -s stock.txt "out.$i" || { diff stock.txt "out.$i" | head; fail "$1: process $i saw something else"; }
     if grep -q "sidecar rejected (corrupt)" "err.$i"; then fail "$1: process $i read a corrupt sidecar"; fi
   done
-  valid tree.h5 || { "$H5T_CLI" index status tree.h5; fail "$1: sidecar left behind is not valid"; }
+  valid tree.h5 || { "$TB_CLI" index status tree.h5; fail "$1: sidecar left behind is not valid"; }
   loads=$(cat err.* | grep -c "sidecar loaded" || true)
   writes=$(cat err.* | grep -c "sidecar written" || true)
   echo "ok: $1: $N processes correct; $loads loaded a sidecar, $writes wrote one"
@@ -41,39 +41,39 @@ round "valid sidecar"
 ls -A | grep -q h5turbo && fail "sidecars or lock files were written beside the data file"
 # Rewrite the file (a new object): the sidecar is stale now.
 stock h5copy -i ext.h5 -o tree.h5 -s /target -d /copied_by_test >/dev/null || fail "rewrite"
-stock "$H5T_INDEX_OPEN" tree.h5 > stock.txt
+stock "$TB_INDEX_OPEN" tree.h5 > stock.txt
 grep -q copied_by_test stock.txt || fail "rewrite did not add an object"
 settle
 valid tree.h5 && fail "old sidecar still matches the rewritten file"
-H5TURBO_DEBUG=1 turbo "$H5T_INDEX_OPEN" tree.h5 > one.txt 2> one.err || fail "open after rewrite"
+H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" tree.h5 > one.txt 2> one.err || fail "open after rewrite"
 grep -q "sidecar rejected (stale" one.err || { cat one.err; fail "stale sidecar was not rejected"; }
 cmp -s stock.txt one.txt || fail "answer after rewrite differs"
 stock h5copy -i ext.h5 -o tree.h5 -s /target -d /copied_again >/dev/null || fail "second rewrite"
-stock "$H5T_INDEX_OPEN" tree.h5 > stock.txt
+stock "$TB_INDEX_OPEN" tree.h5 > stock.txt
 settle
 round "stale sidecar"
 # A file too recent to tell two writes apart is never persisted (mtime or ctime within 2 s).
 cp tree.h5 fresh.h5
-H5TURBO_INDEX=persistent turbo "$H5T_INDEX_OPEN" fresh.h5 > /dev/null || fail "fresh open"
+H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" fresh.h5 > /dev/null || fail "fresh open"
 [ ! -e "$(cache_sidecar fresh.h5)" ] || fail "sidecar written for a file modified just now"
 cp -p tree.h5 touched.h5; touch -d '1 hour ago' touched.h5 # old mtime, new ctime
-H5TURBO_INDEX=persistent turbo "$H5T_INDEX_OPEN" touched.h5 > /dev/null || fail "touched open"
+H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" touched.h5 > /dev/null || fail "touched open"
 [ ! -e "$(cache_sidecar touched.h5)" ] || fail "sidecar written for a file whose ctime is 'now'"
 # index=memory and index=off never write a sidecar.
 cp -p tree.h5 mem.h5; settle
-H5TURBO_INDEX=memory turbo "$H5T_INDEX_OPEN" mem.h5 > /dev/null || fail "memory open"
-H5TURBO_INDEX=off turbo "$H5T_INDEX_OPEN" mem.h5 > /dev/null || fail "off open"
+H5TURBO_INDEX=memory turbo "$TB_INDEX_OPEN" mem.h5 > /dev/null || fail "memory open"
+H5TURBO_INDEX=off turbo "$TB_INDEX_OPEN" mem.h5 > /dev/null || fail "off open"
 [ ! -e "$(cache_sidecar mem.h5)" ] || fail "sidecar written with index=memory/off"
 # A corrupt sidecar is a miss, never an error, and is replaced.
 sc=$(cache_sidecar tree.h5)
 printf 'garbage' | dd of="$sc" bs=1 seek=200 conv=notrunc 2>/dev/null
-H5TURBO_DEBUG=1 H5TURBO_INDEX=persistent turbo "$H5T_INDEX_OPEN" tree.h5 > corrupt.txt 2> corrupt.err || fail "open with corrupt sidecar"
+H5TURBO_DEBUG=1 H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" tree.h5 > corrupt.txt 2> corrupt.err || fail "open with corrupt sidecar"
 grep -q "sidecar rejected (corrupt)" corrupt.err || { cat corrupt.err; fail "corrupt sidecar not detected"; }
 cmp -s stock.txt corrupt.txt || fail "answer with corrupt sidecar differs"
 valid tree.h5 || fail "corrupt sidecar was not replaced"
 # The same file opened twice in one process shares one index.
-stock "$H5T_INDEX_OPEN" --twice tree.h5 > twice_stock.txt || fail "stock twice"
-H5TURBO_INDEX=memory turbo "$H5T_INDEX_OPEN" --twice tree.h5 > twice_turbo.txt || fail "turbo twice"
+stock "$TB_INDEX_OPEN" --twice tree.h5 > twice_stock.txt || fail "stock twice"
+H5TURBO_INDEX=memory turbo "$TB_INDEX_OPEN" --twice tree.h5 > twice_turbo.txt || fail "turbo twice"
 cmp -s twice_stock.txt twice_turbo.txt || fail "file opened twice: answers differ"
 
 # Beside the file (opt-in): the same rounds, the sidecar next to the data.
@@ -86,10 +86,10 @@ round "beside, valid sidecar"
 # A read-only folder: the sidecar goes to the cache instead, never an error (root may write any
 # folder: then it is beside the file).
 cd "$tmp"; mkdir ro && cp -p tree.h5 ext.h5 tree_ext.bin ro/ && chmod 555 ro; settle
-H5TURBO_INDEX=persistent turbo "$H5T_INDEX_OPEN" ro/tree.h5 > ro.txt || fail "open in read-only directory"
+H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" ro/tree.h5 > ro.txt || fail "open in read-only directory"
 cmp -s stock.txt ro.txt || fail "answer in read-only directory differs"
 [ -s "$(cache_sidecar ro/tree.h5)" ] || [ "$(id -u)" = 0 ] || fail "read-only folder: no sidecar in the cache"
-H5TURBO_DEBUG=1 turbo "$H5T_INDEX_OPEN" ro/tree.h5 > ro2.txt 2> ro2.err || fail "second open in read-only directory"
+H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" ro/tree.h5 > ro2.txt 2> ro2.err || fail "second open in read-only directory"
 grep -q "sidecar loaded" ro2.err && cmp -s stock.txt ro2.txt || fail "read-only folder: the cache copy was not used"
 unset H5TURBO_INDEX_DIR
 echo "ok: $N-process rounds, staleness, freshness (mtime and ctime), read-only folder, memory/off, corruption, double open, beside"

@@ -5,11 +5,11 @@
 # none opened in the file) and with the cache off or over its budget; a damaged sidecar is
 # rejected and changes nothing.
 source "$(dirname "$0")/../integration/lib.sh"
-: "${H5T_MANTID_GEN:?}" "${H5T_MANTID_LOAD:?}"
+: "${TB_MANTID_GEN:?}" "${TB_MANTID_LOAD:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 f="$tmp/m.h5"
-stock "$H5T_MANTID_GEN" "$f" 2 > /dev/null || fail "gen"
+stock "$TB_MANTID_GEN" "$f" 2 > /dev/null || fail "gen"
 settle # old enough to be persisted
 sc=$(cache_sidecar "$f")
 
@@ -17,7 +17,7 @@ sc=$(cache_sidecar "$f")
 run_load() {
   local label=$1; shift
   env "$@" H5TURBO_DEBUG=1 bash -c 'source "$0"; turbo "$1" "$2" b' "$(dirname "$0")/../integration/lib.sh" \
-    "$H5T_MANTID_LOAD" "$f" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "$label: loader failed"; }
+    "$TB_MANTID_LOAD" "$f" > "$tmp/out" 2> "$tmp/err" || { cat "$tmp/err"; fail "$label: loader failed"; }
   sum=$(awk '{print $4}' "$tmp/out")
   dbg=$(grep 'index: released' "$tmp/err" | tail -1)
   [ "$sum" = "$want" ] || fail "$label: checksum $sum, stock HDF5 gives $want"
@@ -25,7 +25,7 @@ run_load() {
 }
 count() { echo "$dbg" | sed -n "s/.*datasets cached=\([0-9]*\) lazy=\([0-9]*\) materialised=\([0-9]*\).*/\\$1/p"; }
 
-want=$(stock "$H5T_MANTID_LOAD" "$f" b | awk '{print $4}')
+want=$(stock "$TB_MANTID_LOAD" "$f" b | awk '{print $4}')
 [ -n "$want" ] || fail "stock loader printed nothing"
 ndsets=2000 # 2 experiments x 500 logs x (value, time)
 
@@ -43,7 +43,7 @@ run_load second
 # by the next load that captures contents, and the load after that is answered from it.
 rm -f "$sc"
 env H5TURBO_DEBUG=1 bash -c 'source "$0"; turbo "$1" "$2" a' "$(dirname "$0")/../integration/lib.sh" \
-  "$H5T_MANTID_LOAD" "$f" > /dev/null 2>&1 || fail "descriptor walk failed"
+  "$TB_MANTID_LOAD" "$f" > /dev/null 2>&1 || fail "descriptor walk failed"
 [ -s "$sc" ] || fail "the descriptor walk wrote no sidecar"
 run_load extend
 [ "$(count 1)" -eq "$ndsets" ] || fail "extending load captured $(count 1) datasets"

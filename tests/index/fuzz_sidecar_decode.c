@@ -11,26 +11,26 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* Where walk() leaves its sum, so that the reads are not optimised away. */
-volatile size_t h5t_fuzz_sink;
+volatile size_t tb_fuzz_sink;
 
 static void
-walk(const h5t_ix_data_t *d)
+walk(const tb_ix_data_t *d)
 {
     size_t sum = 0;
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        const h5t_ix_group_t *x = &d->groups[g];
+        const tb_ix_group_t *x = &d->groups[g];
         for (uint32_t k = 0; k < x->nlinks; k++) {
-            const h5t_ix_link_t *l = &x->links[k];
-            sum += strlen(l->name) + h5t_ix_link_find(x, l->name, l->name_len);
+            const tb_ix_link_t *l = &x->links[k];
+            sum += strlen(l->name) + tb_ix_link_find(x, l->name, l->name_len);
             if (l->type != 0 && l->val_size)
                 sum += ((const uint8_t *)l->val)[l->val_size - 1];
         }
-        sum += h5t_ix_obj_find(d, d->objs[x->obj].token);
+        sum += tb_ix_obj_find(d, d->objs[x->obj].token);
     }
     for (uint32_t k = 0; k < d->nobj; k++) {
-        const h5t_ix_obj_t *r = &d->objs[k];
+        const tb_ix_obj_t *r = &d->objs[k];
         for (uint32_t j = 0; j < r->nattr; j++) {
-            const h5t_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
             sum += strlen(a->name);
             if (a->cached) {
                 sum += ((const uint8_t *)a->type_enc)[a->type_nbytes - 1] +
@@ -41,26 +41,26 @@ walk(const h5t_ix_data_t *d)
         }
     }
     for (uint32_t k = 0; k < d->nobj; k++) {
-        const h5t_ix_obj_t *r = &d->objs[k];
-        if (r->dcache != H5T_IX_DC_CACHED)
+        const tb_ix_obj_t *r = &d->objs[k];
+        if (r->dcache != TB_IX_DC_CACHED)
             continue;
-        const h5t_ix_dset_t *x = &d->dsets[r->dset];
+        const tb_ix_dset_t *x = &d->dsets[r->dset];
         uint64_t             npoints = 0;
         sum += ((const uint8_t *)x->type_enc)[x->type_nbytes - 1] + ((const uint8_t *)x->value)[x->value_nbytes - 1];
-        sum += (size_t)(h5t_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == 0) + (size_t)npoints;
+        sum += (size_t)(tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == 0) + (size_t)npoints;
     }
-    h5t_fuzz_sink = sum;
+    tb_fuzz_sink = sum;
 }
 
 static void
 one(const uint8_t *buf, size_t n)
 {
-    h5t_ix_data_t     d;
-    h5t_ix_identity_t id;
+    tb_ix_data_t     d;
+    tb_ix_identity_t id;
     memset(&d, 0, sizeof(d));
-    if (h5t_sidecar_decode(buf, n, &id, &d) == H5T_OK)
+    if (tb_sidecar_decode(buf, n, &id, &d) == TB_OK)
         walk(&d);
-    h5t_ix_data_clear(&d);
+    tb_ix_data_clear(&d);
 }
 
 int
@@ -76,7 +76,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         memcpy(c, data, size);
         uint64_t v = (uint64_t)size;
         SC_PUT(c, HDR, TOTAL, v); /* the size field too, or nearly every mutation stops there */
-        uint64_t sum = h5t_sidecar_checksum(c, size - SC_TRAILER);
+        uint64_t sum = tb_sidecar_checksum(c, size - SC_TRAILER);
         memcpy(c + size - SC_TRAILER, &sum, 8);
         one(c, size);
         free(c);

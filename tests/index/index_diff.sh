@@ -5,24 +5,24 @@
 # loaded by the second, which starts with lazy datasets; then read-write with modifications and
 # dataset writes interleaved); every transcript must be identical.
 source "$(dirname "$0")/../integration/lib.sh"
-: "${H5T_INDEX_DIFF:?}"
+: "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 seeds=${1:-8}
-nq=${H5T_INDEX_DIFF_QUERIES:-400}
+nq=${TB_INDEX_DIFF_QUERIES:-400}
 n=0
 for seed in $(seq 1 "$seeds"); do
   d="$tmp/s$seed"; mkdir -p "$d"
-  stock "$H5T_INDEX_DIFF" gen "$d" "$seed" || fail "gen $seed"
+  stock "$TB_INDEX_DIFF" gen "$d" "$seed" || fail "gen $seed"
 done
 # The files must be old enough to be persisted (a sidecar is never written for a file modified
 # within the last 2 s).
 settle
 for seed in $(seq 1 "$seeds"); do
   d="$tmp/s$seed"
-  stock "$H5T_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/stock.txt" || fail "stock query $seed"
+  stock "$TB_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/stock.txt" || fail "stock query $seed"
   for mode in memory persistent persistent; do
-    H5TURBO_INDEX=$mode turbo "$H5T_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/turbo.txt" \
+    H5TURBO_INDEX=$mode turbo "$TB_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/turbo.txt" \
       || fail "turbo query $seed ($mode)"
     diff -u "$d/stock.txt" "$d/turbo.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed ($mode): transcripts differ"; }
     n=$((n+1))
@@ -32,8 +32,8 @@ for seed in $(seq 1 "$seeds"); do
   # the external storage file of its datasets (named relative: the query runs in the file's directory).
   mkdir -p "$d/rws" "$d/rwt"
   cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rws/"; cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rwt/"
-  stock "$H5T_INDEX_DIFF" query "$d/rws/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/stock_rw.txt" || fail "stock rw $seed"
-  turbo "$H5T_INDEX_DIFF" query "$d/rwt/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/turbo_rw.txt" || fail "turbo rw $seed"
+  stock "$TB_INDEX_DIFF" query "$d/rws/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/stock_rw.txt" || fail "stock rw $seed"
+  turbo "$TB_INDEX_DIFF" query "$d/rwt/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/turbo_rw.txt" || fail "turbo rw $seed"
   diff -u "$d/stock_rw.txt" "$d/turbo_rw.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed (rw): transcripts differ"; }
   n=$((n+1))
 done

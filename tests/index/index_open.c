@@ -197,7 +197,7 @@ retarget(const char *sidecar, const char *file)
     SC_PUT(b, HDR, SIZE, (uint64_t)st.st_size);
     SC_PUT(b, HDR, MTIME, (uint64_t)((int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec));
     SC_PUT(b, HDR, CTIME, (uint64_t)((int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec));
-    uint64_t chk = h5t_sidecar_checksum(b, (size_t)n - SC_TRAILER);
+    uint64_t chk = tb_sidecar_checksum(b, (size_t)n - SC_TRAILER);
     memcpy(b + n - SC_TRAILER, &chk, 8);
     fp = fopen(sidecar, "wb");
     if (!fp || fwrite(b, 1, (size_t)n, fp) != (size_t)n || fclose(fp) != 0)

@@ -14,7 +14,7 @@
 #   litter     a dead writer's temp file is swept; `index drop` reports what it cannot remove
 # Needs root (it creates and removes the two users); exits 77 (skipped) otherwise.
 source "$(dirname "$0")/../integration/lib.sh"
-: "${H5T_INDEX_OPEN:?}"
+: "${TB_INDEX_OPEN:?}"
 if [ "$(id -u)" != 0 ]; then
   echo "SKIP: the security tests create two throwaway local users and must run as root (CI runs them as root)"
   exit 77
@@ -43,10 +43,10 @@ for u in "$V:hv" "$A:ha"; do mkdir -m 755 "$tmp/${u#*:}"; chown "${u%:*}" "$tmp/
 # Everything the two users run, where they can read it (a build tree or HDF5 under /root may not be).
 rt=$tmp/rt
 mkdir -p "$rt/bin" "$rt/lib" "$rt/plugins"
-cp -L "$H5T_HDF5_BIN/../lib/libhdf5.so.310" "$rt/lib/"
-cp "$H5T_PLUGIN_DIR"/*.so "$rt/plugins/"
-cp "$H5T_INDEX_OPEN" "$rt/bin/index_open"
-cp "$H5T_CLI" "$rt/bin/h5turbo"
+cp -L "$TB_HDF5_BIN/../lib/libhdf5.so.310" "$rt/lib/"
+cp "$TB_PLUGIN_DIR"/*.so "$rt/plugins/"
+cp "$TB_INDEX_OPEN" "$rt/bin/index_open"
+cp "$TB_CLI" "$rt/bin/h5turbo"
 chmod -R a+rX "$rt"
 mkdir -m 1777 "$tmp/times" # (what /usr/bin/time writes, as either user)
 cd "$tmp"
@@ -76,8 +76,8 @@ said() { grep -q -- "$2" "$tmp/$1.err" || { cat "$tmp/$1.err"; fail "$1: expecte
 secs() { cut -d' ' -f1 "$tmp/times/$1"; }
 kib() { cut -d' ' -f2 "$tmp/times/$1"; }
 under_1s() { awk -v t="$(secs "$1")" 'BEGIN { exit !(t < 1.0) }' || fail "$1: took $(secs "$1") s (bound: 1 s)"; }
-mk() { stock "$H5T_INDEX_OPEN" --make "$1" "$2" || fail "cannot make $1"; }
-want_of() { stock "$H5T_INDEX_OPEN" --values "$1" > "$tmp/$2" || fail "stock reader on $1"; }
+mk() { stock "$TB_INDEX_OPEN" --make "$1" "$2" || fail "cannot make $1"; }
+want_of() { stock "$TB_INDEX_OPEN" --values "$1" > "$tmp/$2" || fail "stock reader on $1"; }
 
 # A sticky world-writable folder (like /tmp) and a shared index folder of the same kind.
 shared=$tmp/shared idx=$tmp/idx
@@ -263,7 +263,7 @@ group_stale() {
   settle
   read_as "$V" st1 "$f"; said st1 "sidecar written"
   # A new version of the same size extracted over it from a tar archive with normalised mtimes.
-  mkdir "$tmp/v2"; stock "$H5T_INDEX_OPEN" --make "$tmp/v2/data.h5" 1
+  mkdir "$tmp/v2"; stock "$TB_INDEX_OPEN" --make "$tmp/v2/data.h5" 1
   [ "$(stat -c %s "$tmp/v2/data.h5")" = "$(stat -c %s "$f")" ] || fail "stale: versions differ in size"
   tar -C "$tmp/v2" --mtime='2020-01-01 00:00' --owner=0 --group=0 -cf "$tmp/v2.tar" data.h5
   chmod 644 "$tmp/v2.tar"
@@ -274,7 +274,7 @@ group_stale() {
   settle
   read_as "$V" st2 "$f"; same st2 v2.want
   # The old content written back in place (same inode), mtime set back with touch -r.
-  stock "$H5T_INDEX_OPEN" --make "$tmp/v1.h5" 0; chmod 644 "$tmp/v1.h5"
+  stock "$TB_INDEX_OPEN" --make "$tmp/v1.h5" 0; chmod 644 "$tmp/v1.h5"
   as "$V" cp "$f" "$tmp/hv/run/ref"
   as "$V" cp "$tmp/v1.h5" "$f"; as "$V" touch -r "$tmp/hv/run/ref" "$f"
   want_of "$f" v1.want

@@ -2,8 +2,8 @@
  * and without creation order, objects with and without info, cached and listed attributes,
  * datasets with cached content) for the sidecar tests, the fuzz corpus generator and the fuzz
  * target. */
-#ifndef H5T_SIDECAR_SAMPLE_H
-#define H5T_SIDECAR_SAMPLE_H
+#ifndef TB_SIDECAR_SAMPLE_H
+#define TB_SIDECAR_SAMPLE_H
 
 #include "index_int.h"
 
@@ -12,16 +12,16 @@
 #include <string.h>
 
 static void
-h5t_sample_token(uint8_t *t, uint32_t v)
+tb_sample_token(uint8_t *t, uint32_t v)
 {
-    memset(t, 0, H5T_IX_TOKEN_NBYTES);
+    memset(t, 0, TB_IX_TOKEN_NBYTES);
     memcpy(t, &v, sizeof(v));
 }
 
 /* `ngroups` groups, each with `nper` links: hard links to the next groups and to datasets, a soft
  * link and an external link. Strings live in static storage. */
 static void
-h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
+tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
 {
     static char names[64][16];
     static const char ext[] = "ext.h5\0/target"; /* flags byte omitted: the bytes are opaque here */
@@ -29,9 +29,9 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         snprintf(names[i], sizeof(names[i]), "n%02d", i);
     memset(d, 0, sizeof(*d));
     for (uint32_t g = 0; g < ngroups; g++) {
-        uint8_t t[H5T_IX_TOKEN_NBYTES];
-        h5t_sample_token(t, 0x1000 + g * 0x100);
-        uint32_t oi = h5t_ix_obj_insert(d, t);
+        uint8_t t[TB_IX_TOKEN_NBYTES];
+        tb_sample_token(t, 0x1000 + g * 0x100);
+        uint32_t oi = tb_ix_obj_insert(d, t);
         d->objs[oi].has_info  = 1;
         d->objs[oi].type      = 0; /* group */
         d->objs[oi].rc        = 1 + (g % 3);
@@ -41,7 +41,7 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     d->groups   = calloc(ngroups ? ngroups : 1, sizeof(*d->groups));
     d->groupcap = ngroups;
     for (uint32_t g = 0; g < ngroups; g++) {
-        h5t_ix_group_t *x = &d->groups[g];
+        tb_ix_group_t *x = &d->groups[g];
         x->obj            = g;
         x->owned          = 1;
         x->storage_type   = (uint8_t)(g % 3);
@@ -49,7 +49,7 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         x->links          = calloc(nper ? nper : 1, sizeof(*x->links));
         x->nlinks         = nper;
         for (uint32_t k = 0; k < nper; k++) {
-            h5t_ix_link_t *l = &x->links[k];
+            tb_ix_link_t *l = &x->links[k];
             l->name          = names[(k * 7 + g) % 64];
             l->name_len      = (uint32_t)strlen(l->name);
             l->corder_valid  = g % 2;
@@ -67,13 +67,13 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             else if (k % 2 == 0 && g + 1 < ngroups)
                 l->obj = g + 1; /* the next group (object records 0..ngroups-1) */
             else {
-                uint8_t t[H5T_IX_TOKEN_NBYTES];
-                h5t_sample_token(t, 0x90000 + g * 64 + k);
-                uint32_t oi = h5t_ix_obj_find(d, t);
-                if (oi == H5T_IX_NONE)
-                    oi = h5t_ix_obj_insert(d, t);
+                uint8_t t[TB_IX_TOKEN_NBYTES];
+                tb_sample_token(t, 0x90000 + g * 64 + k);
+                uint32_t oi = tb_ix_obj_find(d, t);
+                if (oi == TB_IX_NONE)
+                    oi = tb_ix_obj_insert(d, t);
                 l->obj = oi;
-                if (oi != H5T_IX_NONE && (k % 3)) {
+                if (oi != TB_IX_NONE && (k % 3)) {
                     d->objs[oi].has_info = 1;
                     d->objs[oi].type     = 1; /* dataset */
                     d->objs[oi].rc       = 1;
@@ -81,7 +81,7 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             }
         }
         /* Names must be unique in a group: the sample's 7k+g pattern guarantees it for nper <= 64. */
-        h5t_ix_group_finish(x);
+        tb_ix_group_finish(x);
         d->objs[g].group = g;
         d->ngroup        = g + 1;
     }
@@ -99,12 +99,12 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     d->attrs   = calloc(na ? na : 1, sizeof(*d->attrs));
     d->attrcap = na ? na : 1;
     for (uint32_t g = 0; g < ngroups; g++) {
-        h5t_ix_obj_t *r = &d->objs[g];
+        tb_ix_obj_t *r = &d->objs[g];
         r->attrs_loaded = 1;
         r->attr_first   = d->nattr;
         r->nattr        = (g % 2) ? 0 : 1 + g % 4;
         for (uint32_t k = 0; k < r->nattr; k++) {
-            h5t_ix_attr_t *a = &d->attrs[d->nattr++];
+            tb_ix_attr_t *a = &d->attrs[d->nattr++];
             a->name          = anames[k];
             a->name_len      = (uint32_t)strlen(anames[k]);
             a->corder_valid  = (uint8_t)(k % 2);
@@ -136,13 +136,13 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     }
     uint32_t seen = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        h5t_ix_obj_t *r = &d->objs[k];
+        tb_ix_obj_t *r = &d->objs[k];
         if (!r->has_info || r->type != 1)
             continue;
         if (seen % 3 == 1)
-            r->dcache = H5T_IX_DC_NO;
+            r->dcache = TB_IX_DC_NO;
         else if (seen % 3 == 2) {
-            h5t_ix_dset_t *x;
+            tb_ix_dset_t *x;
             if (d->ndset == d->dsetcap) {
                 d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
                 d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
@@ -156,7 +156,7 @@ h5t_sample_build(h5t_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             x->value        = values;
             x->value_nbytes = 8 * (seen % 4 + 1);
             x->compact      = (uint8_t)(seen % 2);
-            r->dcache       = H5T_IX_DC_CACHED;
+            r->dcache       = TB_IX_DC_CACHED;
             r->dset         = d->ndset++;
         }
         seen++;

@@ -1,16 +1,16 @@
 /* test_sidecar.c — the sidecar's byte form: what is encoded decodes to the same index; every
  * single-byte corruption and every truncation is rejected; structurally bad content with a valid
  * checksum is rejected without undefined behaviour. `--write-corpus DIR` writes the fuzz seeds. */
-#include "h5t_test.h"
+#include "tb_test.h"
 #include "sidecar_sample.h"
 #include "sidecar_format.h"
 
 #define SAMPLE_PATH "/data/experiment/sample.h5"
 
-static h5t_ix_identity_t
+static tb_ix_identity_t
 sample_id(void)
 {
-    h5t_ix_identity_t id;
+    tb_ix_identity_t id;
     memset(&id, 0, sizeof(id));
     id.dev      = 2049;
     id.ino      = 1234567;
@@ -18,67 +18,67 @@ sample_id(void)
     id.mtime_ns = 1700000000123456789LL;
     id.ctime_ns = 1700000001987654321LL;
     id.eoa      = 987000;
-    h5t_sample_token(id.root_token, 0x1000);
+    tb_sample_token(id.root_token, 0x1000);
     return id;
 }
 
 static void
 encode_sample(uint32_t ngroups, uint32_t nper, void **buf, size_t *n)
 {
-    h5t_ix_data_t     d;
-    h5t_ix_identity_t id = sample_id();
-    h5t_sample_build(&d, ngroups, nper);
-    ASSERT(h5t_sidecar_encode(&d, &id, SAMPLE_PATH, buf, n) == H5T_OK);
-    h5t_ix_data_clear(&d);
+    tb_ix_data_t     d;
+    tb_ix_identity_t id = sample_id();
+    tb_sample_build(&d, ngroups, nper);
+    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, buf, n) == TB_OK);
+    tb_ix_data_clear(&d);
 }
 
 /* Round trip: every group, link and object info comes back. */
 static void
 test_roundtrip(void)
 {
-    h5t_ix_data_t     d, e;
-    h5t_ix_identity_t id = sample_id(), got;
+    tb_ix_data_t     d, e;
+    tb_ix_identity_t id = sample_id(), got;
     void             *buf;
     size_t            n;
-    h5t_sample_build(&d, 12, 40);
-    ASSERT(h5t_sidecar_encode(&d, &id, SAMPLE_PATH, &buf, &n) == H5T_OK);
+    tb_sample_build(&d, 12, 40);
+    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, &buf, &n) == TB_OK);
     memset(&e, 0, sizeof(e));
-    ASSERT(h5t_sidecar_decode(buf, n, &got, &e) == H5T_OK);
+    ASSERT(tb_sidecar_decode(buf, n, &got, &e) == TB_OK);
     ASSERT(memcmp(&got, &id, sizeof(id)) == 0);
     /* The header alone says who the file is, where it was, and how much the sidecar holds. */
-    h5t_ix_identity_t pid;
-    h5t_sc_counts_t   have, want;
+    tb_ix_identity_t pid;
+    tb_sc_counts_t   have, want;
     uint64_t          total;
     const char       *path = NULL;
-    ASSERT(h5t_sidecar_peek(buf, SC_HDR, &pid, &have, &total, &path) == H5T_OK && path == NULL);
-    ASSERT(h5t_sidecar_peek(buf, n, &pid, &have, &total, &path) == H5T_OK);
+    ASSERT(tb_sidecar_peek(buf, SC_HDR, &pid, &have, &total, &path) == TB_OK && path == NULL);
+    ASSERT(tb_sidecar_peek(buf, n, &pid, &have, &total, &path) == TB_OK);
     ASSERT(memcmp(&pid, &id, sizeof(id)) == 0 && total == n && path && strcmp(path, SAMPLE_PATH) == 0);
-    h5t_sidecar_counts(&d, &want);
-    ASSERT(h5t_sidecar_covers(&have, &want) && have.ngroup == d.ngroup && have.nlink == want.nlink);
+    tb_sidecar_counts(&d, &want);
+    ASSERT(tb_sidecar_covers(&have, &want) && have.ngroup == d.ngroup && have.nlink == want.nlink);
     want.nattr++;
-    ASSERT(!h5t_sidecar_covers(&have, &want));
+    ASSERT(!tb_sidecar_covers(&have, &want));
     ASSERT_EQ(e.ngroup, d.ngroup);
     for (uint32_t g = 0; g < d.ngroup; g++) {
-        const h5t_ix_group_t *a = &d.groups[g];
-        uint32_t              eo = h5t_ix_obj_find(&e, d.objs[a->obj].token);
-        ASSERT(eo != H5T_IX_NONE);
-        const h5t_ix_group_t *b = &e.groups[e.objs[eo].group];
+        const tb_ix_group_t *a = &d.groups[g];
+        uint32_t              eo = tb_ix_obj_find(&e, d.objs[a->obj].token);
+        ASSERT(eo != TB_IX_NONE);
+        const tb_ix_group_t *b = &e.groups[e.objs[eo].group];
         ASSERT_EQ(a->nlinks, b->nlinks);
         ASSERT_EQ(a->storage_type, b->storage_type);
         ASSERT_EQ(a->max_corder, b->max_corder);
         for (uint32_t k = 0; k < a->nlinks; k++) {
-            const h5t_ix_link_t *x = &a->links[k], *y = &b->links[k];
+            const tb_ix_link_t *x = &a->links[k], *y = &b->links[k];
             ASSERT(strcmp(x->name, y->name) == 0);
             ASSERT_EQ(x->type, y->type);
             ASSERT_EQ(x->corder, y->corder);
             ASSERT_EQ(x->corder_valid, y->corder_valid);
             if (x->type == 0)
-                ASSERT(memcmp(d.objs[x->obj].token, e.objs[y->obj].token, H5T_IX_TOKEN_NBYTES) == 0);
+                ASSERT(memcmp(d.objs[x->obj].token, e.objs[y->obj].token, TB_IX_TOKEN_NBYTES) == 0);
             else {
                 ASSERT_EQ(x->val_size, y->val_size);
                 ASSERT(memcmp(x->val, y->val, x->val_size) == 0);
             }
-            ASSERT_EQ(h5t_ix_link_find(b, x->name, x->name_len), k);
+            ASSERT_EQ(tb_ix_link_find(b, x->name, x->name_len), k);
         }
     }
     uint32_t with_info = 0;
@@ -86,8 +86,8 @@ test_roundtrip(void)
         if (!d.objs[k].has_info)
             continue;
         with_info++;
-        uint32_t eo = h5t_ix_obj_find(&e, d.objs[k].token);
-        ASSERT(eo != H5T_IX_NONE);
+        uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
+        ASSERT(eo != TB_IX_NONE);
         ASSERT_EQ(e.objs[eo].rc, d.objs[k].rc);
         ASSERT_EQ(e.objs[eo].type, d.objs[k].type);
         ASSERT_EQ(e.objs[eo].num_attrs, d.objs[k].num_attrs);
@@ -98,11 +98,11 @@ test_roundtrip(void)
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].attrs_loaded)
             continue;
-        uint32_t eo = h5t_ix_obj_find(&e, d.objs[k].token);
-        ASSERT(eo != H5T_IX_NONE && e.objs[eo].attrs_loaded);
+        uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
+        ASSERT(eo != TB_IX_NONE && e.objs[eo].attrs_loaded);
         ASSERT_EQ(e.objs[eo].nattr, d.objs[k].nattr);
         for (uint32_t j = 0; j < d.objs[k].nattr; j++) {
-            const h5t_ix_attr_t *x = &d.attrs[d.objs[k].attr_first + j], *y = &e.attrs[e.objs[eo].attr_first + j];
+            const tb_ix_attr_t *x = &d.attrs[d.objs[k].attr_first + j], *y = &e.attrs[e.objs[eo].attr_first + j];
             ASSERT(strcmp(x->name, y->name) == 0);
             ASSERT_EQ(x->cached, y->cached);
             ASSERT_EQ(x->corder, y->corder);
@@ -122,13 +122,13 @@ test_roundtrip(void)
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].dcache)
             continue;
-        uint32_t eo = h5t_ix_obj_find(&e, d.objs[k].token);
-        ASSERT(eo != H5T_IX_NONE);
+        uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
+        ASSERT(eo != TB_IX_NONE);
         ASSERT_EQ(e.objs[eo].dcache, d.objs[k].dcache);
-        if (d.objs[k].dcache != H5T_IX_DC_CACHED)
+        if (d.objs[k].dcache != TB_IX_DC_CACHED)
             continue;
         cached++;
-        const h5t_ix_dset_t *x = &d.dsets[d.objs[k].dset], *y = &e.dsets[e.objs[eo].dset];
+        const tb_ix_dset_t *x = &d.dsets[d.objs[k].dset], *y = &e.dsets[e.objs[eo].dset];
         cbytes += sizeof(*x) + x->type_nbytes + x->space_nbytes + x->value_nbytes;
         ASSERT_EQ(x->type_nbytes, y->type_nbytes);
         ASSERT_EQ(x->space_nbytes, y->space_nbytes);
@@ -141,8 +141,8 @@ test_roundtrip(void)
     ASSERT(cached > 3);
     ASSERT_EQ(e.ndset, cached);
     ASSERT_EQ(e.dset_nbytes, cbytes); /* what the decoder counts against the budget */
-    h5t_ix_data_clear(&e);
-    h5t_ix_data_clear(&d);
+    tb_ix_data_clear(&e);
+    tb_ix_data_clear(&d);
     free(buf);
 }
 
@@ -153,33 +153,33 @@ test_space_form(void)
     uint8_t  b[8 + 16 * 3];
     uint64_t np = 99, dims[3] = {2, 3, 4}, max[3] = {2, UINT64_MAX, 5};
     memset(b, 0, sizeof(b));
-    ASSERT(h5t_ix_space_check(b, 8, &np) == 0 && np == 0); /* null */
+    ASSERT(tb_ix_space_check(b, 8, &np) == 0 && np == 0); /* null */
     b[0] = 1;
-    ASSERT(h5t_ix_space_check(b, 8, &np) == 0 && np == 1); /* scalar */
-    ASSERT(h5t_ix_space_check(b, 7, &np) < 0);
+    ASSERT(tb_ix_space_check(b, 8, &np) == 0 && np == 1); /* scalar */
+    ASSERT(tb_ix_space_check(b, 7, &np) < 0);
     b[0] = 2;
     b[1] = 3;
     memcpy(b + 8, dims, sizeof(dims));
     memcpy(b + 32, max, sizeof(max));
-    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) == 0 && np == 24);
-    ASSERT(h5t_ix_space_check(b, sizeof(b) - 1, &np) < 0);
+    ASSERT(tb_ix_space_check(b, sizeof(b), &np) == 0 && np == 24);
+    ASSERT(tb_ix_space_check(b, sizeof(b) - 1, &np) < 0);
     b[5] = 1; /* reserved bytes must be zero */
-    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) < 0);
+    ASSERT(tb_ix_space_check(b, sizeof(b), &np) < 0);
     b[5] = 0;
     max[2] = 3; /* current above maximum */
     memcpy(b + 32, max, sizeof(max));
-    ASSERT(h5t_ix_space_check(b, sizeof(b), &np) < 0);
+    ASSERT(tb_ix_space_check(b, sizeof(b), &np) < 0);
     b[1] = 0; /* simple with rank 0 */
-    ASSERT(h5t_ix_space_check(b, 8, &np) < 0);
+    ASSERT(tb_ix_space_check(b, 8, &np) < 0);
     b[0] = 3;
-    ASSERT(h5t_ix_space_check(b, 8, &np) < 0);
+    ASSERT(tb_ix_space_check(b, 8, &np) < 0);
     /* Elements times the declared type size must make the value's size. */
     static const uint8_t t4[] = {3, 1, 0x10, 0, 0, 0, 4, 0, 0, 0};
     uint8_t              sc[8] = {1};
-    ASSERT(h5t_ix_type_nbytes(t4, sizeof(t4)) == 4 && h5t_ix_type_nbytes(t4, 9) == 0);
-    ASSERT(h5t_ix_value_consistent(t4, sizeof(t4), sc, 8, 4));
-    ASSERT(!h5t_ix_value_consistent(t4, sizeof(t4), sc, 8, 8));
-    ASSERT(!h5t_ix_value_consistent(t4, 9, sc, 8, 4));
+    ASSERT(tb_ix_type_nbytes(t4, sizeof(t4)) == 4 && tb_ix_type_nbytes(t4, 9) == 0);
+    ASSERT(tb_ix_value_consistent(t4, sizeof(t4), sc, 8, 4));
+    ASSERT(!tb_ix_value_consistent(t4, sizeof(t4), sc, 8, 8));
+    ASSERT(!tb_ix_value_consistent(t4, 9, sc, 8, 4));
 }
 
 /* Any flipped byte fails the checksum (or the header checks); any truncation is rejected. */
@@ -193,16 +193,16 @@ test_corruption(void)
     for (size_t i = 0; i < n; i++) {
         for (int bit = 0; bit < 8; bit += 3) {
             b[i] ^= (uint8_t)(1u << bit);
-            h5t_ix_data_t e;
+            tb_ix_data_t e;
             memset(&e, 0, sizeof(e));
-            ASSERT(h5t_sidecar_decode(b, n, NULL, &e) < 0);
+            ASSERT(tb_sidecar_decode(b, n, NULL, &e) < 0);
             b[i] ^= (uint8_t)(1u << bit);
         }
     }
     for (size_t len = 0; len < n; len++)
-        ASSERT(h5t_sidecar_decode(b, len, NULL, NULL) < 0);
-    ASSERT(h5t_sidecar_decode(b, n, NULL, NULL) == H5T_OK);
-    ASSERT(h5t_sidecar_decode(NULL, 0, NULL, NULL) < 0);
+        ASSERT(tb_sidecar_decode(b, len, NULL, NULL) < 0);
+    ASSERT(tb_sidecar_decode(b, n, NULL, NULL) == TB_OK);
+    ASSERT(tb_sidecar_decode(NULL, 0, NULL, NULL) < 0);
     free(buf);
 }
 
@@ -216,8 +216,8 @@ test_bad_structure(void)
     size_t n;
     encode_sample(4, 9, &buf, &n);
     uint8_t        *b = buf;
-    h5t_sc_counts_t c;
-    ASSERT(h5t_sidecar_peek(b, n, NULL, &c, NULL, NULL) == H5T_OK);
+    tb_sc_counts_t c;
+    ASSERT(tb_sidecar_peek(b, n, NULL, &c, NULL, NULL) == TB_OK);
     /* Where the first record of each kind starts, from the header's counts. */
     uint64_t start[SC_NRECORDS], at = SC_HDR + sc_path_section(SC_GET(b, HDR, PATH_NBYTES));
     uint64_t count[SC_NRECORDS] = {1, c.nobj, c.ngroup, c.nlink, c.nattr, c.ndset};
@@ -239,14 +239,14 @@ test_bad_structure(void)
                 uint8_t *x = malloc(n);
                 memcpy(x, b, n);
                 sc_put(x + start[k], f, vals[v]);
-                uint64_t sum = h5t_sidecar_checksum(x, n - SC_TRAILER);
+                uint64_t sum = tb_sidecar_checksum(x, n - SC_TRAILER);
                 memcpy(x + n - SC_TRAILER, &sum, 8);
-                h5t_ix_data_t e;
+                tb_ix_data_t e;
                 memset(&e, 0, sizeof(e));
-                if (h5t_sidecar_decode(x, n, NULL, &e) < 0)
+                if (tb_sidecar_decode(x, n, NULL, &e) < 0)
                     reject++;
                 tried++;
-                h5t_ix_data_clear(&e);
+                tb_ix_data_clear(&e);
                 free(x);
             }
         }

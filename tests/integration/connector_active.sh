@@ -3,9 +3,9 @@
 # h5turbo connector (and the check notices when HDF5 silently falls back to native).
 source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-stock "$H5T_MKFILES" "$tmp" >/dev/null
+stock "$TB_MKFILES" "$tmp" >/dev/null
 (
-  source "$H5T_BUILD/h5turbo-env.sh"
+  source "$TB_BUILD/h5turbo-env.sh"
   [ "${1:-}" = --broken-plugin-path ] && export HDF5_PLUGIN_PATH="$tmp/no-plugins-here"
   H5TURBO_STATS=1 h5dump "$tmp/attrs.h5" > "$tmp/out" 2> "$tmp/err"
 ) || true

@@ -3,13 +3,13 @@
 # own options, and clear errors for unknown keys and bad values.
 source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-stock "$H5T_MKFILES" "$tmp" >/dev/null
+stock "$TB_MKFILES" "$tmp" >/dev/null
 stock h5dump "$tmp/layouts.h5" > "$tmp/stock.out"
 for conn in "h5turbo" "h5turbo under_vol=0;under_info={}" \
             "h5turbo under_vol=native;under_info={};threads=2;index=memory" \
             "h5turbo under_vol=1;under_info={under_vol=0;under_info={}}" \
             "pass_through under_vol=420;under_info={}"; do
-  H5T_CONNECTOR="$conn" turbo h5dump "$tmp/layouts.h5" > "$tmp/turbo.out" || fail "h5dump failed with '$conn'"
+  TB_CONNECTOR="$conn" turbo h5dump "$tmp/layouts.h5" > "$tmp/turbo.out" || fail "h5dump failed with '$conn'"
   diff -q "$tmp/stock.out" "$tmp/turbo.out" >/dev/null || fail "output differs with '$conn'"
   echo "ok: HDF5_VOL_CONNECTOR='$conn'"
 done
@@ -21,7 +21,7 @@ H5TURBO_THREADS=lots turbo h5dump "$tmp/layouts.h5" > "$tmp/turbo.out" || fail "
 # carries on without h5turbo, which is HDF5's behaviour, not ours).
 for bad in "bogus_key=1" "threads=many" "index=sometimes" "under_vol=999"; do
   key=${bad%%=*}
-  HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" HDF5_VOL_CONNECTOR="h5turbo $bad" H5TURBO_STATS=1 h5dump "$tmp/layouts.h5" \
+  HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR="h5turbo $bad" H5TURBO_STATS=1 h5dump "$tmp/layouts.h5" \
       > "$tmp/out" 2> "$tmp/err" || true
   grep -q "h5turbo stats: wrappers malloc=[1-9]" "$tmp/err" && fail "'h5turbo $bad' was accepted"
   grep -q "h5turbo.*$key" "$tmp/err" || { cat "$tmp/err"; fail "error for '$bad' does not name '$key'"; }

@@ -4,17 +4,17 @@
 # script printing the same stock and under `h5turbo run`.
 source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-out=$(env -u HDF5_VOL_CONNECTOR H5TURBO_STATS=1 "$H5T_BUILD/examples/h5t_example_select_by_plist" "$tmp/ex.h5" "$H5T_PLUGIN_DIR" 2>"$tmp/err") \
+out=$(env -u HDF5_VOL_CONNECTOR H5TURBO_STATS=1 "$TB_BUILD/examples/tb_example_select_by_plist" "$tmp/ex.h5" "$TB_PLUGIN_DIR" 2>"$tmp/err") \
   || { cat "$tmp/err"; fail "select_by_plist failed"; }
 echo "$out"
 echo "$out" | grep -q "read back identical" || fail "select_by_plist did not read back its data"
 grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$tmp/err" || fail "select_by_plist did not go through h5turbo"
-grep -q "0, 1, 2, 3" <<< "$(env -u HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" h5dump -d /frames -s 0,0 -c 1,4 "$tmp/ex.h5")" \
+grep -q "0, 1, 2, 3" <<< "$(env -u HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" h5dump -d /frames -s 0,0 -c 1,4 "$tmp/ex.h5")" \
   || fail "the example's Blosc file does not read back with h5dump"
-py="$H5T_SRC/.venv/bin/python"
-stock "$H5T_MKFILES" "$tmp" >/dev/null
-stock "$py" "$H5T_SRC/examples/nexus_walk.py" "$tmp/attrs.h5" > "$tmp/stock.txt"
-env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH H5TURBO_STATS=1 "$H5T_BUILD/bin/h5turbo" run -- "$py" "$H5T_SRC/examples/nexus_walk.py" "$tmp/attrs.h5" \
+py="$TB_SRC/.venv/bin/python"
+stock "$TB_MKFILES" "$tmp" >/dev/null
+stock "$py" "$TB_SRC/examples/nexus_walk.py" "$tmp/attrs.h5" > "$tmp/stock.txt"
+env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH H5TURBO_STATS=1 "$TB_BUILD/bin/h5turbo" run -- "$py" "$TB_SRC/examples/nexus_walk.py" "$tmp/attrs.h5" \
   > "$tmp/turbo.txt" 2> "$tmp/err" || { cat "$tmp/err"; fail "nexus_walk.py under h5turbo failed"; }
 grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$tmp/err" || fail "nexus_walk.py did not go through h5turbo"
 diff -u "$tmp/stock.txt" "$tmp/turbo.txt" || fail "nexus_walk.py output differs"

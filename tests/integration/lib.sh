@@ -1,26 +1,26 @@
 # lib.sh — helpers shared by the integration scripts: run a command stock (no plugins at all) or
 # with h5turbo active, and prove the connector really loaded (HDF5 falls back silently).
 set -euo pipefail
-: "${H5T_BUILD:?run through ctest}"
-export PATH="$H5T_HDF5_BIN:$PATH"
+: "${TB_BUILD:?run through ctest}"
+export PATH="$TB_HDF5_BIN:$PATH"
 
 # Stock HDF5: no connector, no plugin path.
 stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH -u H5TURBO_STATS "$@"; }
 
 # h5turbo active, with the pool counters printed at library close as proof of activation.
 # Output of the command goes to stdout; its stderr to stderr, minus the stats line, which is
-# appended to the file named by $H5T_STATS_LOG when set.
+# appended to the file named by $TB_STATS_LOG when set.
 turbo() {
-  local conn=${H5T_CONNECTOR:-h5turbo}
+  local conn=${TB_CONNECTOR:-h5turbo}
   local log; log=$(mktemp)
   local rc=0
-  local preload=${H5T_SANITIZE_PRELOAD:-}
+  local preload=${TB_SANITIZE_PRELOAD:-}
   # Sanitizer builds: leak checking is off for these runs because the HDF5 tools and Python,
   # which we do not build, keep allocations at exit (our own unit tests keep leak checking).
   LD_PRELOAD="${preload}${LD_PRELOAD:+:$LD_PRELOAD}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-  HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS=1 "$@" 2>"$log" || rc=$?
+  HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS=1 "$@" 2>"$log" || rc=$?
   grep -v '^h5turbo stats:' "$log" >&2 || true
-  if [ -n "${H5T_STATS_LOG:-}" ]; then grep '^h5turbo stats:' "$log" >> "$H5T_STATS_LOG" || true; fi
+  if [ -n "${TB_STATS_LOG:-}" ]; then grep '^h5turbo stats:' "$log" >> "$TB_STATS_LOG" || true; fi
   if grep -q -E 'ERROR: AddressSanitizer|runtime error:' "$log"; then
     cat "$log" >&2; echo "FAIL: sanitizer report under h5turbo for: $*" >&2; rm -f "$log"; return 98
   fi
@@ -35,7 +35,7 @@ turbo() {
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
 # The h5turbo command of this build.
-H5T_CLI="$H5T_BUILD/bin/h5turbo"
+TB_CLI="$TB_BUILD/bin/h5turbo"
 # FILE's sidecar in the per-user cache ($XDG_CACHE_HOME/h5turbo), which names it by device and inode.
 cache_sidecar() { printf '%s/h5turbo/%016x-%016x.h5turbo-index' "${XDG_CACHE_HOME:?}" $(stat -L -c '%d %i' "$1"); }
 # Sidecars are neither used nor written for a file changed within the last 2 s (mtime or ctime, and

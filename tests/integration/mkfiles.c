@@ -1,6 +1,6 @@
 /* mkfiles.c — writes the integration tests' HDF5 files with stock HDF5: chunked+filtered,
  * compact, contiguous, virtual (VDS), external/soft/dangling links, attributes, compound and
- * variable-length types, references. Usage: h5t_mkfiles DIR */
+ * variable-length types, references. Usage: tb_mkfiles DIR */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,7 +1,7 @@
 /* native_ops.c — native-only and deprecated HDF5 calls (direct chunk read/write, chunk iteration
  * and queries, H5Oget_native_info, H5Oget_info1, H5Literate1, H5Ovisit1, H5Fget_info2, file
  * image, H5Fget_vfd_handle) print a transcript; run stock and under h5turbo and diff it.
- * Usage: h5t_native_ops FILE */
+ * Usage: tb_native_ops FILE */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* probe.c — H5Fis_accessible and H5Fdelete through h5turbo with no connector info in the FAPL
  * (what HDF5 does when it probes the plugin folder), and with a full info string.
- * Usage: h5t_probe DIR ; prints a transcript, exits non-zero on a wrong answer. */
+ * Usage: tb_probe DIR ; prints a transcript, exits non-zero on a wrong answer. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <string.h>

@@ -2,7 +2,7 @@
 # setup_idempotent.sh — on a ready machine, scripts/setup changes nothing and takes seconds.
 source "$(dirname "$0")/lib.sh"
 start=$(date +%s)
-out=$("$H5T_SRC/scripts/setup" 2>&1) || fail "scripts/setup failed: $out"
+out=$("$TB_SRC/scripts/setup" 2>&1) || fail "scripts/setup failed: $out"
 secs=$(( $(date +%s) - start ))
 echo "$out"
 echo "$out" | grep -q "cached in" || fail "setup did not reuse the cached HDF5"

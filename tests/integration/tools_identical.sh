@@ -4,7 +4,7 @@
 source "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
-files=$(stock "$H5T_MKFILES" "$tmp")
+files=$(stock "$TB_MKFILES" "$tmp")
 n=0
 same() { # label, then the command; compares stdout+exit code, stock vs h5turbo
   local label=$1; shift

@@ -1,7 +1,7 @@
 /* behind_observe.c — with write-behind, chunks still queued must be in the file before anything
  * observes or moves the dataset: H5Ocopy, H5Oget_native_info, H5Lmove, H5Ldelete, H5Oflush.
  * Prints a transcript (run stock and under h5turbo with H5TURBO_WRITE_BEHIND=1; they must match).
- * Usage: h5t_behind_observe FILE */
+ * Usage: tb_behind_observe FILE */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 #include <stdio.h>

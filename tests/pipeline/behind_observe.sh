@@ -9,7 +9,7 @@ stock "$prog" "$tmp/stock.h5" > "$tmp/stock.txt" || { cat "$tmp/stock.txt"; fail
 H5TURBO_WRITE_BEHIND=1 turbo "$prog" "$tmp/turbo.h5" > "$tmp/turbo.txt" 2> "$tmp/err" || { cat "$tmp/turbo.txt" "$tmp/err"; fail "h5turbo run failed"; }
 diff -u "$tmp/stock.txt" "$tmp/turbo.txt" || fail "transcripts differ"
 # (Into a file, not a pipe: grep -q would end the pipe early and fail the run with SIGPIPE.)
-H5TURBO_WRITE_BEHIND=1 HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_STATS=1 "$prog" "$tmp/t2.h5" \
+H5TURBO_WRITE_BEHIND=1 HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_STATS=1 "$prog" "$tmp/t2.h5" \
   > /dev/null 2> "$tmp/stats" || true
 grep -q 'behind_writes=[1-9]' "$tmp/stats" || fail "write-behind did not queue anything (the test would prove nothing)"
 stock h5diff "$tmp/stock.h5" "$tmp/turbo.h5" || fail "files differ"

@@ -3,14 +3,14 @@
 # case matrix of pipe_cases.c written by stock HDF5 and by h5turbo, each file read by both; every read, h5dump,
 # h5diff and (for pipelines without deflate) every stored chunk must be identical, and the
 # pipeline must really have handled writes and reads (its counters, not just the connector).
-source "$H5T_SRC/tests/integration/lib.sh"
+source "$TB_SRC/tests/integration/lib.sh"
 bin=$1
 if [ -n "${2:-}" ]; then export H5TURBO_THREADS=$2; fi
 # --no-tools: only our own program runs under h5turbo (TSan builds: HDF5's tools are not
 # instrumented and cannot load an instrumented plugin).
 tools=1; [ "${3:-}" = "--no-tools" ] && tools=0
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; cd "$work"
-export H5T_STATS_LOG=$work/stats.log
+export TB_STATS_LOG=$work/stats.log
 # The test datasets are small; make the pipeline take every eligible call, however small.
 export H5TURBO_PIPELINE_MIN_NBYTES=0
 
@@ -58,8 +58,8 @@ fi
 stock h5diff A.h5 B.h5 || fail "h5diff reports differences"
 
 # Blosc, when the filter plugin is built: stock HDF5 with just the filter plugin vs h5turbo.
-if ls "$H5T_PLUGIN_DIR"/libh5turbo_blosc.so >/dev/null 2>&1; then
-  filt() { HDF5_PLUGIN_PATH="$H5T_PLUGIN_DIR" env -u HDF5_VOL_CONNECTOR "$@"; }
+if ls "$TB_PLUGIN_DIR"/libh5turbo_blosc.so >/dev/null 2>&1; then
+  filt() { HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" env -u HDF5_VOL_CONNECTOR "$@"; }
   filt "$bin" write C.h5 blosc > /dev/null
   turbo "$bin" write D.h5 blosc > /dev/null
   filt "$bin" read C.h5 > rCf.txt

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # pipe_repack.sh BIN — `h5repack -f SHUF -f GZIP=1` run under h5turbo (its writes go through the
 # pipeline) gives a file with the same data, filters and layout as stock h5repack's.
-source "$H5T_SRC/tests/integration/lib.sh"
+source "$TB_SRC/tests/integration/lib.sh"
 bin=$1
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; cd "$work"
-export H5T_STATS_LOG=$work/stats.log
+export TB_STATS_LOG=$work/stats.log
 export H5TURBO_PIPELINE_MIN_NBYTES=0
 stock "$bin" write in.h5 nonever > /dev/null
 stock h5repack -f SHUF -f GZIP=1 in.h5 stock.h5

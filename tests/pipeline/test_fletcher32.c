@@ -1,9 +1,9 @@
-/* test_fletcher32.c — h5t_fletcher32 gives the bits of HDF5's H5_checksum_fletcher32 (the
+/* test_fletcher32.c — tb_fletcher32 gives the bits of HDF5's H5_checksum_fletcher32 (the
  * reference below is a transcription of its algorithm: 360-word blocks, folded sums) on every
  * length and on data that stresses the folding (all 0xff, all zero, random), and verification
  * accepts the stored and the pre-1.6.3 byte-swapped forms and rejects any flipped bit. */
-#include "h5t_fletcher32.h"
-#include "h5t_test.h"
+#include "tb_fletcher32.h"
+#include "tb_test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -49,23 +49,23 @@ main(void)
         static const size_t lens[] = {1, 2, 3, 4, 5, 7, 8, 719, 720, 721, 722, 1440, 4096, 65535, 65536,
                                       65537, 131071, (size_t)1 << 21, ((size_t)1 << 21) + 3, (size_t)3 << 20};
         for (size_t k = 0; k < sizeof(lens) / sizeof(*lens); k++)
-            ASSERT_EQ(h5t_fletcher32(buf, lens[k]), reference(buf, lens[k]));
+            ASSERT_EQ(tb_fletcher32(buf, lens[k]), reference(buf, lens[k]));
         for (size_t n = 1; n < 3000; n += 7)
-            ASSERT_EQ(h5t_fletcher32(buf + 1, n), reference(buf + 1, n));
+            ASSERT_EQ(tb_fletcher32(buf + 1, n), reference(buf + 1, n));
     }
     /* Multiples of 65535 in the word sums without all-zero data: words 0xffff then zeros. */
     memset(buf, 0, 4096);
     buf[0] = buf[1] = 0xff;
-    ASSERT_EQ(h5t_fletcher32(buf, 4096), reference(buf, 4096));
+    ASSERT_EQ(tb_fletcher32(buf, 4096), reference(buf, 4096));
 
     /* Append and verify. */
     for (size_t i = 0; i < 1000; i++)
         buf[i] = (uint8_t)(i * 31);
-    h5t_fletcher32_append(buf, 1000);
+    tb_fletcher32_append(buf, 1000);
     uint32_t c = reference(buf, 1000);
     ASSERT_EQ(buf[1000], c & 0xff);
     ASSERT_EQ(buf[1003], c >> 24);
-    ASSERT_EQ(h5t_fletcher32_verify(buf, 1004), H5T_OK);
+    ASSERT_EQ(tb_fletcher32_verify(buf, 1004), TB_OK);
     /* The byte-swapped form HDF5 still accepts. */
     uint8_t t = buf[1000];
     buf[1000] = buf[1001];
@@ -73,14 +73,14 @@ main(void)
     t         = buf[1002];
     buf[1002] = buf[1003];
     buf[1003] = t;
-    ASSERT_EQ(h5t_fletcher32_verify(buf, 1004), H5T_OK);
-    h5t_fletcher32_append(buf, 1000);
+    ASSERT_EQ(tb_fletcher32_verify(buf, 1004), TB_OK);
+    tb_fletcher32_append(buf, 1000);
     for (size_t bit = 0; bit < 1004 * 8; bit += 13) {
         buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
-        ASSERT_EQ(h5t_fletcher32_verify(buf, 1004), H5T_ERR_CHECKSUM);
+        ASSERT_EQ(tb_fletcher32_verify(buf, 1004), TB_ERR_CHECKSUM);
         buf[bit / 8] ^= (uint8_t)(1u << (bit % 8));
     }
-    ASSERT_EQ(h5t_fletcher32_verify(buf, 3), H5T_ERR_CORRUPT);
+    ASSERT_EQ(tb_fletcher32_verify(buf, 3), TB_ERR_CORRUPT);
     free(buf);
     return 0;
 }

@@ -4,8 +4,8 @@
  * appended, random bytes, random filter masks) give an error or data of the right size, never a
  * crash or a write outside the buffers (run under ASan in the sanitizer build). */
 #include "pipeline_int.h"
-#include "h5t_pool.h"
-#include "h5t_test.h"
+#include "tb_pool.h"
+#include "tb_test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -22,7 +22,7 @@ rnd(void)
 }
 
 static void
-make_dset(h5t_pipe_dset_t *p, const char *filters, size_t es, size_t nelem)
+make_dset(tb_pipe_dset_t *p, const char *filters, size_t es, size_t nelem)
 {
     memset(p, 0, sizeof(*p));
     p->rank        = 1;
@@ -31,16 +31,16 @@ make_dset(h5t_pipe_dset_t *p, const char *filters, size_t es, size_t nelem)
     p->chunk_nelem = nelem;
     p->chunk_nbytes = nelem * es;
     for (const char *f = filters; *f; f++) {
-        h5t_pipe_stage_t *s = &p->stages[p->nstages++];
+        tb_pipe_stage_t *s = &p->stages[p->nstages++];
         memset(s, 0, sizeof(*s));
         switch (*f) {
-            case 's': s->kind = H5T_STAGE_SHUFFLE; s->param = (unsigned)es; break;
-            case 'z': s->kind = H5T_STAGE_DEFLATE; s->param = 1; break;
-            case 'Z': s->kind = H5T_STAGE_DEFLATE; s->param = 7; break;
-            case 'f': s->kind = H5T_STAGE_FLETCHER32; break;
-#ifdef H5T_PIPE_HAVE_BLOSC
+            case 's': s->kind = TB_STAGE_SHUFFLE; s->param = (unsigned)es; break;
+            case 'z': s->kind = TB_STAGE_DEFLATE; s->param = 1; break;
+            case 'Z': s->kind = TB_STAGE_DEFLATE; s->param = 7; break;
+            case 'f': s->kind = TB_STAGE_FLETCHER32; break;
+#ifdef TB_PIPE_HAVE_BLOSC
             case 'b':
-                s->kind = H5T_STAGE_BLOSC;
+                s->kind = TB_STAGE_BLOSC;
                 s->blosc.typesize = (unsigned)es;
                 s->blosc.clevel = 5;
                 s->blosc.shuffle = 1;
@@ -50,41 +50,41 @@ make_dset(h5t_pipe_dset_t *p, const char *filters, size_t es, size_t nelem)
 #endif
         }
     }
-    ASSERT_EQ(h5t_pipe_stages_prepare(p), H5T_OK);
+    ASSERT_EQ(tb_pipe_stages_prepare(p), TB_OK);
 }
 
 int
 main(void)
 {
     static const char *orders[] = {"s", "f", "z", "sz", "szf", "fsz", "zf", "fz", "zs", "Zf", "szzf",
-#ifdef H5T_PIPE_HAVE_BLOSC
+#ifdef TB_PIPE_HAVE_BLOSC
                                    "b", "bf", "sbf",
 #endif
     };
     static const size_t sizes[] = {1, 2, 4, 8, 3};
     for (size_t o = 0; o < sizeof(orders) / sizeof(*orders); o++)
         for (size_t k = 0; k < sizeof(sizes) / sizeof(*sizes); k++) {
-            h5t_pipe_dset_t p;
+            tb_pipe_dset_t p;
             size_t          es = sizes[k], nelem = 3000 + k * 17;
             make_dset(&p, orders[o], es, nelem);
             uint8_t *data = malloc(p.chunk_nbytes);
             for (size_t i = 0; i < p.chunk_nbytes; i++)
                 data[i] = (uint8_t)(i % es == 0 ? (i / es) % 7 : rnd() % 3 == 0);
-            void       *eb[2] = {h5t_buf_get(p.buf_nbytes), h5t_buf_get(p.buf_nbytes)};
-            void       *db[2] = {h5t_buf_get(p.buf_nbytes), h5t_buf_get(p.buf_nbytes)};
+            void       *eb[2] = {tb_buf_get(p.buf_nbytes), tb_buf_get(p.buf_nbytes)};
+            void       *db[2] = {tb_buf_get(p.buf_nbytes), tb_buf_get(p.buf_nbytes)};
             uint8_t    *dest  = malloc(p.chunk_nbytes);
             const void *enc   = NULL, *dec = NULL;
             size_t      n     = 0;
-            ASSERT_EQ(h5t_pipe_encode(&p, data, eb, &enc, &n, 1), H5T_OK);
+            ASSERT_EQ(tb_pipe_encode(&p, data, eb, &enc, &n, 1), TB_OK);
             /* The raw chunk as read from a file: a buffer of exactly its size (ASan sees overruns),
              * with room to mutate. */
             size_t   cap = n + 64;
             uint8_t *raw = malloc(cap);
             memcpy(raw, enc, n);
-            ASSERT_EQ(h5t_pipe_decode(&p, raw, n, 0, 1, db, NULL, &dec, 1), H5T_OK);
+            ASSERT_EQ(tb_pipe_decode(&p, raw, n, 0, 1, db, NULL, &dec, 1), TB_OK);
             ASSERT(memcmp(dec, data, p.chunk_nbytes) == 0);
             memcpy(raw, enc, n);
-            ASSERT_EQ(h5t_pipe_decode(&p, raw, n, 0, 1, db, dest, &dec, 1), H5T_OK);
+            ASSERT_EQ(tb_pipe_decode(&p, raw, n, 0, 1, db, dest, &dec, 1), TB_OK);
             ASSERT(memcmp(dec, data, p.chunk_nbytes) == 0);
 
             for (int trial = 0; trial < 300; trial++) {
@@ -108,19 +108,19 @@ main(void)
                 memcpy(exact, raw, m);
                 uint32_t     mask = trial % 5 == 4 ? rnd() % 16 : 0;
                 uint8_t     *to   = trial % 3 ? dest : NULL;
-                h5t_status_t st   = h5t_pipe_decode(&p, exact, m, mask, trial % 2, db, to, &dec, 1);
-                ASSERT(st == H5T_OK || st == H5T_ERR_CORRUPT || st == H5T_ERR_CHECKSUM);
-                if (st == H5T_OK)
+                tb_status_t st   = tb_pipe_decode(&p, exact, m, mask, trial % 2, db, to, &dec, 1);
+                ASSERT(st == TB_OK || st == TB_ERR_CORRUPT || st == TB_ERR_CHECKSUM);
+                if (st == TB_OK)
                     ASSERT(dec != NULL);
                 free(exact);
             }
             free(raw);
             free(dest);
             free(data);
-            h5t_buf_put(eb[0]);
-            h5t_buf_put(eb[1]);
-            h5t_buf_put(db[0]);
-            h5t_buf_put(db[1]);
+            tb_buf_put(eb[0]);
+            tb_buf_put(eb[1]);
+            tb_buf_put(db[0]);
+            tb_buf_put(db[1]);
         }
     return 0;
 }

@@ -6,7 +6,7 @@
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
-#include "h5t_test.h"
+#include "tb_test.h"
 
 #include <stdint.h>
 #include <string.h>

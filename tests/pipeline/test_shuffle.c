@@ -1,8 +1,8 @@
-/* test_shuffle.c — h5t_shuffle/h5t_unshuffle match HDF5's shuffle filter byte for byte (byte
+/* test_shuffle.c — tb_shuffle/tb_unshuffle match HDF5's shuffle filter byte for byte (byte
  * planes, trailing partial element copied as is, 1-byte elements and one-element buffers left
  * unchanged) for every element size 1..20, and unshuffle inverts shuffle. */
-#include "h5t_shuffle.h"
-#include "h5t_test.h"
+#include "tb_shuffle.h"
+#include "tb_test.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -38,9 +38,9 @@ main(void)
             memset(a, 0, max);
             memset(b, 1, max);
             reference(src, a, n, es);
-            h5t_shuffle(src, b, n, es);
+            tb_shuffle(src, b, n, es);
             ASSERT(memcmp(a, b, n) == 0);
-            h5t_unshuffle(b, c, n, es);
+            tb_unshuffle(b, c, n, es);
             ASSERT(memcmp(src, c, n) == 0);
         }
     free(src);

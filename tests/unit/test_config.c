@@ -1,81 +1,81 @@
 /* test_config.c — option parsing: connector-string keys, environment variables, precedence,
  * and clear rejection of unknown keys and bad values. */
-#include "h5t_config.h"
-#include "h5t_test.h"
+#include "tb_config.h"
+#include "tb_test.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static h5t_status_t
-set(h5t_config_t *c, const char *k, const char *v, char *err, size_t n)
+static tb_status_t
+set(tb_config_t *c, const char *k, const char *v, char *err, size_t n)
 {
-    return h5t_config_set(c, k, strlen(k), v, strlen(v), err, n);
+    return tb_config_set(c, k, strlen(k), v, strlen(v), err, n);
 }
 
 int
 main(void)
 {
-    h5t_config_t c;
+    tb_config_t c;
     char         err[256];
 
     unsetenv("H5TURBO_THREADS");
     unsetenv("H5TURBO_INDEX");
     unsetenv("BLOSC_NTHREADS");
-    h5t_config_defaults(&c);
+    tb_config_defaults(&c);
     ASSERT_EQ(c.threads, 0);
-    ASSERT_EQ(c.index, H5T_INDEX_PERSISTENT);
+    ASSERT_EQ(c.index, TB_INDEX_PERSISTENT);
     ASSERT_EQ(c.write_behind, 0);
 
     /* Environment applies to defaults. */
     setenv("H5TURBO_THREADS", "3", 1);
     setenv("H5TURBO_INDEX", "memory", 1);
-    h5t_config_defaults(&c);
+    tb_config_defaults(&c);
     ASSERT_EQ(c.threads, 3);
-    ASSERT_EQ(c.index, H5T_INDEX_MEMORY);
-    ASSERT_EQ(h5t_threads_from_env(), 3);
+    ASSERT_EQ(c.index, TB_INDEX_MEMORY);
+    ASSERT_EQ(tb_threads_from_env(), 3);
 
     /* The connector string wins over the environment. */
-    ASSERT_EQ(set(&c, "threads", "8", err, sizeof(err)), H5T_OK);
+    ASSERT_EQ(set(&c, "threads", "8", err, sizeof(err)), TB_OK);
     ASSERT_EQ(c.threads, 8);
-    ASSERT_EQ(set(&c, "index", "off", err, sizeof(err)), H5T_OK);
-    ASSERT_EQ(c.index, H5T_INDEX_OFF);
-    ASSERT_EQ(set(&c, "inflight", "64M", err, sizeof(err)), H5T_OK);
+    ASSERT_EQ(set(&c, "index", "off", err, sizeof(err)), TB_OK);
+    ASSERT_EQ(c.index, TB_INDEX_OFF);
+    ASSERT_EQ(set(&c, "inflight", "64M", err, sizeof(err)), TB_OK);
     ASSERT_EQ(c.inflight_nbytes, 64u << 20);
-    ASSERT_EQ(set(&c, "write_behind", "on", err, sizeof(err)), H5T_OK);
+    ASSERT_EQ(set(&c, "write_behind", "on", err, sizeof(err)), TB_OK);
     ASSERT_EQ(c.write_behind, 1);
 
     /* Unknown keys and bad values are errors that name the key. */
-    ASSERT_EQ(set(&c, "thread", "8", err, sizeof(err)), H5T_ERR_ARG);
+    ASSERT_EQ(set(&c, "thread", "8", err, sizeof(err)), TB_ERR_ARG);
     ASSERT(strstr(err, "'thread'") != NULL);
-    ASSERT_EQ(set(&c, "index", "sometimes", err, sizeof(err)), H5T_ERR_ARG);
+    ASSERT_EQ(set(&c, "index", "sometimes", err, sizeof(err)), TB_ERR_ARG);
     ASSERT(strstr(err, "index") != NULL && strstr(err, "sometimes") != NULL);
-    ASSERT_EQ(set(&c, "threads", "-1", err, sizeof(err)), H5T_ERR_ARG);
-    ASSERT_EQ(set(&c, "threads", "", err, sizeof(err)), H5T_ERR_ARG);
+    ASSERT_EQ(set(&c, "threads", "-1", err, sizeof(err)), TB_ERR_ARG);
+    ASSERT_EQ(set(&c, "threads", "", err, sizeof(err)), TB_ERR_ARG);
 
     /* An invalid environment value is ignored, not fatal. */
     setenv("H5TURBO_THREADS", "many", 1);
-    h5t_config_defaults(&c);
+    tb_config_defaults(&c);
     ASSERT_EQ(c.threads, 0);
 
     /* BLOSC_NTHREADS is honoured when H5TURBO_THREADS is not set. */
     unsetenv("H5TURBO_THREADS");
     setenv("BLOSC_NTHREADS", "5", 1);
-    ASSERT_EQ(h5t_threads_from_env(), 5);
+    ASSERT_EQ(tb_threads_from_env(), 5);
     unsetenv("BLOSC_NTHREADS");
-    ASSERT_EQ(h5t_threads_from_env(), h5t_cpu_count());
+    ASSERT_EQ(tb_threads_from_env(), tb_cpu_count());
 
     /* to_str prints only what differs from the defaults, and round-trips. */
-    h5t_config_defaults(&c);
-    ASSERT_EQ(h5t_config_to_str(&c, err, sizeof(err)), 0);
+    tb_config_defaults(&c);
+    ASSERT_EQ(tb_config_to_str(&c, err, sizeof(err)), 0);
     set(&c, "threads", "4", NULL, 0);
     set(&c, "index", "off", NULL, 0);
-    h5t_config_to_str(&c, err, sizeof(err));
+    tb_config_to_str(&c, err, sizeof(err));
     ASSERT(strcmp(err, "threads=4;index=off") == 0);
 
     size_t sz;
-    ASSERT_EQ(h5t_parse_size("2G", 2, &sz), H5T_OK);
+    ASSERT_EQ(tb_parse_size("2G", 2, &sz), TB_OK);
     ASSERT_EQ(sz, (size_t)2 << 30);
-    ASSERT_EQ(h5t_parse_size("12x", 3, &sz), H5T_ERR_ARG);
+    ASSERT_EQ(tb_parse_size("12x", 3, &sz), TB_ERR_ARG);
     printf("test_config: ok\n");
     return 0;
 }

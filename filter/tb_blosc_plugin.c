@@ -1,9 +1,9 @@
-/* h5t_blosc_plugin.c — the HDF5 side of h5turbo's Blosc filter (id 32001): the filter class,
+/* tb_blosc_plugin.c — the HDF5 side of h5turbo's Blosc filter (id 32001): the filter class,
  * set_local (cd_values exactly as hdf5-blosc writes them) and the filter callback, which only
- * moves buffers and errors between HDF5 and the codec in h5t_blosc_codec.c. */
-#include "h5t_blosc_codec.h"
-#include "h5t_common.h"
-#include "h5t_hdf5err.h"
+ * moves buffers and errors between HDF5 and the codec in tb_blosc_codec.c. */
+#include "tb_blosc_codec.h"
+#include "tb_common.h"
+#include "tb_hdf5err.h"
 
 #include <hdf5.h>
 #include <H5PLextern.h>
@@ -34,14 +34,14 @@
  * public H5E call clears the default stack on entry, which is harmless here: HDF5 pushes its
  * own entries only as the failed call unwinds, after we return. */
 static void
-report_at(const char *func, unsigned line, h5t_status_t st, const char *fmt, ...)
+report_at(const char *func, unsigned line, tb_status_t st, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
 /* The message names the function that failed, not the helper that pushes it. */
 #define report(...) report_at(__func__, __LINE__, __VA_ARGS__)
 
 static void
-report_at(const char *func, unsigned line, h5t_status_t st, const char *fmt, ...)
+report_at(const char *func, unsigned line, tb_status_t st, const char *fmt, ...)
 {
     char    msg[512];
     va_list ap;
@@ -54,7 +54,7 @@ report_at(const char *func, unsigned line, h5t_status_t st, const char *fmt, ...
     while (depth < 64 && H5Eis_paused(H5E_DEFAULT, &paused) >= 0 && paused && H5Eresume_stack(H5E_DEFAULT) >= 0)
         depth++;
     if (depth > 0) {
-        h5t_push_error(__FILE__, func, line, PART, st, "%s", msg);
+        tb_push_error(__FILE__, func, line, PART, st, "%s", msg);
         hid_t ours = H5Eget_current_stack();
         for (unsigned i = 0; i < depth; i++)
             H5Epause_stack(H5E_DEFAULT);
@@ -63,26 +63,26 @@ report_at(const char *func, unsigned line, h5t_status_t st, const char *fmt, ...
         return;
     }
 #endif
-    h5t_push_error(__FILE__, func, line, PART, st, "%s", msg);
+    tb_push_error(__FILE__, func, line, PART, st, "%s", msg);
 }
 
 static herr_t
-h5t_blosc_set_local(hid_t dcpl, hid_t type, hid_t space)
+tb_blosc_set_local(hid_t dcpl, hid_t type, hid_t space)
 {
     unsigned flags     = 0;
     size_t   nelmts    = CD_MAX;
     unsigned cd[CD_MAX] = {0};
     hsize_t  chunk[H5S_MAX_RANK];
-    H5T_UNUSED(space);
+    TB_UNUSED(space);
 
-    if (H5Pget_filter_by_id2(dcpl, H5T_BLOSC_FILTER_ID, &flags, &nelmts, cd, 0, NULL, NULL) < 0)
+    if (H5Pget_filter_by_id2(dcpl, TB_BLOSC_FILTER_ID, &flags, &nelmts, cd, 0, NULL, NULL) < 0)
         return -1;
     if (nelmts > CD_MAX)
         nelmts = CD_MAX;
     /* Slots 0-3 are ours to fill; 4-6 stay as the user gave them (absent means the defaults). */
     if (nelmts < 4)
         nelmts = 4;
-    cd[0] = H5T_BLOSC_FILTER_REVISION;
+    cd[0] = TB_BLOSC_FILTER_REVISION;
     cd[1] = BLOSC_FORMAT_VERSION;
 
     int ndims = H5Pget_chunk(dcpl, H5S_MAX_RANK, chunk);
@@ -106,39 +106,39 @@ h5t_blosc_set_local(hid_t dcpl, hid_t type, hid_t space)
     for (int i = 0; i < ndims; i++)
         chunk_nbytes *= chunk[i];
     /* A Blosc 1 frame counts bytes in int32: refuse now what could never be compressed. */
-    if (chunk_nbytes > (unsigned long long)INT32_MAX - H5T_BLOSC_HEADER_NBYTES) {
-        report(H5T_ERR_UNSUPPORTED, "chunk of %llu bytes exceeds Blosc 1's 2 GiB frame limit", chunk_nbytes);
+    if (chunk_nbytes > (unsigned long long)INT32_MAX - TB_BLOSC_HEADER_NBYTES) {
+        report(TB_ERR_UNSUPPORTED, "chunk of %llu bytes exceeds Blosc 1's 2 GiB frame limit", chunk_nbytes);
         return -1;
     }
     cd[3] = (unsigned)chunk_nbytes;
 
     /* Refuse settings that could never compress, at dataset creation rather than at first write. */
-    h5t_blosc_params_t p;
+    tb_blosc_params_t p;
     char               why[256];
-    h5t_status_t       st = h5t_blosc_params_from_cd(nelmts, cd, &p, why, sizeof(why));
-    if (st != H5T_OK) {
+    tb_status_t       st = tb_blosc_params_from_cd(nelmts, cd, &p, why, sizeof(why));
+    if (st != TB_OK) {
         report(st, "%s", why);
         return -1;
     }
-    if (H5Pmodify_filter(dcpl, H5T_BLOSC_FILTER_ID, flags, nelmts, cd) < 0)
+    if (H5Pmodify_filter(dcpl, TB_BLOSC_FILTER_ID, flags, nelmts, cd) < 0)
         return -1;
     return 1;
 }
 
 static size_t
-filter_compress(const h5t_blosc_params_t *p, size_t nbytes, size_t *buf_size, void **buf)
+filter_compress(const tb_blosc_params_t *p, size_t nbytes, size_t *buf_size, void **buf)
 {
-    size_t cap = h5t_blosc_max_compressed_nbytes(nbytes);
+    size_t cap = tb_blosc_max_compressed_nbytes(nbytes);
     void  *out = H5allocate_memory(cap, false);
     size_t out_nbytes = 0;
     if (!out) {
-        report(H5T_ERR_NOMEM, "cannot allocate %zu bytes for a compressed chunk", cap);
+        report(TB_ERR_NOMEM, "cannot allocate %zu bytes for a compressed chunk", cap);
         return 0;
     }
-    h5t_status_t st = h5t_blosc_compress(p, *buf, nbytes, out, cap, &out_nbytes, 0);
-    if (st != H5T_OK) {
+    tb_status_t st = tb_blosc_compress(p, *buf, nbytes, out, cap, &out_nbytes, 0);
+    if (st != TB_OK) {
         report(st, "compressing a %zu-byte chunk with %s level %u failed",
-                 nbytes, h5t_blosc_compressor_name(p->compressor), p->clevel);
+                 nbytes, tb_blosc_compressor_name(p->compressor), p->clevel);
         H5free_memory(out);
         return 0;
     }
@@ -149,30 +149,30 @@ filter_compress(const h5t_blosc_params_t *p, size_t nbytes, size_t *buf_size, vo
 }
 
 static size_t
-filter_decompress(const h5t_blosc_params_t *p, size_t nbytes, size_t *buf_size, void **buf)
+filter_decompress(const tb_blosc_params_t *p, size_t nbytes, size_t *buf_size, void **buf)
 {
     /* The size HDF5 expects back: the chunk size from set_local, with room for a preceding
      * filter's trailer. Without it (a foreign file with fewer cd_values) only Blosc's own limit. */
     size_t            limit = p->chunk_nbytes ? p->chunk_nbytes + CHUNK_SLACK_NBYTES : (size_t)INT32_MAX;
-    h5t_blosc_frame_t frame;
+    tb_blosc_frame_t frame;
     char              why[256];
-    h5t_status_t      st = h5t_blosc_frame_info(*buf, nbytes, limit, &frame, why, sizeof(why));
-    if (st != H5T_OK) {
+    tb_status_t      st = tb_blosc_frame_info(*buf, nbytes, limit, &frame, why, sizeof(why));
+    if (st != TB_OK) {
         report(st, "corrupt chunk (%zu bytes): %s", nbytes, why);
         return 0;
     }
     if (frame.nbytes == 0) {
-        report(H5T_ERR_CORRUPT, "chunk decompresses to 0 bytes");
+        report(TB_ERR_CORRUPT, "chunk decompresses to 0 bytes");
         return 0;
     }
     void  *out = H5allocate_memory(frame.nbytes, false);
     size_t out_nbytes = 0;
     if (!out) {
-        report(H5T_ERR_NOMEM, "cannot allocate %zu bytes for a decompressed chunk", frame.nbytes);
+        report(TB_ERR_NOMEM, "cannot allocate %zu bytes for a decompressed chunk", frame.nbytes);
         return 0;
     }
-    st = h5t_blosc_decompress(*buf, nbytes, out, frame.nbytes, &out_nbytes, 0);
-    if (st != H5T_OK) {
+    st = tb_blosc_decompress(*buf, nbytes, out, frame.nbytes, &out_nbytes, 0);
+    if (st != TB_OK) {
         report(st, "corrupt chunk: a block of the %zu-byte frame does not decode", nbytes);
         H5free_memory(out);
         return 0;
@@ -185,46 +185,46 @@ filter_decompress(const h5t_blosc_params_t *p, size_t nbytes, size_t *buf_size, 
 
 /* HDF5's filter callback: returns the bytes now in *buf, or 0 for failure (with a message). */
 static size_t
-h5t_blosc_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
+tb_blosc_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
                  void **buf)
 {
-    h5t_blosc_params_t p = {0};
+    tb_blosc_params_t p = {0};
     char               why[256];
-    h5t_status_t       st = h5t_blosc_params_from_cd(cd_nelmts, cd_values, &p, why, sizeof(why));
+    tb_status_t       st = tb_blosc_params_from_cd(cd_nelmts, cd_values, &p, why, sizeof(why));
     if (flags & H5Z_FLAG_REVERSE) {
         /* Decoding needs nothing but the frame; bad compression settings must not block reads. */
-        if (st != H5T_OK)
+        if (st != TB_OK)
             p.chunk_nbytes = cd_nelmts >= 4 ? cd_values[3] : 0;
         return filter_decompress(&p, nbytes, buf_size, buf);
     }
-    if (st != H5T_OK) {
+    if (st != TB_OK) {
         report(st, "%s", why);
         return 0;
     }
     return filter_compress(&p, nbytes, buf_size, buf);
 }
 
-static const H5Z_class2_t h5t_blosc_class = {
+static const H5Z_class2_t tb_blosc_class = {
     H5Z_CLASS_T_VERS,
-    (H5Z_filter_t)H5T_BLOSC_FILTER_ID,
+    (H5Z_filter_t)TB_BLOSC_FILTER_ID,
     1, /* encoder present */
     1, /* decoder present */
     /* The same name hdf5-blosc registers: HDF5 writes it into each dataset's pipeline message,
      * and files should not depend on which implementation wrote them. */
     "blosc",
     NULL,
-    h5t_blosc_set_local,
-    h5t_blosc_filter,
+    tb_blosc_set_local,
+    tb_blosc_filter,
 };
 
-H5T_EXPORT H5PL_type_t
+TB_EXPORT H5PL_type_t
 H5PLget_plugin_type(void)
 {
     return H5PL_TYPE_FILTER;
 }
 
-H5T_EXPORT const void *
+TB_EXPORT const void *
 H5PLget_plugin_info(void)
 {
-    return &h5t_blosc_class;
+    return &tb_blosc_class;
 }

@@ -1,6 +1,6 @@
-/* h5t_fletcher32.c — HDF5's Fletcher-32 variant, computed with 64-bit sums and reduced once per
- * large block instead of every 360 words; the result is the same bits (see h5t_fletcher32). */
-#include "h5t_fletcher32.h"
+/* tb_fletcher32.c — HDF5's Fletcher-32 variant, computed with 64-bit sums and reduced once per
+ * large block instead of every 360 words; the result is the same bits (see tb_fletcher32). */
+#include "tb_fletcher32.h"
 
 #include <string.h>
 
@@ -16,7 +16,7 @@ canonical(uint64_t s, int nonzero)
 }
 
 uint32_t
-h5t_fletcher32(const void *data, size_t nbytes)
+tb_fletcher32(const void *data, size_t nbytes)
 {
     const uint8_t *p       = data;
     size_t         nwords  = nbytes / 2;
@@ -55,9 +55,9 @@ h5t_fletcher32(const void *data, size_t nbytes)
 }
 
 void
-h5t_fletcher32_append(void *buf, size_t nbytes)
+tb_fletcher32_append(void *buf, size_t nbytes)
 {
-    uint32_t c = h5t_fletcher32(buf, nbytes);
+    uint32_t c = tb_fletcher32(buf, nbytes);
     uint8_t *d = (uint8_t *)buf + nbytes;
     d[0]       = (uint8_t)(c & 0xff);
     d[1]       = (uint8_t)((c >> 8) & 0xff);
@@ -65,16 +65,16 @@ h5t_fletcher32_append(void *buf, size_t nbytes)
     d[3]       = (uint8_t)((c >> 24) & 0xff);
 }
 
-h5t_status_t
-h5t_fletcher32_verify(const void *buf, size_t nbytes)
+tb_status_t
+tb_fletcher32_verify(const void *buf, size_t nbytes)
 {
-    if (nbytes < H5T_FLETCHER32_NBYTES)
-        return H5T_ERR_CORRUPT;
-    const uint8_t *s      = (const uint8_t *)buf + nbytes - H5T_FLETCHER32_NBYTES;
+    if (nbytes < TB_FLETCHER32_NBYTES)
+        return TB_ERR_CORRUPT;
+    const uint8_t *s      = (const uint8_t *)buf + nbytes - TB_FLETCHER32_NBYTES;
     uint32_t       stored = (uint32_t)s[0] | ((uint32_t)s[1] << 8) | ((uint32_t)s[2] << 16) | ((uint32_t)s[3] << 24);
-    uint32_t       c      = h5t_fletcher32(buf, nbytes - H5T_FLETCHER32_NBYTES);
+    uint32_t       c      = tb_fletcher32(buf, nbytes - TB_FLETCHER32_NBYTES);
     /* HDF5 before 1.6.3 stored the checksum with the bytes of each 16-bit half swapped; HDF5
      * still accepts that form, and so do we. */
     uint32_t reversed = ((c & 0x00ff00ffu) << 8) | ((c >> 8) & 0x00ff00ffu);
-    return (stored == c || stored == reversed) ? H5T_OK : H5T_ERR_CHECKSUM;
+    return (stored == c || stored == reversed) ? TB_OK : TB_ERR_CHECKSUM;
 }

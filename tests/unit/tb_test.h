@@ -1,7 +1,7 @@
-/* h5t_test.h — the tiny assertion kit of h5turbo's unit tests: active in every build type,
+/* tb_test.h — the tiny assertion kit of h5turbo's unit tests: active in every build type,
  * prints file:line and the failed expression, exits non-zero. One behaviour per test file. */
-#ifndef H5T_TEST_H
-#define H5T_TEST_H
+#ifndef TB_TEST_H
+#define TB_TEST_H
 
 #include <stdio.h>
 #include <stdlib.h>

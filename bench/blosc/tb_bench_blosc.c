@@ -1,12 +1,12 @@
-/* h5t_bench_blosc.c — write/read throughput and compression ratio of one HDF5 filter setup on
+/* tb_bench_blosc.c — write/read throughput and compression ratio of one HDF5 filter setup on
  * detector-like data, through whatever Blosc plugin HDF5_PLUGIN_PATH holds (bench/blosc/run.sh
  * runs it for h5turbo's filter, the hdf5-blosc reference and DEFLATE, and prints the ratios).
- *   h5t_bench_blosc WORKLOAD FILTER [FILE]   one result line: write MB/s, read MB/s, ratio
+ *   tb_bench_blosc WORKLOAD FILTER [FILE]   one result line: write MB/s, read MB/s, ratio
  *     WORKLOAD  agipd1 | agipd32 (AGIPD-like frames, chunk = 1 or 32 frames) | float (image stack)
  *     FILTER    blosc:CNAME:CLEVEL:SHUFFLE | deflate:LEVEL (with byte shuffle)
- *   h5t_bench_blosc sweep CNAME              codec only: 1 vs all threads per chunk size */
-#include "h5t_blosc_codec.h"
-#include "h5t_config.h"
+ *   tb_bench_blosc sweep CNAME              codec only: 1 vs all threads per chunk size */
+#include "tb_blosc_codec.h"
+#include "tb_config.h"
 
 #include <hdf5.h>
 #include <math.h>
@@ -216,16 +216,16 @@ run_sweep(const char *cname)
 {
     unsigned comp = 1;
     for (unsigned c = 0; c < 6; c++)
-        if (h5t_blosc_compressor_name(c) && !strcmp(cname, h5t_blosc_compressor_name(c)))
+        if (tb_blosc_compressor_name(c) && !strcmp(cname, tb_blosc_compressor_name(c)))
             comp = c;
-    h5t_blosc_params_t p = {.typesize = 2, .clevel = 5, .shuffle = 1, .compressor = comp};
+    tb_blosc_params_t p = {.typesize = 2, .clevel = 5, .shuffle = 1, .compressor = comp};
     size_t   maxn = (size_t)8 << 20;
     dset_t   d[3];
     /* The AGIPD-like ADC frames (uint16), 8 MiB of them. */
     if (make_agipd(d, (unsigned)(maxn / (FRAME_Y * FRAME_X * 2)), 1) != 3)
         return 1;
     uint8_t *src = d[0].data, *cmp = malloc(maxn + 16), *back = malloc(maxn);
-    unsigned all = h5t_threads_from_env();
+    unsigned all = tb_threads_from_env();
     printf("%10s %12s %12s %12s %12s %9s %9s\n", "chunk", "comp 1 thr", "comp all", "decomp 1", "decomp all",
            "c cpu+%", "d cpu+%");
     for (size_t n = (size_t)32 << 10; n <= maxn; n *= 2) {
@@ -235,13 +235,13 @@ run_sweep(const char *cname)
             for (int mode = 0; mode < 4; mode++) {
                 unsigned th = (mode & 1) ? all : 1;
                 size_t   cn = 0, bn = 0;
-                h5t_blosc_compress(&p, src, n, cmp, n + 16, &cn, th);
+                tb_blosc_compress(&p, src, n, cmp, n + 16, &cn, th);
                 double t0 = now(), c0 = cpu_now();
                 for (size_t it = 0; it < iters; it++) {
                     if (mode < 2)
-                        h5t_blosc_compress(&p, src, n, cmp, n + 16, &cn, th);
+                        tb_blosc_compress(&p, src, n, cmp, n + 16, &cn, th);
                     else
-                        h5t_blosc_decompress(cmp, cn, back, n, &bn, th);
+                        tb_blosc_decompress(cmp, cn, back, n, &bn, th);
                 }
                 double dt = (now() - t0) / (double)iters, dc = (cpu_now() - c0) / (double)iters;
                 best[mode] = dt < best[mode] ? dt : best[mode];
@@ -266,5 +266,5 @@ main(int argc, char **argv)
                         "       %s sweep CNAME\n", argv[0], argv[0]);
         return 2;
     }
-    return run_hdf5(argv[1], argv[2], argc > 3 ? argv[3] : "h5t_bench_blosc.h5");
+    return run_hdf5(argv[1], argv[2], argc > 3 ? argv[3] : "tb_bench_blosc.h5");
 }

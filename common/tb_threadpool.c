@@ -1,36 +1,36 @@
-/* h5t_threadpool.c — persistent workers, bounded ring-buffer queue, task groups.
+/* tb_threadpool.c — persistent workers, bounded ring-buffer queue, task groups.
  * Ownership: every field of `pool` below is protected by pool.mu, except `workers`' thread handles,
  * which only the thread that grows or shuts down the pool touches (under pool.grow_mu). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "h5t_threadpool.h"
-#include "h5t_config.h"
+#include "tb_threadpool.h"
+#include "tb_config.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define H5T_MAX_WORKERS 1024
-#define H5T_QUEUE_CAP   1024
+#define TB_MAX_WORKERS 1024
+#define TB_QUEUE_CAP   1024
 
 typedef struct task {
-    h5t_task_fn      fn;
+    tb_task_fn      fn;
     void            *arg;
-    h5t_taskgroup_t *group;
+    tb_taskgroup_t *group;
 } task_t;
 
 static struct {
     pthread_mutex_t mu;        /* protects everything below but `threads` */
     pthread_cond_t  work_cv;   /* signalled when a task is queued or on shutdown */
     pthread_cond_t  done_cv;   /* broadcast when a task finishes */
-    task_t          queue[H5T_QUEUE_CAP];
+    task_t          queue[TB_QUEUE_CAP];
     size_t          head, count;
     unsigned        nworkers;
     int             shutdown;
     pthread_mutex_t grow_mu;   /* serialises growing and shutdown */
-    pthread_t       threads[H5T_MAX_WORKERS];
+    pthread_t       threads[TB_MAX_WORKERS];
 } pool = {.mu = PTHREAD_MUTEX_INITIALIZER,
           .work_cv = PTHREAD_COND_INITIALIZER,
           .done_cv = PTHREAD_COND_INITIALIZER,
@@ -56,7 +56,7 @@ pop_locked(task_t *out)
     if (pool.count == 0)
         return 0;
     *out = pool.queue[pool.head];
-    pool.head = (pool.head + 1) % H5T_QUEUE_CAP;
+    pool.head = (pool.head + 1) % TB_QUEUE_CAP;
     pool.count--;
     return 1;
 }
@@ -103,8 +103,8 @@ register_atfork(void)
 static void
 grow(unsigned want)
 {
-    if (want > H5T_MAX_WORKERS)
-        want = H5T_MAX_WORKERS;
+    if (want > TB_MAX_WORKERS)
+        want = TB_MAX_WORKERS;
     pthread_once(&atfork_once, register_atfork);
     pthread_mutex_lock(&pool.grow_mu);
     pthread_mutex_lock(&pool.mu);
@@ -147,10 +147,10 @@ shutdown_pool(void)
 }
 
 void
-h5t_taskgroup_init(h5t_taskgroup_t *g, unsigned threads)
+tb_taskgroup_init(tb_taskgroup_t *g, unsigned threads)
 {
     if (threads == 0)
-        threads = h5t_threads_from_env();
+        threads = tb_threads_from_env();
     g->threads = threads;
     g->pending = 0;
     if (threads > 1) {
@@ -163,15 +163,15 @@ h5t_taskgroup_init(h5t_taskgroup_t *g, unsigned threads)
 }
 
 void
-h5t_taskgroup_submit(h5t_taskgroup_t *g, h5t_task_fn fn, void *arg)
+tb_taskgroup_submit(tb_taskgroup_t *g, tb_task_fn fn, void *arg)
 {
     if (g->threads > 1) {
         pthread_mutex_lock(&pool.mu);
         /* Bound on what this group may queue: enough to keep its threads busy, no more.
          * Beyond it the caller does the work itself, which also bounds memory in flight. */
         size_t limit = (size_t)g->threads * 4;
-        if (pool.nworkers > 0 && !pool.shutdown && pool.count < H5T_QUEUE_CAP && g->pending < limit) {
-            pool.queue[(pool.head + pool.count) % H5T_QUEUE_CAP] = (task_t){fn, arg, g};
+        if (pool.nworkers > 0 && !pool.shutdown && pool.count < TB_QUEUE_CAP && g->pending < limit) {
+            pool.queue[(pool.head + pool.count) % TB_QUEUE_CAP] = (task_t){fn, arg, g};
             pool.count++;
             g->pending++;
             pthread_cond_signal(&pool.work_cv);
@@ -184,7 +184,7 @@ h5t_taskgroup_submit(h5t_taskgroup_t *g, h5t_task_fn fn, void *arg)
 }
 
 void
-h5t_taskgroup_wait(h5t_taskgroup_t *g)
+tb_taskgroup_wait(tb_taskgroup_t *g)
 {
     pthread_mutex_lock(&pool.mu);
     while (g->pending > 0) {
@@ -198,7 +198,7 @@ h5t_taskgroup_wait(h5t_taskgroup_t *g)
 }
 
 typedef struct pfor {
-    h5t_index_fn   fn;
+    tb_index_fn   fn;
     void          *arg;
     size_t         n;
     atomic_size_t  next;
@@ -217,26 +217,26 @@ pfor_worker(void *p)
 }
 
 void
-h5t_parallel_for(size_t n, unsigned threads, h5t_index_fn fn, void *arg)
+tb_parallel_for(size_t n, unsigned threads, tb_index_fn fn, void *arg)
 {
     if (threads == 0)
-        threads = h5t_threads_from_env();
+        threads = tb_threads_from_env();
     if (n <= 1 || threads <= 1) {
         for (size_t i = 0; i < n; i++)
             fn(arg, i);
         return;
     }
     pfor_t          pf = {fn, arg, n, 0};
-    h5t_taskgroup_t g;
-    h5t_taskgroup_init(&g, threads);
+    tb_taskgroup_t g;
+    tb_taskgroup_init(&g, threads);
     unsigned helpers = threads - 1;
     if (helpers > n - 1)
         helpers = (unsigned)(n - 1);
     for (unsigned k = 0; k < helpers; k++) {
         pthread_mutex_lock(&pool.mu);
         int queued = 0;
-        if (pool.nworkers > 0 && !pool.shutdown && pool.count < H5T_QUEUE_CAP) {
-            pool.queue[(pool.head + pool.count) % H5T_QUEUE_CAP] = (task_t){pfor_worker, &pf, &g};
+        if (pool.nworkers > 0 && !pool.shutdown && pool.count < TB_QUEUE_CAP) {
+            pool.queue[(pool.head + pool.count) % TB_QUEUE_CAP] = (task_t){pfor_worker, &pf, &g};
             pool.count++;
             g.pending++;
             queued = 1;
@@ -247,11 +247,11 @@ h5t_parallel_for(size_t n, unsigned threads, h5t_index_fn fn, void *arg)
             break;
     }
     pfor_worker(&pf);
-    h5t_taskgroup_wait(&g);
+    tb_taskgroup_wait(&g);
 }
 
 unsigned
-h5t_threadpool_workers(void)
+tb_threadpool_workers(void)
 {
     pthread_mutex_lock(&pool.mu);
     unsigned n = pool.nworkers;
@@ -260,7 +260,7 @@ h5t_threadpool_workers(void)
 }
 
 void
-h5t_threadpool_fail_thread_creation(int on)
+tb_threadpool_fail_thread_creation(int on)
 {
     atomic_store(&fail_creation, on);
 }

@@ -1,6 +1,6 @@
-/* h5t_hdf5err.c — registers h5turbo's HDF5 error class lazily and pushes messages under it.
+/* tb_hdf5err.c — registers h5turbo's HDF5 error class lazily and pushes messages under it.
  * The class is dropped at library close (H5atclose) so a re-initialised library gets a new one. */
-#include "h5t_hdf5err.h"
+#include "tb_hdf5err.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -30,13 +30,13 @@ ensure_class(void)
         return -1;
     maj_id = H5Ecreate_msg(cls_id, H5E_MAJOR, "h5turbo");
     for (int s = 0; s >= -8; s--)
-        min_ids[-s] = H5Ecreate_msg(cls_id, H5E_MINOR, h5t_status_str((h5t_status_t)s));
+        min_ids[-s] = H5Ecreate_msg(cls_id, H5E_MINOR, tb_status_str((tb_status_t)s));
     H5atclose(forget_class, NULL);
     return 0;
 }
 
 void
-h5t_push_error(const char *file, const char *func, unsigned line, const char *part, h5t_status_t st,
+tb_push_error(const char *file, const char *func, unsigned line, const char *part, tb_status_t st,
                const char *fmt, ...)
 {
     char    msg[512];
@@ -63,13 +63,13 @@ h5t_push_error(const char *file, const char *func, unsigned line, const char *pa
 }
 
 hid_t
-h5t_err_save(void)
+tb_err_save(void)
 {
     return H5Eget_current_stack();
 }
 
 void
-h5t_err_restore(hid_t saved)
+tb_err_restore(hid_t saved)
 {
     if (saved >= 0)
         H5Eset_current_stack(saved);

@@ -1,10 +1,10 @@
-/* h5t_blosc_codec.c — Blosc 1 frames compressed and decompressed block-parallel on h5turbo's
+/* tb_blosc_codec.c — Blosc 1 frames compressed and decompressed block-parallel on h5turbo's
  * pool. c-blosc does the per-block work through its reentrant single-threaded calls; this file
  * splits a chunk into block runs, runs them on the pool, and stitches one frame out of them. */
-#include "h5t_blosc_codec.h"
-#include "h5t_pool.h"
-#include "h5t_threadpool.h"
-#include "h5t_config.h"
+#include "tb_blosc_codec.h"
+#include "tb_pool.h"
+#include "tb_threadpool.h"
+#include "tb_config.h"
 
 #include <blosc.h>
 #include <limits.h>
@@ -35,12 +35,12 @@
 #define MIN_SPLIT_NBYTES  128u  /* c-blosc stores anything smaller as a plain copy */
 #define MAX_SPLITS        16u
 #define L1_NBYTES         (32u * 1024u)
-#define MAX_FRAME_NBYTES  ((size_t)INT32_MAX - H5T_BLOSC_HEADER_NBYTES)
+#define MAX_FRAME_NBYTES  ((size_t)INT32_MAX - TB_BLOSC_HEADER_NBYTES)
 
 /* Default size below which a chunk is not worth splitting across threads. Blosc's authors advise
  * 128-512 KiB. Below two blocks (c-blosc's block size is 64 KiB-1 MiB) there is nothing to split;
  * from two blocks on, splitting costs 5-13 % more CPU in all and returns up to the thread count
- * in wall time (`h5t_bench_blosc sweep`, bench/blosc/README.md). */
+ * in wall time (`tb_bench_blosc sweep`, bench/blosc/README.md). */
 #define PARALLEL_MIN_NBYTES ((size_t)256 * 1024)
 
 /* Set once if the linked c-blosc chooses block sizes differently from the 1.21 rule we mirror
@@ -52,7 +52,7 @@ static atomic_int splice_unsupported;
 static atomic_size_t n_fallbacks;
 
 size_t
-h5t_blosc_parallel_fallbacks(void)
+tb_blosc_parallel_fallbacks(void)
 {
     return atomic_load(&n_fallbacks);
 }
@@ -92,42 +92,42 @@ put_le32(uint8_t *p, uint32_t v)
 }
 
 const char *
-h5t_blosc_compressor_name(unsigned compressor)
+tb_blosc_compressor_name(unsigned compressor)
 {
     return compressor < sizeof(compressor_names) / sizeof(compressor_names[0]) ? compressor_names[compressor]
                                                                               : NULL;
 }
 
 int
-h5t_blosc_compressor_available(unsigned compressor)
+tb_blosc_compressor_available(unsigned compressor)
 {
-    const char *name = h5t_blosc_compressor_name(compressor);
+    const char *name = tb_blosc_compressor_name(compressor);
     /* c-blosc answers from a constant table: no lock, no state. */
     return name != NULL && blosc_compname_to_compcode(name) == (int)compressor;
 }
 
 size_t
-h5t_blosc_max_compressed_nbytes(size_t src_nbytes)
+tb_blosc_max_compressed_nbytes(size_t src_nbytes)
 {
-    return src_nbytes + H5T_BLOSC_HEADER_NBYTES;
+    return src_nbytes + TB_BLOSC_HEADER_NBYTES;
 }
 
 size_t
-h5t_blosc_parallel_min_nbytes(void)
+tb_blosc_parallel_min_nbytes(void)
 {
     return PARALLEL_MIN_NBYTES;
 }
 
-h5t_status_t
-h5t_blosc_params_from_cd(size_t cd_nelmts, const unsigned cd_values[], h5t_blosc_params_t *p_out, char *why,
+tb_status_t
+tb_blosc_params_from_cd(size_t cd_nelmts, const unsigned cd_values[], tb_blosc_params_t *p_out, char *why,
                          size_t why_nbytes)
 {
     /* hdf5-blosc's defaults for the optional slots: level 5, byte shuffle, blosclz. */
-    h5t_blosc_params_t p = {.typesize = 1, .clevel = 5, .shuffle = H5T_BLOSC_SHUFFLE,
-                            .compressor = H5T_BLOSC_BLOSCLZ, .chunk_nbytes = 0};
+    tb_blosc_params_t p = {.typesize = 1, .clevel = 5, .shuffle = TB_BLOSC_SHUFFLE,
+                            .compressor = TB_BLOSC_BLOSCLZ, .chunk_nbytes = 0};
     if (cd_nelmts > 0 && !cd_values) {
         say(why, why_nbytes, "cd_values missing");
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     }
     if (cd_nelmts >= 3)
         p.typesize = cd_values[2];
@@ -144,23 +144,23 @@ h5t_blosc_params_from_cd(size_t cd_nelmts, const unsigned cd_values[], h5t_blosc
         p.typesize = 1;
     if (p.clevel > 9) {
         say(why, why_nbytes, "compression level %u out of range 0..9 (cd_values[4])", p.clevel);
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     }
-    if (p.shuffle > H5T_BLOSC_BITSHUFFLE) {
+    if (p.shuffle > TB_BLOSC_BITSHUFFLE) {
         say(why, why_nbytes, "shuffle mode %u is not 0 (none), 1 (byte) or 2 (bit) (cd_values[5])", p.shuffle);
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     }
-    if (!h5t_blosc_compressor_name(p.compressor)) {
+    if (!tb_blosc_compressor_name(p.compressor)) {
         say(why, why_nbytes, "unknown compressor code %u (cd_values[6])", p.compressor);
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     }
-    if (!h5t_blosc_compressor_available(p.compressor)) {
+    if (!tb_blosc_compressor_available(p.compressor)) {
         say(why, why_nbytes, "this c-blosc (%s) lacks the '%s' compressor; it has %s", blosc_get_version_string(),
             compressor_names[p.compressor], blosc_list_compressors());
-        return H5T_ERR_UNSUPPORTED;
+        return TB_ERR_UNSUPPORTED;
     }
     *p_out = p;
-    return H5T_OK;
+    return TB_OK;
 }
 
 /* ------------------------------------------------------------------------------------------
@@ -171,18 +171,18 @@ h5t_blosc_params_from_cd(size_t cd_nelmts, const unsigned cd_values[], h5t_blosc
 static int
 splits_blocks(unsigned compressor, unsigned typesize, size_t blocksize)
 {
-    return compressor != H5T_BLOSC_ZSTD && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_SPLIT_NBYTES;
+    return compressor != TB_BLOSC_ZSTD && typesize <= MAX_SPLITS && blocksize / typesize >= MIN_SPLIT_NBYTES;
 }
 
 /* The block size c-blosc 1.21 chooses for a buffer when none is forced. We choose the same so a
  * frame from the parallel path equals c-blosc's serial frame, and the tuning (bigger blocks for
  * high levels and for the slow, high-ratio codecs) carries over. */
 static size_t
-pick_blocksize(const h5t_blosc_params_t *p, size_t nbytes)
+pick_blocksize(const tb_blosc_params_t *p, size_t nbytes)
 {
     unsigned ts = p->typesize;
     int      high_ratio =
-        p->compressor == H5T_BLOSC_LZ4HC || p->compressor == H5T_BLOSC_ZLIB || p->compressor == H5T_BLOSC_ZSTD;
+        p->compressor == TB_BLOSC_LZ4HC || p->compressor == TB_BLOSC_ZLIB || p->compressor == TB_BLOSC_ZSTD;
     if (nbytes < ts)
         return 1;
     size_t bs = nbytes;
@@ -215,7 +215,7 @@ pick_blocksize(const h5t_blosc_params_t *p, size_t nbytes)
  * checked against every sub-frame header, so a c-blosc that chooses otherwise only costs the
  * parallel path (we fall back to one serial call), never a wrong frame. */
 static size_t
-forced_blocksize_for(const h5t_blosc_params_t *p, size_t blocksize)
+forced_blocksize_for(const tb_blosc_params_t *p, size_t blocksize)
 {
     if (p->clevel > 0 && splits_blocks(p->compressor, p->typesize, blocksize))
         return blocksize / p->typesize;
@@ -234,7 +234,7 @@ typedef struct compress_run {
 } compress_run_t;
 
 typedef struct compress_job {
-    const h5t_blosc_params_t *p;
+    const tb_blosc_params_t *p;
     const uint8_t            *src;
     const char               *compname;
     size_t                    forced_blocksize;
@@ -257,21 +257,21 @@ compress_run(void *arg, size_t i)
 static size_t
 run_capacity(size_t nbytes, size_t nblocks)
 {
-    return H5T_BLOSC_HEADER_NBYTES + nbytes + nbytes / 6 + nblocks * (4 + MAX_SPLITS * (4 + 32)) + 64;
+    return TB_BLOSC_HEADER_NBYTES + nbytes + nbytes / 6 + nblocks * (4 + MAX_SPLITS * (4 + 32)) + 64;
 }
 
-static h5t_status_t
-compress_serial(const h5t_blosc_params_t *p, const void *src, size_t src_nbytes, void *dst,
+static tb_status_t
+compress_serial(const tb_blosc_params_t *p, const void *src, size_t src_nbytes, void *dst,
                 size_t *dst_nbytes_out)
 {
     /* Destination exactly input + header: c-blosc then stores a plain copy when the frame would
      * be larger, the behaviour every Blosc reader expects. */
     int rc = blosc_compress_ctx((int)p->clevel, (int)p->shuffle, p->typesize, src_nbytes, src, dst,
-                                h5t_blosc_max_compressed_nbytes(src_nbytes), compressor_names[p->compressor], 0, 1);
+                                tb_blosc_max_compressed_nbytes(src_nbytes), compressor_names[p->compressor], 0, 1);
     if (rc <= 0)
-        return H5T_ERR_CODEC;
+        return TB_ERR_CODEC;
     *dst_nbytes_out = (size_t)rc;
-    return H5T_OK;
+    return TB_OK;
 }
 
 /* Checks a sub-frame c-blosc wrote for a run and returns the offset of its block data, or 0 when
@@ -280,7 +280,7 @@ static size_t
 run_payload_offset(const compress_run_t *r, size_t blocksize, const uint8_t *ref_header)
 {
     const uint8_t *h = r->out;
-    if (r->rc < (int)H5T_BLOSC_HEADER_NBYTES || (size_t)r->rc > r->out_cap)
+    if (r->rc < (int)TB_BLOSC_HEADER_NBYTES || (size_t)r->rc > r->out_cap)
         return 0;
     if (h[0] != FRAME_VERSION || (h[2] & FLAG_MEMCPYED) || get_le32(h + 4) != r->src_nbytes ||
         get_le32(h + 8) != blocksize || get_le32(h + 12) != (uint32_t)r->rc)
@@ -288,12 +288,12 @@ run_payload_offset(const compress_run_t *r, size_t blocksize, const uint8_t *ref
     /* Every run must agree on versions, flags and type size: they become the one header. */
     if (h[1] != ref_header[1] || h[2] != ref_header[2] || h[3] != ref_header[3])
         return 0;
-    size_t table = H5T_BLOSC_HEADER_NBYTES + 4 * r->nblocks;
+    size_t table = TB_BLOSC_HEADER_NBYTES + 4 * r->nblocks;
     if ((size_t)r->rc < table)
         return 0;
     size_t prev = table;
     for (size_t k = 0; k < r->nblocks; k++) {
-        size_t off = get_le32(h + H5T_BLOSC_HEADER_NBYTES + 4 * k);
+        size_t off = get_le32(h + TB_BLOSC_HEADER_NBYTES + 4 * k);
         if (off < prev || off > (size_t)r->rc)
             return 0;
         prev = off;
@@ -301,29 +301,29 @@ run_payload_offset(const compress_run_t *r, size_t blocksize, const uint8_t *ref
     return table;
 }
 
-static h5t_status_t
-compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes, uint8_t *dst,
+static tb_status_t
+compress_parallel(const tb_blosc_params_t *p, const uint8_t *src, size_t nbytes, uint8_t *dst,
                   size_t *dst_nbytes_out, unsigned threads, int *fallback_out)
 {
     size_t blocksize = pick_blocksize(p, nbytes);
     *fallback_out    = 1;
     if (blocksize == 0)
-        return H5T_OK;
+        return TB_OK;
     size_t nfull   = nbytes / blocksize;
     size_t nblocks = nfull + (nbytes % blocksize ? 1 : 0);
     /* A short last block is only compressed like c-blosc's when its run also holds a full
      * block (c-blosc must see it as the leftover of a longer buffer), so two full blocks are
      * the minimum to split anything. */
     if (nfull < 2 || blocksize < MIN_SPLIT_NBYTES)
-        return H5T_OK;
+        return TB_OK;
 
     /* A few runs per thread balance uneven blocks without much per-call overhead. */
     size_t nruns = (size_t)threads * 4;
     if (nruns > nfull)
         nruns = nfull;
-    compress_run_t *runs = h5t_buf_get(nruns * sizeof(*runs));
+    compress_run_t *runs = tb_buf_get(nruns * sizeof(*runs));
     if (!runs)
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     size_t scratch_nbytes = 0;
     for (size_t i = 0; i < nruns; i++) {
         compress_run_t *r = &runs[i];
@@ -337,14 +337,14 @@ compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes
         scratch_nbytes += r->out_cap;
         /* c-blosc keeps the destination size in an int32. */
         if (r->out_cap > (size_t)INT32_MAX) {
-            h5t_buf_put(runs);
-            return H5T_OK;
+            tb_buf_put(runs);
+            return TB_OK;
         }
     }
-    uint8_t *scratch = h5t_buf_get(scratch_nbytes);
+    uint8_t *scratch = tb_buf_get(scratch_nbytes);
     if (!scratch) {
-        h5t_buf_put(runs);
-        return H5T_ERR_NOMEM;
+        tb_buf_put(runs);
+        return TB_ERR_NOMEM;
     }
     size_t off = 0;
     for (size_t i = 0; i < nruns; i++) {
@@ -353,22 +353,22 @@ compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes
     }
 
     compress_job_t job = {p, src, compressor_names[p->compressor], forced_blocksize_for(p, blocksize), runs};
-    h5t_parallel_for(nruns, threads, compress_run, &job);
+    tb_parallel_for(nruns, threads, compress_run, &job);
 
     /* Splice: one header, one offset table, the runs' block data back to back. */
-    size_t table_end = H5T_BLOSC_HEADER_NBYTES + 4 * nblocks;
+    size_t table_end = TB_BLOSC_HEADER_NBYTES + 4 * nblocks;
     size_t total     = table_end;
     size_t payload_off[64];
-    size_t *poff = nruns <= 64 ? payload_off : h5t_buf_get(nruns * sizeof(size_t));
-    h5t_status_t st = H5T_OK;
+    size_t *poff = nruns <= 64 ? payload_off : tb_buf_get(nruns * sizeof(size_t));
+    tb_status_t st = TB_OK;
     if (!poff) {
-        st = H5T_ERR_NOMEM;
+        st = TB_ERR_NOMEM;
         goto done;
     }
     for (size_t i = 0; i < nruns; i++) {
         poff[i] = run_payload_offset(&runs[i], blocksize, runs[0].out);
         if (poff[i] == 0) {
-            if (runs[i].rc >= (int)H5T_BLOSC_HEADER_NBYTES && get_le32(runs[i].out + 8) != blocksize)
+            if (runs[i].rc >= (int)TB_BLOSC_HEADER_NBYTES && get_le32(runs[i].out + 8) != blocksize)
                 atomic_store(&splice_unsupported, 1);
             goto done; /* fallback: compress serially */
         }
@@ -376,15 +376,15 @@ compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes
     }
     *fallback_out = 0;
     const uint8_t *h0 = runs[0].out;
-    if (total > nbytes + H5T_BLOSC_HEADER_NBYTES) {
+    if (total > nbytes + TB_BLOSC_HEADER_NBYTES) {
         /* The data does not compress: the same plain copy c-blosc would store. */
         memcpy(dst, h0, 4);
         dst[2] = (uint8_t)(h0[2] | FLAG_MEMCPYED);
         put_le32(dst + 4, (uint32_t)nbytes);
         put_le32(dst + 8, (uint32_t)blocksize);
-        put_le32(dst + 12, (uint32_t)(nbytes + H5T_BLOSC_HEADER_NBYTES));
-        memcpy(dst + H5T_BLOSC_HEADER_NBYTES, src, nbytes);
-        *dst_nbytes_out = nbytes + H5T_BLOSC_HEADER_NBYTES;
+        put_le32(dst + 12, (uint32_t)(nbytes + TB_BLOSC_HEADER_NBYTES));
+        memcpy(dst + TB_BLOSC_HEADER_NBYTES, src, nbytes);
+        *dst_nbytes_out = nbytes + TB_BLOSC_HEADER_NBYTES;
         goto done;
     }
     memcpy(dst, h0, 4);
@@ -395,8 +395,8 @@ compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes
     for (size_t i = 0; i < nruns; i++) {
         const compress_run_t *r = &runs[i];
         for (size_t k = 0; k < r->nblocks; k++) {
-            size_t sub_off = get_le32(r->out + H5T_BLOSC_HEADER_NBYTES + 4 * k);
-            put_le32(dst + H5T_BLOSC_HEADER_NBYTES + 4 * (r->first_block + k), (uint32_t)(at + sub_off - poff[i]));
+            size_t sub_off = get_le32(r->out + TB_BLOSC_HEADER_NBYTES + 4 * k);
+            put_le32(dst + TB_BLOSC_HEADER_NBYTES + 4 * (r->first_block + k), (uint32_t)(at + sub_off - poff[i]));
         }
         size_t len = (size_t)r->rc - poff[i];
         memcpy(dst + at, r->out + poff[i], len);
@@ -405,36 +405,36 @@ compress_parallel(const h5t_blosc_params_t *p, const uint8_t *src, size_t nbytes
     *dst_nbytes_out = total;
 done:
     if (poff && poff != payload_off)
-        h5t_buf_put(poff);
-    h5t_buf_put(scratch);
-    h5t_buf_put(runs);
+        tb_buf_put(poff);
+    tb_buf_put(scratch);
+    tb_buf_put(runs);
     return st;
 }
 
-h5t_status_t
-h5t_blosc_compress(const h5t_blosc_params_t *p_in, const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
+tb_status_t
+tb_blosc_compress(const tb_blosc_params_t *p_in, const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
                    size_t *dst_nbytes_out, unsigned threads)
 {
     if (!p_in || (!src && src_nbytes) || !dst || !dst_nbytes_out)
-        return H5T_ERR_ARG;
-    h5t_blosc_params_t p = *p_in;
+        return TB_ERR_ARG;
+    tb_blosc_params_t p = *p_in;
     if (p.typesize == 0 || p.typesize > 255)
         p.typesize = 1;
-    if (p.clevel > 9 || p.shuffle > H5T_BLOSC_BITSHUFFLE || !h5t_blosc_compressor_name(p.compressor))
-        return H5T_ERR_ARG;
-    if (!h5t_blosc_compressor_available(p.compressor))
-        return H5T_ERR_UNSUPPORTED;
+    if (p.clevel > 9 || p.shuffle > TB_BLOSC_BITSHUFFLE || !tb_blosc_compressor_name(p.compressor))
+        return TB_ERR_ARG;
+    if (!tb_blosc_compressor_available(p.compressor))
+        return TB_ERR_UNSUPPORTED;
     if (src_nbytes > MAX_FRAME_NBYTES)
-        return H5T_ERR_UNSUPPORTED;
-    if (dst_cap < h5t_blosc_max_compressed_nbytes(src_nbytes))
-        return H5T_ERR_ARG;
+        return TB_ERR_UNSUPPORTED;
+    if (dst_cap < tb_blosc_max_compressed_nbytes(src_nbytes))
+        return TB_ERR_ARG;
 
-    unsigned want = threads ? threads : h5t_threads_from_env();
+    unsigned want = threads ? threads : tb_threads_from_env();
     int      go_parallel = want > 1 && (threads > 1 || src_nbytes >= PARALLEL_MIN_NBYTES);
     if (go_parallel && p.clevel > 0 && src_nbytes >= MIN_SPLIT_NBYTES && !atomic_load(&splice_unsupported)) {
         int          fallback = 1;
-        h5t_status_t st = compress_parallel(&p, src, src_nbytes, dst, dst_nbytes_out, want, &fallback);
-        if (st != H5T_OK || !fallback)
+        tb_status_t st = compress_parallel(&p, src, src_nbytes, dst, dst_nbytes_out, want, &fallback);
+        if (st != TB_OK || !fallback)
             return st;
         /* Frames too small to split are not attempts; anything else that falls back is. */
         if (pick_blocksize(&p, src_nbytes) * 2 <= src_nbytes)
@@ -446,20 +446,20 @@ h5t_blosc_compress(const h5t_blosc_params_t *p_in, const void *src, size_t src_n
 /* ------------------------------------------------------------------------------------------
  * Decompression */
 
-h5t_status_t
-h5t_blosc_frame_info(const void *src_v, size_t src_nbytes, size_t dst_cap, h5t_blosc_frame_t *info_out, char *why,
+tb_status_t
+tb_blosc_frame_info(const void *src_v, size_t src_nbytes, size_t dst_cap, tb_blosc_frame_t *info_out, char *why,
                      size_t why_nbytes)
 {
     const uint8_t    *src = src_v;
-    h5t_blosc_frame_t f;
+    tb_blosc_frame_t f;
     memset(&f, 0, sizeof(f));
-    if (!src || src_nbytes < H5T_BLOSC_HEADER_NBYTES) {
+    if (!src || src_nbytes < TB_BLOSC_HEADER_NBYTES) {
         say(why, why_nbytes, "chunk of %zu bytes is shorter than a Blosc header (16 bytes)", src_nbytes);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (src[0] != FRAME_VERSION) {
         say(why, why_nbytes, "Blosc format version %u, expected %u", src[0], FRAME_VERSION);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     f.flags      = src[2];
     f.typesize   = src[3];
@@ -470,75 +470,75 @@ h5t_blosc_frame_info(const void *src_v, size_t src_nbytes, size_t dst_cap, h5t_b
     f.memcpyed   = (f.flags & FLAG_MEMCPYED) != 0;
     if (f.flags & FLAG_RESERVED) {
         say(why, why_nbytes, "reserved header flag 0x08 set (flags 0x%02x)", f.flags);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
-    if (f.cbytes < H5T_BLOSC_HEADER_NBYTES || f.cbytes > src_nbytes) {
+    if (f.cbytes < TB_BLOSC_HEADER_NBYTES || f.cbytes > src_nbytes) {
         say(why, why_nbytes, "header claims a %zu-byte frame, chunk holds %zu bytes", f.cbytes, src_nbytes);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (f.nbytes > MAX_FRAME_NBYTES) {
         say(why, why_nbytes, "header claims %zu uncompressed bytes, beyond Blosc's limit", f.nbytes);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (f.nbytes > dst_cap) {
         say(why, why_nbytes, "header claims %zu uncompressed bytes, more than the %zu expected", f.nbytes, dst_cap);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (f.typesize == 0) {
         say(why, why_nbytes, "header type size is 0");
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (f.memcpyed) {
-        if (f.cbytes != f.nbytes + H5T_BLOSC_HEADER_NBYTES) {
+        if (f.cbytes != f.nbytes + TB_BLOSC_HEADER_NBYTES) {
             say(why, why_nbytes, "plain-copy frame of %zu bytes for %zu bytes of data", f.cbytes, f.nbytes);
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         }
         f.nblocks = 0;
         *info_out = f;
-        return H5T_OK;
+        return TB_OK;
     }
     if (f.nbytes == 0) {
         *info_out = f;
-        return H5T_OK;
+        return TB_OK;
     }
     /* Format 0 blosclz, 1 lz4/lz4hc, 2 snappy, 3 zlib, 4 zstd: find a compressor writing it. */
     int have = 0;
     for (unsigned c = 0; c < sizeof(compressor_format) / sizeof(compressor_format[0]); c++)
-        if (compressor_format[c] == f.compformat && h5t_blosc_compressor_available(c))
+        if (compressor_format[c] == f.compformat && tb_blosc_compressor_available(c))
             have = 1;
     if (f.compformat > 4) {
         say(why, why_nbytes, "unknown compressor format %u in header", f.compformat);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (!have) {
         say(why, why_nbytes, "this c-blosc lacks the decoder for compressor format %u", f.compformat);
-        return H5T_ERR_UNSUPPORTED;
+        return TB_ERR_UNSUPPORTED;
     }
     if (src[1] != 1) {
         say(why, why_nbytes, "compressor format version %u, expected 1", src[1]);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     if (f.blocksize == 0 || f.blocksize > f.nbytes) {
         say(why, why_nbytes, "block size %zu for %zu bytes of data", f.blocksize, f.nbytes);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     f.nblocks    = f.nbytes / f.blocksize + (f.nbytes % f.blocksize ? 1 : 0);
-    size_t table = H5T_BLOSC_HEADER_NBYTES + 4 * f.nblocks;
+    size_t table = TB_BLOSC_HEADER_NBYTES + 4 * f.nblocks;
     /* Every block needs its offset and at least one 4-byte stream length. */
-    if (f.nblocks > (f.cbytes - H5T_BLOSC_HEADER_NBYTES) / 8) {
+    if (f.nblocks > (f.cbytes - TB_BLOSC_HEADER_NBYTES) / 8) {
         say(why, why_nbytes, "%zu blocks cannot fit in a %zu-byte frame", f.nblocks, f.cbytes);
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     }
     for (size_t k = 0; k < f.nblocks; k++) {
-        size_t off = get_le32(src + H5T_BLOSC_HEADER_NBYTES + 4 * k);
+        size_t off = get_le32(src + TB_BLOSC_HEADER_NBYTES + 4 * k);
         if (off < table || off > f.cbytes - 4) {
             say(why, why_nbytes, "block %zu starts at %zu, outside the frame's data [%zu, %zu)", k, off, table,
                 f.cbytes);
-            return H5T_ERR_CORRUPT;
+            return TB_ERR_CORRUPT;
         }
     }
     *info_out = f;
-    return H5T_OK;
+    return TB_OK;
 }
 
 /* One run of consecutive blocks decoded by one c-blosc call straight into the destination. */
@@ -561,35 +561,35 @@ decompress_run(void *arg, size_t i)
         stop_nbytes = job->nbytes;
     /* blosc_getitem decodes just the blocks covering the items asked for, with a context of its
      * own (no lock, no thread), validating each stream against the frame size in the header,
-     * which h5t_blosc_frame_info has checked against the real buffer. */
+     * which tb_blosc_frame_info has checked against the real buffer. */
     int want = (int)((stop_nbytes - start_nbytes) / job->typesize);
     int got  = blosc_getitem(job->src, (int)(start_nbytes / job->typesize), want, job->dst + start_nbytes);
     job->rc[i] = (got == (int)(stop_nbytes - start_nbytes)) ? 0 : -1;
 }
 
-h5t_status_t
-h5t_blosc_decompress(const void *src_v, size_t src_nbytes, void *dst_v, size_t dst_cap, size_t *dst_nbytes_out,
+tb_status_t
+tb_blosc_decompress(const void *src_v, size_t src_nbytes, void *dst_v, size_t dst_cap, size_t *dst_nbytes_out,
                      unsigned threads)
 {
     const uint8_t    *src = src_v;
     uint8_t          *dst = dst_v;
-    h5t_blosc_frame_t f;
+    tb_blosc_frame_t f;
     if (!src || !dst_nbytes_out || (!dst && dst_cap))
-        return H5T_ERR_ARG;
-    h5t_status_t st = h5t_blosc_frame_info(src, src_nbytes, dst_cap, &f, NULL, 0);
-    if (st != H5T_OK)
+        return TB_ERR_ARG;
+    tb_status_t st = tb_blosc_frame_info(src, src_nbytes, dst_cap, &f, NULL, 0);
+    if (st != TB_OK)
         return st;
     if (f.nbytes == 0) {
         *dst_nbytes_out = 0;
-        return H5T_OK;
+        return TB_OK;
     }
     if (f.memcpyed) {
-        memcpy(dst, src + H5T_BLOSC_HEADER_NBYTES, f.nbytes);
+        memcpy(dst, src + TB_BLOSC_HEADER_NBYTES, f.nbytes);
         *dst_nbytes_out = f.nbytes;
-        return H5T_OK;
+        return TB_OK;
     }
 
-    unsigned want = threads ? threads : h5t_threads_from_env();
+    unsigned want = threads ? threads : tb_threads_from_env();
     /* Decoding by items needs whole items per block, which c-blosc's own frames always have;
      * anything else is left to its serial decoder. */
     int go_parallel = want > 1 && f.nblocks >= 2 && (threads > 1 || f.nbytes >= PARALLEL_MIN_NBYTES) &&
@@ -607,25 +607,25 @@ h5t_blosc_decompress(const void *src_v, size_t src_nbytes, void *dst_v, size_t d
         if (nruns > f.nblocks)
             nruns = f.nblocks;
         int  rc_local[64];
-        int *rc = nruns <= 64 ? rc_local : h5t_buf_get(nruns * sizeof(int));
+        int *rc = nruns <= 64 ? rc_local : tb_buf_get(nruns * sizeof(int));
         if (!rc)
-            return H5T_ERR_NOMEM;
+            return TB_ERR_NOMEM;
         decompress_job_t job = {src, dst, f.nbytes, f.blocksize, f.typesize, f.nblocks, nruns, rc};
-        h5t_parallel_for(nruns, want, decompress_run, &job);
-        st = H5T_OK;
+        tb_parallel_for(nruns, want, decompress_run, &job);
+        st = TB_OK;
         for (size_t i = 0; i < nruns; i++)
             if (rc[i] != 0)
-                st = H5T_ERR_CORRUPT;
+                st = TB_ERR_CORRUPT;
         if (rc != rc_local)
-            h5t_buf_put(rc);
-        if (st == H5T_OK)
+            tb_buf_put(rc);
+        if (st == TB_OK)
             *dst_nbytes_out = f.nbytes;
         return st;
     }
     /* The context call with one thread: reentrant, no global lock, no thread creation. */
     int got = blosc_decompress_ctx(src, dst, f.nbytes, 1);
     if (got < 0 || (size_t)got != f.nbytes)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     *dst_nbytes_out = f.nbytes;
-    return H5T_OK;
+    return TB_OK;
 }

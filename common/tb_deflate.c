@@ -1,7 +1,7 @@
-/* h5t_deflate.c — DEFLATE for the chunk pipeline. Codec contexts are expensive to create
+/* tb_deflate.c — DEFLATE for the chunk pipeline. Codec contexts are expensive to create
  * (libdeflate compressors hold large match finders, ISA-L streams hash tables), so each thread
  * keeps its own, created on first use and freed when the thread exits. */
-#include "h5t_deflate.h"
+#include "tb_deflate.h"
 
 #include <libdeflate.h>
 #include <pthread.h>
@@ -13,11 +13,11 @@
 #include <isa-l/igzip_lib.h>
 #endif
 
-#define H5T_DEFLATE_MAX_LEVEL 12 /* libdeflate's range; HDF5 uses 0..9 */
+#define TB_DEFLATE_MAX_LEVEL 12 /* libdeflate's range; HDF5 uses 0..9 */
 
 /* Everything one thread compresses and decompresses with. Owned by that thread only. */
 typedef struct codec_ctx {
-    struct libdeflate_compressor  *comp[H5T_DEFLATE_MAX_LEVEL + 1];
+    struct libdeflate_compressor  *comp[TB_DEFLATE_MAX_LEVEL + 1];
     struct libdeflate_decompressor *decomp;
 #ifdef H5TURBO_HAVE_ISAL
     struct isal_zstream *isal;
@@ -37,7 +37,7 @@ ctx_free(void *p)
     codec_ctx_t *c = p;
     if (!c)
         return;
-    for (int l = 0; l <= H5T_DEFLATE_MAX_LEVEL; l++)
+    for (int l = 0; l <= TB_DEFLATE_MAX_LEVEL; l++)
         libdeflate_free_compressor(c->comp[l]);
     libdeflate_free_decompressor(c->decomp);
 #ifdef H5TURBO_HAVE_ISAL
@@ -71,7 +71,7 @@ my_ctx(void)
 }
 
 void
-h5t_deflate_force_libdeflate(int on)
+tb_deflate_force_libdeflate(int on)
 {
     atomic_store(&force_libdeflate, on);
 }
@@ -88,13 +88,13 @@ use_isal(int level)
 }
 
 const char *
-h5t_deflate_engine(int level)
+tb_deflate_engine(int level)
 {
     return use_isal(level) ? "isa-l" : "libdeflate";
 }
 
 size_t
-h5t_deflate_bound(size_t n)
+tb_deflate_bound(size_t n)
 {
     /* libdeflate's worst case is about 5 bytes per 64 KiB of stored blocks plus headers; ISA-L's
      * is similar. n/8 + 1 KiB covers both with room to spare. */
@@ -113,21 +113,21 @@ isal_level_buf_nbytes(int level)
     }
 }
 
-static h5t_status_t
+static tb_status_t
 isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
 {
     size_t need = isal_level_buf_nbytes(level);
     if (!c->isal && !(c->isal = malloc(sizeof(*c->isal))))
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     if (c->isal_level_buf_nbytes < need) {
         free(c->isal_level_buf);
         c->isal_level_buf_nbytes = 0;
         if (!(c->isal_level_buf = malloc(need)))
-            return H5T_ERR_NOMEM;
+            return TB_ERR_NOMEM;
         c->isal_level_buf_nbytes = need;
     }
     if (n > UINT32_MAX || cap > UINT32_MAX)
-        return H5T_ERR_CODEC; /* ISA-L counts in 32 bits; the caller falls back */
+        return TB_ERR_CODEC; /* ISA-L counts in 32 bits; the caller falls back */
     struct isal_zstream *s = c->isal;
     isal_deflate_init(s);
     s->level          = (uint32_t)level;
@@ -141,49 +141,49 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, void *dst, s
     s->next_out       = dst;
     s->avail_out      = (uint32_t)cap;
     if (isal_deflate(s) != COMP_OK || s->internal_state.state != ZSTATE_END)
-        return H5T_ERR_CODEC;
+        return TB_ERR_CODEC;
     *out = s->total_out;
-    return H5T_OK;
+    return TB_OK;
 }
 #endif
 
-h5t_status_t
-h5t_deflate_compress(int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
+tb_status_t
+tb_deflate_compress(int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
 {
-    if (level < 0 || level > H5T_DEFLATE_MAX_LEVEL)
-        return H5T_ERR_ARG;
+    if (level < 0 || level > TB_DEFLATE_MAX_LEVEL)
+        return TB_ERR_ARG;
     codec_ctx_t *c = my_ctx();
     if (!c)
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
 #ifdef H5TURBO_HAVE_ISAL
     if (use_isal(level)) {
-        h5t_status_t st = isal_compress(c, level, src, n, dst, cap, out);
-        if (st == H5T_OK || st == H5T_ERR_NOMEM)
+        tb_status_t st = isal_compress(c, level, src, n, dst, cap, out);
+        if (st == TB_OK || st == TB_ERR_NOMEM)
             return st;
         /* Output did not fit ISA-L's way: libdeflate below may still make it. */
     }
 #endif
     if (!c->comp[level] && !(c->comp[level] = libdeflate_alloc_compressor(level)))
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     size_t got = libdeflate_zlib_compress(c->comp[level], src, n, dst, cap);
     if (got == 0)
-        return H5T_ERR_CODEC;
+        return TB_ERR_CODEC;
     *out = got;
-    return H5T_OK;
+    return TB_OK;
 }
 
-h5t_status_t
-h5t_deflate_decompress(const void *src, size_t n, void *dst, size_t cap, size_t *out)
+tb_status_t
+tb_deflate_decompress(const void *src, size_t n, void *dst, size_t cap, size_t *out)
 {
     codec_ctx_t *c = my_ctx();
     if (!c)
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     if (!c->decomp && !(c->decomp = libdeflate_alloc_decompressor()))
-        return H5T_ERR_NOMEM;
+        return TB_ERR_NOMEM;
     size_t                 in_used = 0, got = 0;
     enum libdeflate_result r       = libdeflate_zlib_decompress_ex(c->decomp, src, n, dst, cap, &in_used, &got);
     if (r != LIBDEFLATE_SUCCESS)
-        return H5T_ERR_CORRUPT;
+        return TB_ERR_CORRUPT;
     *out = got;
-    return H5T_OK;
+    return TB_OK;
 }

@@ -1,9 +1,9 @@
-/* h5t_config.c — parsing of h5turbo options from the connector string and the environment.
+/* tb_config.c — parsing of h5turbo options from the connector string and the environment.
  * Every option has a key (connector string) and an H5TURBO_<KEY> environment variable. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "h5t_config.h"
+#include "tb_config.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 unsigned
-h5t_cpu_count(void)
+tb_cpu_count(void)
 {
     cpu_set_t set;
     CPU_ZERO(&set);
@@ -46,8 +46,8 @@ parse_uint(const char *s, size_t len, unsigned long *out)
     return 0;
 }
 
-h5t_status_t
-h5t_parse_size(const char *s, size_t len, size_t *nbytes_out)
+tb_status_t
+tb_parse_size(const char *s, size_t len, size_t *nbytes_out)
 {
     size_t mult = 1;
     if (len > 0) {
@@ -60,9 +60,9 @@ h5t_parse_size(const char *s, size_t len, size_t *nbytes_out)
     }
     unsigned long v;
     if (parse_uint(s, len, &v) < 0 || v > SIZE_MAX / mult)
-        return H5T_ERR_ARG;
+        return TB_ERR_ARG;
     *nbytes_out = (size_t)v * mult;
-    return H5T_OK;
+    return TB_OK;
 }
 
 static int
@@ -78,7 +78,7 @@ parse_bool(const char *s, size_t len, int *out)
 }
 
 unsigned
-h5t_threads_from_env(void)
+tb_threads_from_env(void)
 {
     unsigned long v;
     const char   *e = getenv("H5TURBO_THREADS");
@@ -87,7 +87,7 @@ h5t_threads_from_env(void)
     e = getenv("BLOSC_NTHREADS");
     if (e && parse_uint(e, strlen(e), &v) == 0 && v > 0 && v <= 1024)
         return (unsigned)v;
-    return h5t_cpu_count();
+    return tb_cpu_count();
 }
 
 /* The table of options: key, environment variable, and what it sets. */
@@ -111,8 +111,8 @@ static const struct {
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
 };
 
-static h5t_status_t
-apply(h5t_config_t *cfg, opt_id id, const char *val, size_t len)
+static tb_status_t
+apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
 {
     unsigned long v;
     size_t        sz;
@@ -120,72 +120,72 @@ apply(h5t_config_t *cfg, opt_id id, const char *val, size_t len)
     switch (id) {
         case OPT_THREADS:
             if (parse_uint(val, len, &v) < 0 || v > 1024)
-                return H5T_ERR_ARG;
+                return TB_ERR_ARG;
             cfg->threads = (unsigned)v;
-            return H5T_OK;
+            return TB_OK;
         case OPT_INDEX:
-            if (len == 3 && strncasecmp(val, "off", 3) == 0) cfg->index = H5T_INDEX_OFF;
-            else if (len == 6 && strncasecmp(val, "memory", 6) == 0) cfg->index = H5T_INDEX_MEMORY;
-            else if (len == 10 && strncasecmp(val, "persistent", 10) == 0) cfg->index = H5T_INDEX_PERSISTENT;
-            else return H5T_ERR_ARG;
-            return H5T_OK;
+            if (len == 3 && strncasecmp(val, "off", 3) == 0) cfg->index = TB_INDEX_OFF;
+            else if (len == 6 && strncasecmp(val, "memory", 6) == 0) cfg->index = TB_INDEX_MEMORY;
+            else if (len == 10 && strncasecmp(val, "persistent", 10) == 0) cfg->index = TB_INDEX_PERSISTENT;
+            else return TB_ERR_ARG;
+            return TB_OK;
         case OPT_PIPELINE:
-            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
             cfg->pipeline = b;
-            return H5T_OK;
+            return TB_OK;
         case OPT_WRITE_BEHIND:
-            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
             cfg->write_behind = b;
-            return H5T_OK;
+            return TB_OK;
         case OPT_INFLIGHT:
-            if (h5t_parse_size(val, len, &sz) < 0 || sz == 0) return H5T_ERR_ARG;
+            if (tb_parse_size(val, len, &sz) < 0 || sz == 0) return TB_ERR_ARG;
             cfg->inflight_nbytes = sz;
-            return H5T_OK;
+            return TB_OK;
         case OPT_INDEX_DATA:
-            if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
+            if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_data_nbytes = sz;
-            return H5T_OK;
+            return TB_OK;
         case OPT_INDEX_DIR:
             /* "cache" (the default), "beside", or an absolute folder. */
             if (len == 5 && strncmp(val, "cache", 5) == 0) {
-                cfg->index_where  = H5T_INDEX_IN_CACHE;
+                cfg->index_where  = TB_INDEX_IN_CACHE;
                 cfg->index_dir[0] = '\0';
             }
             else if (len == 6 && strncmp(val, "beside", 6) == 0) {
-                cfg->index_where  = H5T_INDEX_BESIDE;
+                cfg->index_where  = TB_INDEX_BESIDE;
                 cfg->index_dir[0] = '\0';
             }
             else if (len > 0 && val[0] == '/' && len < sizeof(cfg->index_dir) && !memchr(val, '\0', len)) {
-                cfg->index_where = H5T_INDEX_IN_DIR;
+                cfg->index_where = TB_INDEX_IN_DIR;
                 memcpy(cfg->index_dir, val, len);
                 cfg->index_dir[len] = '\0';
             }
             else
-                return H5T_ERR_ARG;
-            return H5T_OK;
+                return TB_ERR_ARG;
+            return TB_OK;
         case OPT_INDEX_CACHE_MAX:
-            if (h5t_parse_size(val, len, &sz) < 0) return H5T_ERR_ARG;
+            if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_cache_max_nbytes = sz;
-            return H5T_OK;
+            return TB_OK;
         case OPT_DEBUG:
-            if (parse_bool(val, len, &b) < 0) return H5T_ERR_ARG;
+            if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
             cfg->debug = b;
-            return H5T_OK;
+            return TB_OK;
     }
-    return H5T_ERR_ARG;
+    return TB_ERR_ARG;
 }
 
 void
-h5t_config_defaults(h5t_config_t *cfg)
+tb_config_defaults(tb_config_t *cfg)
 {
     memset(cfg, 0, sizeof(*cfg));
     cfg->threads           = 0; /* resolved lazily by the thread pool */
-    cfg->index             = H5T_INDEX_PERSISTENT;
+    cfg->index             = TB_INDEX_PERSISTENT;
     cfg->pipeline          = 1;
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
     cfg->index_data_nbytes = (size_t)256 << 20;
-    cfg->index_where       = H5T_INDEX_IN_CACHE;
+    cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->debug             = 0;
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
@@ -197,18 +197,18 @@ h5t_config_defaults(h5t_config_t *cfg)
     }
 }
 
-h5t_status_t
-h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *val, size_t val_len,
+tb_status_t
+tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, const char *val, size_t val_len,
                char *errmsg, size_t errmsg_nbytes)
 {
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
         if (strlen(options[i].key) == key_len && strncmp(options[i].key, key, key_len) == 0) {
-            if (apply(cfg, options[i].id, val, val_len) == H5T_OK)
-                return H5T_OK;
+            if (apply(cfg, options[i].id, val, val_len) == TB_OK)
+                return TB_OK;
             if (errmsg_nbytes)
                 snprintf(errmsg, errmsg_nbytes, "invalid value '%.*s' for h5turbo option '%s'",
                          (int)val_len, val, options[i].key);
-            return H5T_ERR_ARG;
+            return TB_ERR_ARG;
         }
     }
     if (errmsg_nbytes)
@@ -216,36 +216,36 @@ h5t_config_set(h5t_config_t *cfg, const char *key, size_t key_len, const char *v
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
                  "write_behind, inflight, index_data, index_dir, index_cache_max, debug)",
                  (int)key_len, key);
-    return H5T_ERR_ARG;
+    return TB_ERR_ARG;
 }
 
 size_t
-h5t_config_to_str(const h5t_config_t *cfg, char *buf, size_t n)
+tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
 {
     static const char *index_names[] = {"off", "memory", "persistent"};
-    h5t_config_t       def;
+    tb_config_t       def;
     size_t             len = 0;
-    h5t_config_defaults(&def);
-#define H5T_APPEND(...)                                                                                    \
+    tb_config_defaults(&def);
+#define TB_APPEND(...)                                                                                    \
     do {                                                                                                   \
         int w_ = snprintf(len < n ? buf + len : NULL, len < n ? n - len : 0, __VA_ARGS__);                 \
         if (w_ > 0)                                                                                        \
             len += (size_t)w_;                                                                             \
     } while (0)
-    if (cfg->threads != def.threads) H5T_APPEND("%sthreads=%u", len ? ";" : "", cfg->threads);
-    if (cfg->index != def.index) H5T_APPEND("%sindex=%s", len ? ";" : "", index_names[cfg->index]);
-    if (cfg->pipeline != def.pipeline) H5T_APPEND("%spipeline=%d", len ? ";" : "", cfg->pipeline);
-    if (cfg->write_behind != def.write_behind) H5T_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
-    if (cfg->inflight_nbytes != def.inflight_nbytes) H5T_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
-    if (cfg->index_data_nbytes != def.index_data_nbytes) H5T_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
+    if (cfg->threads != def.threads) TB_APPEND("%sthreads=%u", len ? ";" : "", cfg->threads);
+    if (cfg->index != def.index) TB_APPEND("%sindex=%s", len ? ";" : "", index_names[cfg->index]);
+    if (cfg->pipeline != def.pipeline) TB_APPEND("%spipeline=%d", len ? ";" : "", cfg->pipeline);
+    if (cfg->write_behind != def.write_behind) TB_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
+    if (cfg->inflight_nbytes != def.inflight_nbytes) TB_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
+    if (cfg->index_data_nbytes != def.index_data_nbytes) TB_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
     if (cfg->index_where != def.index_where || strcmp(cfg->index_dir, def.index_dir) != 0)
-        H5T_APPEND("%sindex_dir=%s", len ? ";" : "",
-                   cfg->index_where == H5T_INDEX_IN_CACHE ? "cache"
-                   : cfg->index_where == H5T_INDEX_BESIDE ? "beside" : cfg->index_dir);
+        TB_APPEND("%sindex_dir=%s", len ? ";" : "",
+                   cfg->index_where == TB_INDEX_IN_CACHE ? "cache"
+                   : cfg->index_where == TB_INDEX_BESIDE ? "beside" : cfg->index_dir);
     if (cfg->index_cache_max_nbytes != def.index_cache_max_nbytes)
-        H5T_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
-    if (cfg->debug != def.debug) H5T_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
-#undef H5T_APPEND
+        TB_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
+    if (cfg->debug != def.debug) TB_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
+#undef TB_APPEND
     if (n && len < n)
         buf[len] = '\0';
     else if (n)

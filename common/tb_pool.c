@@ -1,11 +1,11 @@
-/* h5t_pool.c — free lists for fixed-size objects and size-classed buffers (see h5t_pool.h). */
-#include "h5t_pool.h"
+/* tb_pool.c — free lists for fixed-size objects and size-classed buffers (see tb_pool.h). */
+#include "tb_pool.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 void *
-h5t_objpool_get(h5t_objpool_t *p)
+tb_objpool_get(tb_objpool_t *p)
 {
     void *obj = NULL;
     pthread_mutex_lock(&p->mu);
@@ -32,7 +32,7 @@ h5t_objpool_get(h5t_objpool_t *p)
 }
 
 void
-h5t_objpool_put(h5t_objpool_t *p, void *obj)
+tb_objpool_put(tb_objpool_t *p, void *obj)
 {
     if (!obj)
         return;
@@ -49,7 +49,7 @@ h5t_objpool_put(h5t_objpool_t *p, void *obj)
 }
 
 void
-h5t_objpool_trim(h5t_objpool_t *p)
+tb_objpool_trim(tb_objpool_t *p)
 {
     pthread_mutex_lock(&p->mu);
     void *l      = p->free_list;
@@ -64,11 +64,11 @@ h5t_objpool_trim(h5t_objpool_t *p)
 }
 
 /* ------------------------------------------------------------------ buffers */
-#define H5T_BUF_MIN_SHIFT  12 /* 4 KiB */
-#define H5T_BUF_MAX_SHIFT  28 /* 256 MiB */
-#define H5T_BUF_NCLASSES   (H5T_BUF_MAX_SHIFT - H5T_BUF_MIN_SHIFT + 1)
-#define H5T_BUFPOOL_KEEP_NBYTES ((size_t)512 << 20)
-#define H5T_BUF_HDR        64 /* keeps the payload 64-byte aligned */
+#define TB_BUF_MIN_SHIFT  12 /* 4 KiB */
+#define TB_BUF_MAX_SHIFT  28 /* 256 MiB */
+#define TB_BUF_NCLASSES   (TB_BUF_MAX_SHIFT - TB_BUF_MIN_SHIFT + 1)
+#define TB_BUFPOOL_KEEP_NBYTES ((size_t)512 << 20)
+#define TB_BUF_HDR        64 /* keeps the payload 64-byte aligned */
 
 typedef struct buf_hdr {
     struct buf_hdr *next;
@@ -78,7 +78,7 @@ typedef struct buf_hdr {
 
 static struct {
     pthread_mutex_t mu;
-    buf_hdr_t      *free_lists[H5T_BUF_NCLASSES];
+    buf_hdr_t      *free_lists[TB_BUF_NCLASSES];
     size_t          cached_nbytes;
     size_t          n_malloc, n_reused, n_live;
 } bufs = {.mu = PTHREAD_MUTEX_INITIALIZER};
@@ -86,14 +86,14 @@ static struct {
 static int
 size_class(size_t n)
 {
-    int s = H5T_BUF_MIN_SHIFT;
-    while (s <= H5T_BUF_MAX_SHIFT && ((size_t)1 << s) < n)
+    int s = TB_BUF_MIN_SHIFT;
+    while (s <= TB_BUF_MAX_SHIFT && ((size_t)1 << s) < n)
         s++;
-    return s > H5T_BUF_MAX_SHIFT ? -1 : s - H5T_BUF_MIN_SHIFT;
+    return s > TB_BUF_MAX_SHIFT ? -1 : s - TB_BUF_MIN_SHIFT;
 }
 
 void *
-h5t_buf_get(size_t nbytes)
+tb_buf_get(size_t nbytes)
 {
     int        cls = size_class(nbytes ? nbytes : 1);
     buf_hdr_t *h   = NULL;
@@ -108,11 +108,11 @@ h5t_buf_get(size_t nbytes)
         }
         pthread_mutex_unlock(&bufs.mu);
         if (h)
-            return (char *)h + H5T_BUF_HDR;
+            return (char *)h + TB_BUF_HDR;
     }
-    size_t cap = cls >= 0 ? (size_t)1 << (cls + H5T_BUF_MIN_SHIFT) : nbytes;
+    size_t cap = cls >= 0 ? (size_t)1 << (cls + TB_BUF_MIN_SHIFT) : nbytes;
     void  *mem = NULL;
-    if (cap > SIZE_MAX - H5T_BUF_HDR || posix_memalign(&mem, 64, cap + H5T_BUF_HDR) != 0)
+    if (cap > SIZE_MAX - TB_BUF_HDR || posix_memalign(&mem, 64, cap + TB_BUF_HDR) != 0)
         return NULL;
     h           = mem;
     h->next     = NULL;
@@ -122,24 +122,24 @@ h5t_buf_get(size_t nbytes)
     bufs.n_malloc++;
     bufs.n_live++;
     pthread_mutex_unlock(&bufs.mu);
-    return (char *)h + H5T_BUF_HDR;
+    return (char *)h + TB_BUF_HDR;
 }
 
 size_t
-h5t_buf_capacity(const void *buf)
+tb_buf_capacity(const void *buf)
 {
-    return ((const buf_hdr_t *)((const char *)buf - H5T_BUF_HDR))->capacity;
+    return ((const buf_hdr_t *)((const char *)buf - TB_BUF_HDR))->capacity;
 }
 
 void
-h5t_buf_put(void *buf)
+tb_buf_put(void *buf)
 {
     if (!buf)
         return;
-    buf_hdr_t *h = (buf_hdr_t *)((char *)buf - H5T_BUF_HDR);
+    buf_hdr_t *h = (buf_hdr_t *)((char *)buf - TB_BUF_HDR);
     pthread_mutex_lock(&bufs.mu);
     bufs.n_live--;
-    if (h->cls >= 0 && bufs.cached_nbytes + h->capacity <= H5T_BUFPOOL_KEEP_NBYTES) {
+    if (h->cls >= 0 && bufs.cached_nbytes + h->capacity <= TB_BUFPOOL_KEEP_NBYTES) {
         h->next                 = bufs.free_lists[h->cls];
         bufs.free_lists[h->cls] = h;
         bufs.cached_nbytes += h->capacity;
@@ -150,10 +150,10 @@ h5t_buf_put(void *buf)
 }
 
 void
-h5t_buf_trim(void)
+tb_buf_trim(void)
 {
     pthread_mutex_lock(&bufs.mu);
-    for (int c = 0; c < H5T_BUF_NCLASSES; c++) {
+    for (int c = 0; c < TB_BUF_NCLASSES; c++) {
         buf_hdr_t *h = bufs.free_lists[c];
         while (h) {
             buf_hdr_t *n = h->next;
@@ -167,7 +167,7 @@ h5t_buf_trim(void)
 }
 
 void
-h5t_buf_stats(h5t_pool_stats_t *out)
+tb_buf_stats(tb_pool_stats_t *out)
 {
     pthread_mutex_lock(&bufs.mu);
     out->buf_malloc        = bufs.n_malloc;

@@ -1,43 +1,43 @@
-/* h5t_threadpool.h — one process-wide pool of persistent worker threads with a bounded queue.
+/* tb_threadpool.h — one process-wide pool of persistent worker threads with a bounded queue.
  * Codec work (compression, checksums) runs here; HDF5 is only ever called by the application's
  * thread. Work is grouped: submit tasks to a group, then wait for the group. */
-#ifndef H5T_THREADPOOL_H
-#define H5T_THREADPOOL_H
+#ifndef TB_THREADPOOL_H
+#define TB_THREADPOOL_H
 
-#include "h5t_common.h"
+#include "tb_common.h"
 
-typedef void (*h5t_task_fn)(void *arg);
+typedef void (*tb_task_fn)(void *arg);
 
 /* A set of tasks the caller waits for together. Lives on the caller's stack or in a caller's
  * struct; only the submitting thread calls submit/wait on it. `pending` is protected by the
  * pool's mutex. */
-typedef struct h5t_taskgroup {
+typedef struct tb_taskgroup {
     unsigned threads; /* total threads (caller included) this group may keep busy */
     size_t   pending; /* submitted, not yet finished (pool mutex) */
-} h5t_taskgroup_t;
+} tb_taskgroup_t;
 
 /* Prepares a group that uses up to `threads` threads in all, the caller counted as one:
  * threads <= 1 runs every task inline on the caller's thread. 0 means the process default
- * (h5t_threads_from_env()). Grows the pool if needed; if no thread can be created, tasks
+ * (tb_threads_from_env()). Grows the pool if needed; if no thread can be created, tasks
  * run inline. */
-void h5t_taskgroup_init(h5t_taskgroup_t *g, unsigned threads);
+void tb_taskgroup_init(tb_taskgroup_t *g, unsigned threads);
 
 /* Queues fn(arg). When the queue is full, or the group is serial, runs it on the caller. */
-void h5t_taskgroup_submit(h5t_taskgroup_t *g, h5t_task_fn fn, void *arg);
+void tb_taskgroup_submit(tb_taskgroup_t *g, tb_task_fn fn, void *arg);
 
 /* Blocks until every task of g has finished; the caller runs queued tasks meanwhile. */
-void h5t_taskgroup_wait(h5t_taskgroup_t *g);
+void tb_taskgroup_wait(tb_taskgroup_t *g);
 
 /* Runs fn(arg, i) for i in [0, n) on up to `threads` threads (caller included) and returns when
  * all are done. Indices are handed out dynamically (an atomic counter). */
-typedef void (*h5t_index_fn)(void *arg, size_t i);
-void h5t_parallel_for(size_t n, unsigned threads, h5t_index_fn fn, void *arg);
+typedef void (*tb_index_fn)(void *arg, size_t i);
+void tb_parallel_for(size_t n, unsigned threads, tb_index_fn fn, void *arg);
 
 /* Number of worker threads currently alive in this module's pool (for tests and `info`). */
-unsigned h5t_threadpool_workers(void);
+unsigned tb_threadpool_workers(void);
 
 /* Test hook: when set to 1, creating worker threads is made to fail, to exercise the serial
  * fallback. */
-void h5t_threadpool_fail_thread_creation(int on);
+void tb_threadpool_fail_thread_creation(int on);
 
 #endif

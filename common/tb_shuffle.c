@@ -1,7 +1,7 @@
-/* h5t_shuffle.c — byte shuffle and unshuffle. Element sizes 2, 4 and 8 (nearly all real data)
+/* tb_shuffle.c — byte shuffle and unshuffle. Element sizes 2, 4 and 8 (nearly all real data)
  * run 16 elements at a time with SSE2 unpacks (unshuffle) and SSSE3 byte shuffles (shuffle,
  * chosen at run time); other sizes and the tail use plane-by-plane loops like HDF5's. */
-#include "h5t_shuffle.h"
+#include "tb_shuffle.h"
 
 #include <stdatomic.h>
 #include <string.h>
@@ -9,7 +9,7 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <emmintrin.h>
 #include <tmmintrin.h>
-#define H5T_SHUFFLE_X86 1
+#define TB_SHUFFLE_X86 1
 #endif
 
 /* Plane-by-plane: sequential on the shuffled side. Elements [from, n) only. */
@@ -29,7 +29,7 @@ unshuffle_scalar(const uint8_t *s, uint8_t *d, size_t n, size_t es, size_t from)
             d[j * es + b] = s[b * n + j];
 }
 
-#ifdef H5T_SHUFFLE_X86
+#ifdef TB_SHUFFLE_X86
 /* Unshuffle: 16 elements per step. Interleaving byte planes pairwise with unpacklo/hi doubles the
  * group width each round (bytes, then 2-byte, then 4-byte groups) until whole elements remain. */
 static size_t
@@ -163,7 +163,7 @@ have_ssse3(void)
 #endif
 
 void
-h5t_shuffle(const void *src, void *dst, size_t nbytes, size_t es)
+tb_shuffle(const void *src, void *dst, size_t nbytes, size_t es)
 {
     const uint8_t *s    = src;
     uint8_t       *d    = dst;
@@ -173,7 +173,7 @@ h5t_shuffle(const void *src, void *dst, size_t nbytes, size_t es)
         memcpy(dst, src, nbytes);
         return;
     }
-#ifdef H5T_SHUFFLE_X86
+#ifdef TB_SHUFFLE_X86
     if ((es == 2 || es == 4 || es == 8) && have_ssse3())
         done = shuffle_ssse3(s, d, n, es);
 #endif
@@ -182,7 +182,7 @@ h5t_shuffle(const void *src, void *dst, size_t nbytes, size_t es)
 }
 
 void
-h5t_unshuffle(const void *src, void *dst, size_t nbytes, size_t es)
+tb_unshuffle(const void *src, void *dst, size_t nbytes, size_t es)
 {
     const uint8_t *s    = src;
     uint8_t       *d    = dst;
@@ -192,7 +192,7 @@ h5t_unshuffle(const void *src, void *dst, size_t nbytes, size_t es)
         memcpy(dst, src, nbytes);
         return;
     }
-#ifdef H5T_SHUFFLE_X86
+#ifdef TB_SHUFFLE_X86
     done = unshuffle_sse2(s, d, n, es);
 #endif
     unshuffle_scalar(s, d, n, es, done);

@@ -1,0 +1,31 @@
+/* tb_common.h — small definitions every h5turbo module uses: visibility, status codes,
+ * and the conventions for output parameters. Included by common/, vol/ and filter/. */
+#ifndef TB_COMMON_H
+#define TB_COMMON_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Only the HDF5 plugin entry points leave a plugin; everything else is hidden. */
+#define TB_EXPORT __attribute__((visibility("default")))
+
+/* One error vocabulary inside h5turbo: 0 is success, negative values are failures.
+ * These are converted once, at the HDF5 boundary, into messages on the HDF5 error stack. */
+typedef enum tb_status {
+    TB_OK            = 0,
+    TB_ERR_NOMEM     = -1, /* an allocation failed */
+    TB_ERR_ARG       = -2, /* a caller passed something invalid (option, size, NULL) */
+    TB_ERR_CORRUPT   = -3, /* input bytes do not decode (corrupt chunk, bad sidecar) */
+    TB_ERR_CHECKSUM  = -4, /* a checksum does not match */
+    TB_ERR_IO        = -5, /* a system call failed */
+    TB_ERR_UNSUPPORTED = -6, /* valid but not something h5turbo handles; caller forwards */
+    TB_ERR_CODEC     = -7, /* a compression library reported failure */
+    TB_ERR_HDF5      = -8  /* an HDF5 call failed (its own stack says why) */
+} tb_status_t;
+
+/* A short English description of a status, never NULL. */
+const char *tb_status_str(tb_status_t st);
+
+#define TB_UNUSED(x) ((void)(x))
+
+#endif

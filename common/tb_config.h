@@ -1,0 +1,58 @@
+/* tb_config.h — h5turbo's options: parsed from the connector string ("threads=8;index=off")
+ * and from H5TURBO_* environment variables. The connector string wins over the environment. */
+#ifndef TB_CONFIG_H
+#define TB_CONFIG_H
+
+#include "tb_common.h"
+
+typedef enum tb_index_mode {
+    TB_INDEX_OFF = 0,   /* no link/object index: every query forwarded */
+    TB_INDEX_MEMORY,    /* in-process index only */
+    TB_INDEX_PERSISTENT /* in-process index plus validated sidecar for read-only opens */
+} tb_index_mode_t;
+
+/* Where sidecars of the persistent index are written (and looked for first). */
+typedef enum tb_index_where {
+    TB_INDEX_IN_CACHE = 0, /* the reader's own cache folder (default) */
+    TB_INDEX_BESIDE,       /* next to the data file (opt-in) */
+    TB_INDEX_IN_DIR        /* a configured, possibly shared, folder: index_dir (opt-in) */
+} tb_index_where_t;
+
+#define TB_INDEX_DIR_NBYTES 1024
+
+typedef struct tb_config {
+    unsigned         threads;            /* worker threads for codecs; 0 = default */
+    tb_index_mode_t index;              /* link/object index mode */
+    int              pipeline;           /* 1: parallel chunk pipeline on, 0: forward all I/O */
+    int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
+    size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
+    size_t           index_data_nbytes;  /* budget of the index's small-dataset cache; 0 = off */
+    tb_index_where_t index_where;       /* where sidecars go */
+    char             index_dir[TB_INDEX_DIR_NBYTES]; /* TB_INDEX_IN_DIR: the folder (absolute) */
+    size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */
+    int              debug;              /* 1: debug messages on stderr */
+} tb_config_t;
+
+/* Defaults, with H5TURBO_* environment variables applied. Never fails: an unparsable
+ * environment value is ignored (reported on stderr when H5TURBO_DEBUG is set). */
+void tb_config_defaults(tb_config_t *cfg_out);
+
+/* Applies one "key=value" option. Returns TB_ERR_ARG for an unknown key or a bad
+ * value and writes a message naming it into errmsg (errmsg_nbytes may be 0). */
+tb_status_t tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, const char *val,
+                            size_t val_len, char *errmsg, size_t errmsg_nbytes);
+
+/* Writes the options that differ from a default config as "k=v;k=v" (no trailing ';').
+ * Returns the length that would have been written (snprintf convention). */
+size_t tb_config_to_str(const tb_config_t *cfg, char *buf, size_t buf_nbytes);
+
+/* Number of CPUs this process may run on (sched_getaffinity), at least 1. */
+unsigned tb_cpu_count(void);
+
+/* Default worker count: H5TURBO_THREADS, else BLOSC_NTHREADS, else tb_cpu_count(). */
+unsigned tb_threads_from_env(void);
+
+/* Parses a size with an optional K/M/G suffix (powers of 1024). */
+tb_status_t tb_parse_size(const char *s, size_t len, size_t *nbytes_out);
+
+#endif

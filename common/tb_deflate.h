@@ -1,0 +1,31 @@
+/* tb_deflate.h — zlib-format DEFLATE streams for HDF5's deflate filter (filter 1), with
+ * per-thread codec contexts: ISA-L igzip for levels 1-3 (libdeflate where ISA-L is missing),
+ * libdeflate for the other levels and for all decompression. No HDF5 calls; any thread. */
+#ifndef TB_DEFLATE_H
+#define TB_DEFLATE_H
+
+#include "tb_common.h"
+
+/* A destination capacity that always suffices for compressing src_nbytes at any level. */
+size_t tb_deflate_bound(size_t src_nbytes);
+
+/* Compresses src into one zlib stream (header, DEFLATE data, Adler-32) at `level` (0..9, as
+ * HDF5's cd_values[0]). dst_cap >= tb_deflate_bound(src_nbytes) never fails for lack of room.
+ * TB_ERR_ARG for a bad level, TB_ERR_NOMEM when a context cannot be allocated,
+ * TB_ERR_CODEC when the output does not fit. */
+tb_status_t tb_deflate_compress(int level, const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
+                                  size_t *dst_nbytes_out);
+
+/* Decompresses one zlib stream (trailing bytes after it are ignored, as zlib's inflate does)
+ * into dst. The output must fit in dst_cap; *dst_nbytes_out is its size. TB_ERR_CORRUPT for
+ * bad data (including an Adler-32 mismatch) or output larger than dst_cap. */
+tb_status_t tb_deflate_decompress(const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
+                                    size_t *dst_nbytes_out);
+
+/* "isa-l" or "libdeflate": the engine tb_deflate_compress uses at `level`. */
+const char *tb_deflate_engine(int level);
+
+/* Test hook: 1 makes levels 1-3 use libdeflate even when ISA-L is built in. */
+void tb_deflate_force_libdeflate(int on);
+
+#endif
