@@ -6,6 +6,7 @@
 #include "tb_config.h"
 
 #include <ctype.h>
+#include <pthread.h>
 #include <errno.h>
 #include <sched.h>
 #include <stdio.h>
@@ -93,7 +94,7 @@ tb_threads_from_env(void)
 /* The table of options: key, environment variable, and what it sets. */
 typedef enum {
     OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_DIR,
-    OPT_INDEX_CACHE_MAX, OPT_DEBUG
+    OPT_INDEX_CACHE_MAX, OPT_PIPELINE_MIN, OPT_DEBUG, OPT_STATS
 } opt_id;
 static const struct {
     const char *key;
@@ -108,7 +109,9 @@ static const struct {
     {"index_data", "H5TURBO_INDEX_DATA", OPT_INDEX_DATA},
     {"index_dir", "H5TURBO_INDEX_DIR", OPT_INDEX_DIR},
     {"index_cache_max", "H5TURBO_INDEX_CACHE_MAX", OPT_INDEX_CACHE_MAX},
+    {"pipeline_min", "H5TURBO_PIPELINE_MIN_NBYTES", OPT_PIPELINE_MIN},
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
+    {"stats", "H5TURBO_STATS", OPT_STATS},
 };
 
 static tb_status_t
@@ -167,9 +170,17 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_cache_max_nbytes = sz;
             return TB_OK;
+        case OPT_PIPELINE_MIN:
+            if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
+            cfg->pipeline_min_nbytes = sz;
+            return TB_OK;
         case OPT_DEBUG:
             if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
             cfg->debug = b;
+            return TB_OK;
+        case OPT_STATS:
+            /* Set at all means on (H5TURBO_STATS=1 is the documented spelling), "0" means off. */
+            cfg->stats = !(len == 1 && val[0] == '0');
             return TB_OK;
     }
     return TB_ERR_ARG;
@@ -187,7 +198,9 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->index_data_nbytes = (size_t)256 << 20;
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
+    cfg->pipeline_min_nbytes    = (size_t)16 << 10;
     cfg->debug             = 0;
+    cfg->stats             = 0;
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {
         const char *e = getenv(options[i].env);
         if (!e || !*e)
@@ -195,6 +208,22 @@ tb_config_defaults(tb_config_t *cfg)
         if (apply(cfg, options[i].id, e, strlen(e)) < 0 && getenv("H5TURBO_DEBUG"))
             fprintf(stderr, "h5turbo: ignoring invalid %s='%s'\n", options[i].env, e);
     }
+}
+
+static tb_config_t     process_cfg;
+static pthread_once_t process_once = PTHREAD_ONCE_INIT;
+
+static void
+process_init(void)
+{
+    tb_config_defaults(&process_cfg);
+}
+
+const tb_config_t *
+tb_config_process(void)
+{
+    pthread_once(&process_once, process_init);
+    return &process_cfg;
 }
 
 tb_status_t
@@ -214,7 +243,7 @@ tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, const char *val
     if (errmsg_nbytes)
         snprintf(errmsg, errmsg_nbytes,
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
-                 "write_behind, inflight, index_data, index_dir, index_cache_max, debug)",
+                 "write_behind, inflight, index_data, index_dir, index_cache_max, pipeline_min, debug, stats)",
                  (int)key_len, key);
     return TB_ERR_ARG;
 }
@@ -244,7 +273,10 @@ tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
                    : cfg->index_where == TB_INDEX_BESIDE ? "beside" : cfg->index_dir);
     if (cfg->index_cache_max_nbytes != def.index_cache_max_nbytes)
         TB_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
+    if (cfg->pipeline_min_nbytes != def.pipeline_min_nbytes)
+        TB_APPEND("%spipeline_min=%zu", len ? ";" : "", cfg->pipeline_min_nbytes);
     if (cfg->debug != def.debug) TB_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
+    if (cfg->stats != def.stats) TB_APPEND("%sstats=%d", len ? ";" : "", cfg->stats);
 #undef TB_APPEND
     if (n && len < n)
         buf[len] = '\0';

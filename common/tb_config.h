@@ -30,12 +30,22 @@ typedef struct tb_config {
     tb_index_where_t index_where;       /* where sidecars go */
     char             index_dir[TB_INDEX_DIR_NBYTES]; /* TB_INDEX_IN_DIR: the folder (absolute) */
     size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */
+    size_t           pipeline_min_nbytes; /* calls moving fewer bytes go to HDF5's own path: the
+                                           * pipeline's fixed cost per call (a few HDF5 queries,
+                                           * waking workers) is then comparable to the codec work,
+                                           * and native's chunk cache serves repeated small reads
+                                           * (0: every eligible call; tests use that) */
     int              debug;              /* 1: debug messages on stderr */
+    int              stats;              /* 1: counters on stderr at library close */
 } tb_config_t;
 
 /* Defaults, with H5TURBO_* environment variables applied. Never fails: an unparsable
  * environment value is ignored (reported on stderr when H5TURBO_DEBUG is set). */
 void tb_config_defaults(tb_config_t *cfg_out);
+
+/* The environment's configuration, parsed once per process (thread-safe): what code without a
+ * file's configuration at hand (library close, the thread pool) goes by. */
+const tb_config_t *tb_config_process(void);
 
 /* Applies one "key=value" option. Returns TB_ERR_ARG for an unknown key or a bad
  * value and writes a message naming it into errmsg (errmsg_nbytes may be 0). */

@@ -2,7 +2,7 @@
  * Each input is decoded as is, then again with its checksum recomputed so that the fuzzer reaches
  * the structural checks; whatever decodes is walked (every lookup) to catch bad pointers. The
  * same function is replayed over tests/index/corpus by fuzz_replay.c in every build. */
-#include "index_int.h"
+#include "index_model.h"
 #include "sidecar_format.h"
 
 #include <stdlib.h>

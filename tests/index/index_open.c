@@ -4,7 +4,7 @@
  * serve them; `--twice FILE` opens it twice in one process; `--make FILE VARIANT` writes a small
  * NeXus-like file whose values depend on VARIANT and whose size does not; `--retarget SIDECAR
  * FILE` forges a sidecar for FILE (the security tests' attacker). */
-#include "index_int.h"
+#include "index_model.h"
 #include "sidecar_format.h"
 
 #include <hdf5.h>

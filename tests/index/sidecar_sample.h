@@ -5,7 +5,7 @@
 #ifndef TB_SIDECAR_SAMPLE_H
 #define TB_SIDECAR_SAMPLE_H
 
-#include "index_int.h"
+#include "index_model.h"
 
 #include <stdio.h>
 #include <stdlib.h>

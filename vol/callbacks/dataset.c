@@ -1,7 +1,7 @@
 /* dataset.c — H5D callbacks. Reads and writes are where the parallel chunk pipeline hooks in
- * (pipeline.c); a lazy dataset of the index's small-dataset cache (index_dset.c) answers what it
- * can and is made real for the rest; everything else is forwarded to the connector below. */
-#include "tb_vol.h"
+ * (vol/pipeline); a lazy dataset of the index's small-dataset cache answers what it can and is
+ * made real for the rest; everything else is forwarded to the connector below. */
+#include "tb_callbacks.h"
 #include "index.h"
 #include "pipeline.h"
 
@@ -14,8 +14,6 @@
 static void **
 unwrap_dsets(size_t count, void *dset[], void *stack[TB_DSET_STACK])
 {
-    for (size_t i = 0; i < count; i++)
-        TB_LIVE(dset[i], NULL);
     void **u = count <= TB_DSET_STACK ? stack : malloc(count * sizeof(void *));
     if (!u) {
         TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate %zu dataset pointers", count);
@@ -33,37 +31,24 @@ unwrap_dsets(size_t count, void *dset[], void *stack[TB_DSET_STACK])
     return u;
 }
 
-haddr_t
-tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
-{
-    haddr_t                             off = HADDR_UNDEF;
-    H5VL_native_dataset_optional_args_t na;
-    na.get_offset.offset     = &off;
-    H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_DATASET_GET_OFFSET, .args = &na};
-    if (H5VLdataset_optional(under, vol, &opt, dxpl_id, NULL) < 0) {
-        H5Eclear2(H5E_DEFAULT);
-        return HADDR_UNDEF;
-    }
-    return off;
-}
-
 static void *
 dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lcpl_id, hid_t type_id,
                hid_t space_id, hid_t dcpl_id, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
-    tb_index_modified();
+    if (tb_enter(o, NULL, TB_USE | TB_CHANGE, dxpl_id) < 0)
+        return NULL;
     return tb_wrap_new(H5VLdataset_create(o->under, loc, o->under_vol_id, name, lcpl_id, type_id, space_id, dcpl_id,
-                                           dapl_id, dxpl_id, req),
-                        o, req);
+                                          dapl_id, dxpl_id, req),
+                       o, req);
 }
 
 static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
@@ -79,16 +64,18 @@ forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem
            hid_t dxpl_id, void *buf[], void **req)
 {
     void *stack[TB_DSET_STACK];
-    if (count != 1 && tb_pipe_drain(NULL, dxpl_id) < 0)
-        return -1;
+    /* A multi-dataset call may touch chunks write-behind holds for any of them. */
+    for (size_t i = 0; i < count; i++)
+        if (tb_enter(dset[i], NULL, count == 1 ? TB_USE : TB_USE | TB_DRAIN, dxpl_id) < 0)
+            return -1;
     void **u = unwrap_dsets(count, dset, stack);
     if (!u)
         return -1;
     tb_obj_t *o0  = dset[0];
-    herr_t     ret = write ? H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
-                                               dxpl_id, (const void **)buf, req)
-                           : H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
-                                              dxpl_id, buf, req);
+    herr_t    ret = write ? H5VLdataset_write(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
+                                              dxpl_id, (const void **)buf, req)
+                          : H5VLdataset_read(count, u, o0->under_vol_id, mem_type_id, mem_space_id, file_space_id,
+                                             dxpl_id, buf, req);
     tb_req_wrap(req, o0->ctx);
     if (u != stack)
         free(u);
@@ -99,13 +86,14 @@ static herr_t
 dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
              hid_t dxpl_id, void *buf[], void **req)
 {
-    herr_t     pret;
+    herr_t    pret;
     tb_obj_t *o = dset[0];
     if (count == 1 && !req && !o->under &&
         tb_index_dset_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], &pret))
         return pret;
     if (count == 1) {
-        TB_LIVE(o, -1);
+        if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+            return -1;
         if (tb_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
@@ -120,51 +108,39 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
               hid_t dxpl_id, const void *buf[], void **req)
 {
     herr_t pret;
-    if (count == 1)
-        TB_LIVE(dset[0], -1);
-    if (count == 1 && tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0],
-                                     req, &pret))
-        return pret;
+    if (count == 1) {
+        if (tb_enter(dset[0], NULL, TB_USE, dxpl_id) < 0)
+            return -1;
+        if (tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
+            return pret;
+    }
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
-}
-
-/* Before any dataset call but I/O and close: a lazy object is opened for real, and chunks
- * write-behind still holds are written. */
-static herr_t
-ready(tb_obj_t *o, hid_t dxpl_id)
-{
-    TB_LIVE(o, -1);
-    return tb_pipe_drain(o, dxpl_id);
 }
 
 static herr_t
 dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    herr_t     ret;
+    herr_t    ret;
     if (!o->under && !req && tb_index_dset_get(o, args, &ret))
         return ret;
-    if (ready(o, dxpl_id) < 0)
-        return -1;
-    TB_FORWARD(o, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    if (ready(o, dxpl_id) < 0)
-        return -1;
-    TB_FORWARD(o, req, H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req,
+               H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    if (ready(o, dxpl_id) < 0)
-        return -1;
-    TB_FORWARD(o, req, H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req,
+               H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
@@ -177,9 +153,9 @@ dataset_close(void *obj, hid_t dxpl_id, void **req)
     }
     /* Write what write-behind holds while the dataset is open; a failure is on the error stack,
      * but the close goes on (failing it would leave the ID pointing at a released object). */
-    (void)tb_pipe_drain(o, dxpl_id);
+    (void)tb_enter(o, NULL, TB_DRAIN, dxpl_id);
     TB_FORWARD_CLOSE(o, req, H5VLdataset_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 
 const H5VL_dataset_class_t tb_dataset_cls = {dataset_create, dataset_open,     dataset_read,     dataset_write,
-                                               dataset_get,    dataset_specific, dataset_optional, dataset_close};
+                                              dataset_get,    dataset_specific, dataset_optional, dataset_close};

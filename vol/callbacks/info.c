@@ -1,6 +1,6 @@
 /* info.c — the connector's info: "under_vol=<value|name>;under_info={...};threads=8;index=off".
  * Parsing, printing, copying and comparing, and getting it (or the default) from a FAPL. */
-#include "tb_vol.h"
+#include "tb_callbacks.h"
 
 #include <stdio.h>
 #include <stdlib.h>

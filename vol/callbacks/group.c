@@ -1,5 +1,6 @@
-/* group.c — H5G callbacks, forwarded to the connector below. */
-#include "tb_vol.h"
+/* group.c — H5G callbacks. Group info queries may be answered from the link/object index;
+ * everything else is forwarded to the connector below. */
+#include "tb_callbacks.h"
 #include "index.h"
 
 static void *
@@ -7,17 +8,18 @@ group_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t lc
              hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
-    tb_index_modified();
+    if (tb_enter(o, NULL, TB_USE | TB_CHANGE, dxpl_id) < 0)
+        return NULL;
     return tb_wrap_new(H5VLgroup_create(o->under, loc, o->under_vol_id, name, lcpl_id, gcpl_id, gapl_id, dxpl_id, req),
-                        o, req);
+                       o, req);
 }
 
 static void *
 group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     tb_obj_t *w = tb_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
     tb_index_obj_opened(w, o, loc, name);
     return w;
@@ -27,38 +29,35 @@ static herr_t
 group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    herr_t     ret;
+    herr_t    ret;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return -1;
     if (tb_index_group_get(o, args, req, &ret))
         return ret;
-    TB_FORWARD(o, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, 0, dxpl_id, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 group_specific(void *obj, H5VL_group_specific_args_t *args, hid_t dxpl_id, void **req)
 {
-    tb_obj_t                 *o = obj;
+    tb_obj_t                  *o = obj;
     H5VL_group_specific_args_t my;
-    herr_t                     ret;
-    /* Mounting names a child file object: hand the connector below its own object. */
     if (args->op_type == H5VL_GROUP_MOUNT || args->op_type == H5VL_GROUP_UNMOUNT)
-        tb_index_mounted();
+        tb_hooks_mounted();
+    /* Mounting names a child file object: hand the connector below its own object. */
     if (args->op_type == H5VL_GROUP_MOUNT) {
-        my                          = *args;
-        my.args.mount.child_file    = tb_under(args->args.mount.child_file);
-        args                        = &my;
+        my                       = *args;
+        my.args.mount.child_file = tb_under(args->args.mount.child_file);
+        args                     = &my;
     }
-    ret = H5VLgroup_specific(o->under, o->under_vol_id, args, dxpl_id, req);
-    tb_req_wrap(req, o->ctx);
-    return ret;
+    TB_FORWARD(o, 0, dxpl_id, req, H5VLgroup_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 group_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t

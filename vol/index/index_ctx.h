@@ -5,7 +5,7 @@
 #define TB_INDEX_CTX_H
 
 #include "index.h"
-#include "index_int.h"
+#include "index_model.h"
 
 struct tb_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
 struct tb_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
@@ -57,6 +57,15 @@ typedef struct tb_ix_anchor {
     hid_t      vol;
     H5I_type_t type;
 } tb_ix_anchor_t;
+
+/* The index's hooks (tb_index_hooks), spread over index.c, index_attr.c and index_dset.c. */
+void tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+void tb_index_file_closing(tb_obj_t *file); /* lazy objects of this open become real first */
+int  tb_index_materialise(tb_obj_t *o);      /* a lazy attribute or dataset; 0 for anything else */
+int  tb_index_attr_materialise(tb_obj_t *o);
+int  tb_index_dset_materialise(tb_obj_t *o);
+void tb_index_obj_release(tb_obj_t *o);
+void tb_index_ctx_release(tb_ctx_t *ctx);
 
 /* The application closes an open of a read-only file: if what HDF5 reads changed since it was
  * opened (a rewrite in place), no sidecar is written for it. */

@@ -15,31 +15,31 @@
 /* ------------------------------------------------------------------ statistics */
 /* Updated by the application's thread only (VOL callbacks are serialised by HDF5). */
 tb_pipe_stats_t        tb_pipe_stats_g;
-#define stats tb_pipe_stats_g
 static int              stats_registered;
 
 void
 tb_pipe_stats(tb_pipe_stats_t *out)
 {
-    *out = stats;
+    *out = tb_pipe_stats_g;
 }
 
 static void
 print_stats(void *ctx)
 {
+    const tb_pipe_stats_t *s = &tb_pipe_stats_g;
     (void)ctx;
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu\n",
-            stats.writes, stats.reads, stats.chunks_written, stats.chunks_read, stats.chunks_rmw,
-            stats.forwarded_writes, stats.forwarded_reads, stats.fallbacks, stats.behind_writes);
+            s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
+            s->forwarded_reads, s->fallbacks, s->behind_writes);
     stats_registered = 0;
 }
 
 static void
 register_stats(void)
 {
-    if (!stats_registered && getenv("H5TURBO_STATS")) {
+    if (!stats_registered && tb_config_process()->stats) {
         stats_registered = 1;
         H5atclose(print_stats, NULL);
     }
@@ -426,25 +426,6 @@ current_dims(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t dxpl_id, hsize_t *dims)
     return ok;
 }
 
-/* Calls moving fewer bytes than this are left to native: the pipeline's fixed cost per call (a
- * few HDF5 queries, waking workers) is then comparable to the codec work itself, and native's
- * chunk cache serves repeated small reads and rewrites of the same chunks without any codec at
- * all. H5TURBO_PIPELINE_MIN_NBYTES overrides it (0: every eligible call; tests use that). */
-#define TB_PIPE_MIN_CALL_NBYTES ((size_t)16 << 10)
-
-static size_t
-min_call_nbytes(void)
-{
-    static size_t cached = (size_t)-1;
-    if (cached == (size_t)-1) {
-        const char *e = getenv("H5TURBO_PIPELINE_MIN_NBYTES");
-        size_t      v = TB_PIPE_MIN_CALL_NBYTES;
-        if (e && *e && tb_parse_size(e, strlen(e), &v) != TB_OK)
-            v = TB_PIPE_MIN_CALL_NBYTES;
-        cached = v;
-    }
-    return cached;
-}
 
 static unsigned
 job_threads(const tb_obj_t *o)
@@ -647,7 +628,7 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
                     ok = 0;
                 c[i].raw_nbytes = nbytes;
                 c[i].kind       = WK_RMW;
-                stats.chunks_rmw++;
+                tb_pipe_stats_g.chunks_rmw++;
                 break;
             case STORED_FAILED:
                 ok = 0;
@@ -689,7 +670,7 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
     if (rc == 0)
-        stats.chunks_written += n;
+        tb_pipe_stats_g.chunks_written += n;
     return rc == 0 ? 1 : -1;
 }
 
@@ -889,7 +870,7 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
     if (rc == 0)
-        stats.chunks_read += n;
+        tb_pipe_stats_g.chunks_read += n;
     return rc == 0 ? 1 : j.no_index ? 0 : -1;
 }
 
@@ -916,7 +897,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     tb_pipe_plan_t  plan;
     int              planned = p && current_dims(o, p, dxpl_id, dims) &&
                   tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
-                  plan.npoints * plan.es >= min_call_nbytes();
+                  plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     if (planned && o->ctx->cfg.write_behind)
         behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
     if (!behind && tb_pipe_drain(o, dxpl_id) < 0)
@@ -927,10 +908,10 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         int rc = run_write(o, p, &plan, dxpl_id, buf, edc);
         done   = rc == 1;
         if (rc < 0)
-            stats.fallbacks++;
+            tb_pipe_stats_g.fallbacks++;
     }
     if (p && !done && !drain_failed)
-        stats.forwarded_writes++;
+        tb_pipe_stats_g.forwarded_writes++;
     if (!drain_failed)
         H5Eclear2(H5E_DEFAULT);
     quiet_off(&q);
@@ -939,7 +920,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         return 1;
     }
     if (done) {
-        stats.writes++;
+        tb_pipe_stats_g.writes++;
         *ret_out = 0;
     }
     return done;
@@ -966,20 +947,26 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         hsize_t         dims[TB_PIPE_RANK];
         tb_pipe_plan_t plan;
         if (current_dims(o, p, dxpl_id, dims) && tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
-            plan.npoints * plan.es >= min_call_nbytes()) {
+            plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes) {
             int rc = run_read(o, p, &plan, dxpl_id, buf, edc);
             done   = rc == 1;
             if (rc < 0)
-                stats.fallbacks++;
+                tb_pipe_stats_g.fallbacks++;
         }
         if (!done)
-            stats.forwarded_reads++;
+            tb_pipe_stats_g.forwarded_reads++;
     }
     H5Eclear2(H5E_DEFAULT);
     quiet_off(&q);
     if (done) {
-        stats.reads++;
+        tb_pipe_stats_g.reads++;
         *ret_out = 0;
     }
     return done;
 }
+
+const tb_hooks_t tb_pipe_hooks = {
+    .name        = "pipeline",
+    .drain       = tb_pipe_drain,
+    .obj_release = tb_pipe_release,
+};

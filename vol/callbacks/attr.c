@@ -1,5 +1,7 @@
-/* attr.c — H5A callbacks, forwarded to the connector below. */
-#include "tb_vol.h"
+/* attr.c — H5A callbacks. Opening, reading and asking about small attributes of read-only files
+ * may be answered from the index's attribute cache (lazy attributes); everything else is forwarded
+ * to the connector below. */
+#include "tb_callbacks.h"
 #include "index.h"
 
 static void *
@@ -7,11 +9,11 @@ attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t typ
             hid_t acpl_id, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
-    tb_index_modified();
+    if (tb_enter(o, NULL, TB_USE | TB_CHANGE, dxpl_id) < 0)
+        return NULL;
     void *a = tb_wrap_new(H5VLattr_create(o->under, loc, o->under_vol_id, name, type_id, space_id, acpl_id,
-                                           aapl_id, dxpl_id, req),
-                           o, req);
+                                          aapl_id, dxpl_id, req),
+                          o, req);
     tb_index_attr_opened(a, o, loc);
     return a;
 }
@@ -20,7 +22,8 @@ static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     tb_obj_t *lazy = tb_index_attr_open(o, loc, name, aapl_id, req);
     if (lazy)
         return lazy;
@@ -33,53 +36,49 @@ static herr_t
 attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    herr_t     ret;
+    herr_t    ret;
     if (!o->under && tb_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
         return ret;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
 }
 
 static herr_t
 attr_write(void *obj, hid_t mem_type_id, const void *buf, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    tb_index_modified();
-    TB_FORWARD(o, req, H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | TB_CHANGE, dxpl_id, req,
+               H5VLattr_write(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
 }
 
 static herr_t
 attr_get(void *obj, H5VL_attr_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    herr_t     ret;
+    herr_t    ret;
     if (!o->under && tb_index_attr_get(o, args, &ret))
         return ret;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    herr_t     ret;
-    TB_LIVE(o, -1);
-    if (args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
-        args->op_type == H5VL_ATTR_RENAME)
-        tb_index_modified();
-    else if (args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
+    herr_t    ret;
+    int changes = args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
+                  args->op_type == H5VL_ATTR_RENAME;
+    if (tb_enter(o, NULL, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
+        return -1;
+    if (args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, 0, dxpl_id, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 attr_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLattr_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLattr_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
@@ -94,4 +93,4 @@ attr_close(void *obj, hid_t dxpl_id, void **req)
 }
 
 const H5VL_attr_class_t tb_attr_cls = {attr_create, attr_open, attr_read, attr_write,
-                                         attr_get, attr_specific, attr_optional, attr_close};
+                                        attr_get, attr_specific, attr_optional, attr_close};

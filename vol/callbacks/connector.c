@@ -1,8 +1,9 @@
 /* connector.c — the h5turbo VOL class and the two HDF5 plugin entry points, the only symbols
- * this module exports. The class table just points at the per-subclass tables in the other files. */
-#include "tb_vol.h"
-#include "tb_pool.h"
+ * this module exports. The class table just points at the per-subclass tables in the other files;
+ * the subsystems' hook tables are registered here, once. */
+#include "tb_callbacks.h"
 #include "index.h"
+#include "pipeline.h"
 
 #include <H5PLextern.h>
 #include <stdio.h>
@@ -19,13 +20,15 @@ vol_init(hid_t vipl_id)
 static herr_t
 vol_term(void)
 {
-    if (getenv("H5TURBO_STATS")) {
+    if (tb_config_process()->stats) {
         tb_vol_stats_t s;
+        size_t         wm, wr, wl;
         tb_vol_stats(&s);
+        tb_wrap_stats(&wm, &wr, &wl);
         fprintf(stderr,
                 "h5turbo stats: wrappers malloc=%zu reused=%zu live=%zu; wrap-ctx malloc=%zu reused=%zu live=%zu; "
                 "contexts live=%zu\n",
-                s.obj_malloc, s.obj_reused, s.obj_live, s.wrap_malloc, s.wrap_reused, s.wrap_live, s.ctx_live);
+                s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live);
         tb_index_print_stats(stderr);
     }
     return 0;
@@ -59,6 +62,8 @@ assemble_class(void)
     tb_vol_class.blob_cls       = tb_blob_cls;
     tb_vol_class.token_cls      = tb_token_cls;
     tb_vol_class.optional       = tb_optional;
+    tb_hooks_register(&tb_index_hooks);
+    tb_hooks_register(&tb_pipe_hooks);
 }
 
 TB_EXPORT H5PL_type_t

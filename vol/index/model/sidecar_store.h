@@ -4,7 +4,7 @@
 #ifndef TB_SIDECAR_STORE_H
 #define TB_SIDECAR_STORE_H
 
-#include "index_int.h"
+#include "index_model.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -1,13 +1,15 @@
-/* object.c — H5O callbacks, forwarded to the connector below. */
-#include "tb_vol.h"
+/* object.c — H5O callbacks. Opening objects of read-only files and object queries (info,
+ * existence, visits) may be answered from the link/object index; everything else is forwarded
+ * to the connector below. */
+#include "tb_callbacks.h"
 #include "index.h"
-#include "pipeline.h"
 
 static void *
 object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, NULL, H5I_BADID, H5P_DEFAULT, opened_type, dxpl_id, req);
     if (w)
         return w;
@@ -20,50 +22,47 @@ static herr_t
 object_copy(void *src, const H5VL_loc_params_t *loc1, const char *src_name, void *dst, const H5VL_loc_params_t *loc2,
             const char *dst_name, hid_t ocpypl_id, hid_t lcpl_id, hid_t dxpl_id, void **req)
 {
-    (void)tb_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     tb_obj_t *o = src;
-    TB_LIVE(src, -1);
-    TB_LIVE(dst, -1);
-    tb_index_modified();
-    TB_FORWARD(o, req, H5VLobject_copy(o->under, loc1, src_name, tb_under(dst), loc2, dst_name, o->under_vol_id,
-                                        ocpypl_id, lcpl_id, dxpl_id, req));
+    if (tb_enter(src, dst, TB_USE | TB_DRAIN | TB_CHANGE, dxpl_id) < 0)
+        return -1;
+    TB_FORWARD(o, 0, dxpl_id, req,
+               H5VLobject_copy(o->under, loc1, src_name, tb_under(dst), loc2, dst_name, o->under_vol_id, ocpypl_id,
+                               lcpl_id, dxpl_id, req));
 }
 
 static herr_t
 object_get(void *obj, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, hid_t dxpl_id, void **req)
 {
-    (void)tb_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     tb_obj_t *o = obj;
-    herr_t     ret;
+    herr_t    ret;
+    if (tb_enter(o, NULL, TB_DRAIN, dxpl_id) < 0)
+        return -1;
     /* The index answers H5Iget_name of a lazy attribute; anything else needs the real one. */
     if (tb_index_object_get(o, loc, args, req, &ret))
         return ret;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLobject_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLobject_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args, hid_t dxpl_id,
                 void **req)
 {
-    (void)tb_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
-    tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    herr_t     ret;
-    if (args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH)
-        tb_index_modified();
-    else if (tb_index_object_specific(o, loc, args, req, &ret))
+    tb_obj_t *o       = obj;
+    int       changes = args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH;
+    herr_t    ret;
+    if (tb_enter(o, NULL, TB_USE | TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
+        return -1;
+    if (!changes && tb_index_object_specific(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, 0, dxpl_id, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 object_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    (void)tb_pipe_drain(NULL, dxpl_id); /* write-behind chunks first (pipeline.h) */
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req,
+               H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 const H5VL_object_class_t tb_object_cls = {object_open, object_copy, object_get, object_specific, object_optional};

@@ -1,29 +1,17 @@
-/* index.h — the link/object index of the h5turbo connector: what the subclass callbacks call to
- * answer link/object/group queries from memory (returning 0 when they must forward instead), and
- * the notifications that keep the index coherent with changes made through this process. */
+/* index.h — the link/object index of the h5turbo connector, as the callbacks see it: the hooks it
+ * attaches to objects (life cycle, coherence, lazy objects), and the queries the callbacks ask it
+ * to answer from memory (returning 0 when they must forward instead). */
 #ifndef TB_INDEX_H
 #define TB_INDEX_H
 
-#include "tb_vol.h"
+#include "tb_obj.h"
 
 #include <stdio.h>
 
-/* ---- life cycle (file.c, wrap.c) */
-
-/* Attaches an index to a freshly opened/created file (ctx of `file` is new). `flags` are the
- * H5Fopen/H5Fcreate flags. Never fails: on any doubt the file simply gets no index. */
-void tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
-/* Release hooks, from tb_obj_free and tb_ctx_unref. */
-void tb_index_obj_release(tb_obj_t *o);
-void tb_index_ctx_release(tb_ctx_t *ctx);
-
-/* ---- coherence */
-
-/* Something that can change links, objects or attributes happened through this process:
- * every writable index drops what it holds before its next answer. */
-void tb_index_modified(void);
-/* A file was mounted or unmounted: paths may cross files from now on; the index stops answering. */
-void tb_index_mounted(void);
+/* The index's duties on objects (tb_obj.h): attach to opened files, make lazy attributes and
+ * datasets real, drop what writable files' indexes hold when this process changes links, objects
+ * or attributes, stop answering once files are mounted, persist sidecars at the last close. */
+extern const tb_hooks_t tb_index_hooks;
 
 /* ---- queries: return 1 when answered (the callback's status in *ret_out), 0 to forward */
 int tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
@@ -60,11 +48,13 @@ int tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_sp
 tb_obj_t *tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
                                void **req);
 /* H5Aread and H5Aget_type/space/info/name of a lazy attribute: 1 when answered, 0 when the
- * caller must make it real (tb_index_attr_materialise) and forward. */
+ * caller must make it real (tb_enter with TB_USE) and forward. */
 int tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
 int tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
-/* The application closes a file: its open's lazy attributes become real first. */
-void tb_index_file_closing(tb_obj_t *file);
+
+/* What the wrap class's get_object hands HDF5 for a lazy attribute (index_attr.c); NULL for any
+ * other object. */
+void *tb_index_attr_sentinel(const tb_obj_t *o);
 
 /* ---- the small-dataset cache (index_dset.c), read-only files only */
 
@@ -73,7 +63,7 @@ void tb_index_file_closing(tb_obj_t *file);
 void tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
                               hid_t dxpl_id, const void *buf);
 /* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: 1 when answered
- * (status in *ret_out), 0 when the caller must make it real (TB_LIVE) and forward. */
+ * (status in *ret_out), 0 when the caller must make it real (tb_enter with TB_USE) and forward. */
 int tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                         void *buf, herr_t *ret_out);
 int tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);

@@ -1,5 +1,7 @@
-/* datatype.c — H5T (committed datatype) callbacks, forwarded to the connector below. */
-#include "tb_vol.h"
+/* datatype.c — H5T (committed datatype) callbacks. Opening a committed datatype of a read-only
+ * file may be answered by token from the link/object index; everything else is forwarded to the
+ * connector below. */
+#include "tb_callbacks.h"
 #include "index.h"
 
 static void *
@@ -7,18 +9,19 @@ datatype_commit(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t
                 hid_t tcpl_id, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
-    tb_index_modified();
+    if (tb_enter(o, NULL, TB_USE | TB_CHANGE, dxpl_id) < 0)
+        return NULL;
     return tb_wrap_new(H5VLdatatype_commit(o->under, loc, o->under_vol_id, name, type_id, lcpl_id, tcpl_id, tapl_id,
-                                            dxpl_id, req),
-                        o, req);
+                                           dxpl_id, req),
+                       o, req);
 }
 
 static void *
 datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, NULL);
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
@@ -31,24 +34,21 @@ static herr_t
 datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 datatype_specific(void *obj, H5VL_datatype_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLdatatype_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
 datatype_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLdatatype_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
@@ -59,4 +59,4 @@ datatype_close(void *obj, hid_t dxpl_id, void **req)
 }
 
 const H5VL_datatype_class_t tb_datatype_cls = {datatype_commit,   datatype_open,     datatype_get,
-                                                 datatype_specific, datatype_optional, datatype_close};
+                                                datatype_specific, datatype_optional, datatype_close};

@@ -1,9 +1,7 @@
 /* file.c — H5F callbacks. Creating or opening a file builds the shared context (connector below,
- * configuration); the probes HDF5 makes with no h5turbo info in the FAPL (is_accessible, delete)
- * fall back to native underneath. */
-#include "tb_vol.h"
-#include "index.h"
-#include "pipeline.h"
+ * configuration) and tells the subsystems (the index attaches to the file); the probes HDF5 makes
+ * with no h5turbo info in the FAPL (is_accessible, delete) fall back to native underneath. */
+#include "tb_callbacks.h"
 
 /* Opens or creates through the connector below, and wraps the result in a fresh context. */
 static void *
@@ -35,7 +33,7 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
         if (!file)
             H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
         else if (!(req && *req))
-            tb_index_file_opened(file, name, flags, fapl_id, create);
+            tb_hooks_file_opened(file, name, flags, fapl_id, create);
     }
 done:
     if (under_fapl >= 0) {
@@ -63,9 +61,8 @@ static herr_t
 file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    tb_pipe_drain(NULL, dxpl_id); /* sizes and contents include chunks write-behind holds */
-    TB_FORWARD(o, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    /* Sizes and contents include chunks write-behind holds. */
+    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 /* is_accessible and delete carry a FAPL naming us: hand the connector below a FAPL naming it. */
@@ -103,8 +100,7 @@ static herr_t
 file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    herr_t     ret;
+    herr_t    ret;
     switch (args->op_type) {
         case H5VL_FILE_IS_ACCESSIBLE:
             return file_specific_with_fapl(args, &args->args.is_accessible.fapl_id, dxpl_id, req);
@@ -113,7 +109,9 @@ file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **
         default:
             break;
     }
-    tb_pipe_drain(NULL, dxpl_id); /* flush, reopen, mount: after chunks write-behind holds */
+    /* Flush, reopen, mount: after chunks write-behind holds. */
+    if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) < 0)
+        return -1;
     ret = H5VLfile_specific(o->under, o->under_vol_id, args, dxpl_id, req);
     tb_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_FILE_REOPEN && *args->args.reopen.file) {
@@ -132,8 +130,8 @@ static herr_t
 file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    tb_pipe_drain(NULL, dxpl_id);
+    if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) < 0)
+        return -1;
     herr_t ret = H5VLfile_optional(o->under, o->under_vol_id, args, dxpl_id, req);
     tb_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_NATIVE_FILE_START_SWMR_WRITE)
@@ -145,8 +143,7 @@ static herr_t
 file_close(void *obj, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    tb_pipe_drain(NULL, dxpl_id);
-    tb_index_file_closing(o);
+    tb_hooks_file_closing(o, dxpl_id);
     TB_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

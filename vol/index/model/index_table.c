@@ -1,7 +1,7 @@
 /* index_table.c — the index's hash tables (objects by token, links by name) and their release.
  * Pure C on the data model of index_int.h, no HDF5: the sidecar decoder and its fuzz target use
  * them as they are. */
-#include "index_int.h"
+#include "index_model.h"
 
 #include <stdlib.h>
 #include <string.h>

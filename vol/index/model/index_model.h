@@ -1,8 +1,8 @@
 /* index_int.h — the data model of the link/object index, shared by index.c (tables, loading,
  * coherence), index_query.c (answers) and sidecar.c (the persistent form). No HDF5 calls here:
  * tokens are kept as the 16 opaque bytes of H5O_token_t. */
-#ifndef TB_INDEX_INT_H
-#define TB_INDEX_INT_H
+#ifndef TB_INDEX_MODEL_H
+#define TB_INDEX_MODEL_H
 
 #include "tb_common.h"
 

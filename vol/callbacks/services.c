@@ -1,13 +1,14 @@
 /* services.c — the infrastructure subclasses: introspection, asynchronous requests, blobs,
  * tokens and the catch-all optional callback, forwarded to the connector below. */
-#include "tb_vol.h"
+#include "tb_callbacks.h"
 
 /* ---------------------------------------------------------------- introspection */
 static herr_t
 get_conn_cls(void *obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t **cls_out)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     if (lvl == H5VL_GET_CONN_LVL_CURR) {
         *cls_out = &tb_vol_class;
         return 0;
@@ -34,7 +35,8 @@ static herr_t
 opt_query(void *obj, H5VL_subclass_t cls, int opt_type, uint64_t *flags_out)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLintrospect_opt_query(o->under, o->under_vol_id, cls, opt_type, flags_out);
 }
 
@@ -103,7 +105,8 @@ static herr_t
 blob_put(void *obj, const void *buf, size_t size, void *blob_id, void *ctx)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLblob_put(o->under, o->under_vol_id, buf, size, blob_id, ctx);
 }
 
@@ -111,7 +114,8 @@ static herr_t
 blob_get(void *obj, const void *blob_id, void *buf, size_t size, void *ctx)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLblob_get(o->under, o->under_vol_id, blob_id, buf, size, ctx);
 }
 
@@ -119,7 +123,8 @@ static herr_t
 blob_specific(void *obj, void *blob_id, H5VL_blob_specific_args_t *args)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLblob_specific(o->under, o->under_vol_id, blob_id, args);
 }
 
@@ -127,7 +132,8 @@ static herr_t
 blob_optional(void *obj, void *blob_id, H5VL_optional_args_t *args)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLblob_optional(o->under, o->under_vol_id, blob_id, args);
 }
 
@@ -138,7 +144,8 @@ static herr_t
 token_cmp(void *obj, const H5O_token_t *t1, const H5O_token_t *t2, int *cmp_out)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLtoken_cmp(o->under, o->under_vol_id, t1, t2, cmp_out);
 }
 
@@ -146,7 +153,8 @@ static herr_t
 token_to_str(void *obj, H5I_type_t type, const H5O_token_t *token, char **str_out)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLtoken_to_str(o->under, type, o->under_vol_id, token, str_out);
 }
 
@@ -154,7 +162,8 @@ static herr_t
 token_from_str(void *obj, H5I_type_t type, const char *str, H5O_token_t *token_out)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
     return H5VLtoken_from_str(o->under, type, o->under_vol_id, str, token_out);
 }
 
@@ -165,6 +174,5 @@ herr_t
 tb_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_LIVE(o, -1);
-    TB_FORWARD(o, req, H5VLoptional(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLoptional(o->under, o->under_vol_id, args, dxpl_id, req));
 }

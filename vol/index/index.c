@@ -49,18 +49,32 @@ tb_index_print_stats(FILE *out)
     fprintf(out, "%s\n", any ? "" : " none");
 }
 
-void
-tb_index_modified(void)
+/* Something that can change links, objects or attributes happened through this process: every
+ * writable index drops what it holds before its next answer. */
+static void
+index_modified(void)
 {
     ix_epoch++;
 }
 
-void
-tb_index_mounted(void)
+/* A file was mounted or unmounted: paths may cross files from now on; the index stops answering. */
+static void
+index_mounted(void)
 {
     ix_disabled = 1;
     ix_epoch++;
 }
+
+const tb_hooks_t tb_index_hooks = {
+    .name         = "index",
+    .materialise  = tb_index_materialise,
+    .modified     = index_modified,
+    .mounted      = index_mounted,
+    .file_opened  = tb_index_file_opened,
+    .file_closing = tb_index_file_closing,
+    .obj_release  = tb_index_obj_release,
+    .ctx_release  = tb_index_ctx_release,
+};
 
 /* ------------------------------------------------------------------ life cycle */
 

@@ -341,8 +341,7 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_g
         H5Eclear2(H5E_DEFAULT);
         return H5I_INVALID_HID;
     }
-    tb_last_wrapped = NULL;
-    hid_t id         = H5VLwrap_register(obj, type);
+    hid_t id = H5VLwrap_register(obj, type);
     if (id < 0) {
         tb_ix_close_under(obj, type, o->under_vol_id);
         H5Eclear2(H5E_DEFAULT);
@@ -351,7 +350,10 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_g
     /* Native records the path of what it hands to the callback; in a read-only file the index can
      * tell it too, and attributes opened from the callback's object then open from the cache. */
     if (o->ctx->index && !o->ctx->index->d->writable) {
-        tb_obj_t  *w    = tb_last_wrapped && tb_last_wrapped->under == obj ? tb_last_wrapped : NULL;
+        /* Our wrapper of it: what the ID holds as the top connector's object. */
+        tb_obj_t   *w    = H5VLobject(id);
+        if (w && w->under != obj)
+            w = NULL;
         const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
         char       *path = w && base ? tb_ix_join_path(base, name) : NULL;
         struct tb_index_obj *x = path ? tb_ix_obj_state(w) : NULL;

@@ -1,7 +1,7 @@
 /* sidecar_format.c — the persistent form of a file's index: the field tables of sidecar_format.h,
  * the encoder, and a decoder that treats its input as hostile (every count, offset and cross
  * reference checked before use). Pure C on the data model of index_int.h, no HDF5, no I/O. */
-#include "index_int.h"
+#include "index_model.h"
 #include "sidecar_format.h"
 
 #include <stdlib.h>

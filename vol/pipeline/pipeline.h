@@ -5,7 +5,7 @@
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H
 
-#include "tb_vol.h"
+#include "tb_obj.h"
 
 /* Try the pipeline for a one-dataset H5Dwrite/H5Dread. Returns 1 when the call was handled, with
  * its result in *ret_out; 0 when the caller must forward the call to the connector below
@@ -16,6 +16,10 @@ int tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file
                    const void *buf, void **req, herr_t *ret_out);
 int tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                   void *buf, void **req, herr_t *ret_out);
+
+/* The pipeline's duties on objects (tb_obj.h): write queued chunks (write-behind) before
+ * anything that can observe them, free per-dataset state with the wrapper. */
+extern const tb_hooks_t tb_pipe_hooks;
 
 /* Frees the per-dataset state of o (called when the wrapper is released). */
 void tb_pipe_release(tb_obj_t *o);

@@ -1,0 +1,55 @@
+/* tb_callbacks.h — what the connector's callback files share: its identity, its info (the
+ * connector string, parsed), the per-subclass tables the class is assembled from, and the wrap
+ * class's pool counters. Only vol/callbacks includes it. */
+#ifndef TB_CALLBACKS_H
+#define TB_CALLBACKS_H
+
+#include "tb_obj.h"
+
+#define H5TURBO_VOL_NAME    "h5turbo"
+#define H5TURBO_VOL_VALUE   420 /* in the range HDF5 reserves for testing (256-511) */
+#define H5TURBO_VOL_VERSION 1
+
+/* Connector info, as parsed from "under_vol=0;under_info={};threads=8". */
+typedef struct tb_info {
+    hid_t       under_vol_id;   /* holds one reference */
+    void       *under_vol_info; /* owned; freed with the under connector's info class */
+    tb_config_t cfg;
+} tb_info_t;
+
+/* Wrap context handed to HDF5 for wrapping objects it creates on our behalf (wrap.c). */
+typedef struct tb_wrap_ctx {
+    tb_ctx_t *ctx;
+    void     *under_wrap_ctx;
+} tb_wrap_ctx_t;
+
+/* ---- info (info.c) */
+extern const H5VL_info_class_t tb_info_cls;
+/* Our info from a FAPL; when the FAPL carries none (HDF5_VOL_CONNECTOR="h5turbo", or HDF5
+ * probing plugins) the default: native underneath, configuration from the environment. */
+tb_info_t *tb_info_from_fapl(hid_t fapl_id);
+void       tb_info_release(tb_info_t *info);
+/* A copy of fapl_id with the under connector set (caller closes it). */
+hid_t      tb_under_fapl(hid_t fapl_id, const tb_info_t *info);
+
+/* ---- the subclasses (one file each) */
+extern const H5VL_wrap_class_t       tb_wrap_cls;
+extern const H5VL_attr_class_t       tb_attr_cls;
+extern const H5VL_dataset_class_t    tb_dataset_cls;
+extern const H5VL_datatype_class_t   tb_datatype_cls;
+extern const H5VL_file_class_t       tb_file_cls;
+extern const H5VL_group_class_t      tb_group_cls;
+extern const H5VL_link_class_t       tb_link_cls;
+extern const H5VL_object_class_t     tb_object_cls;
+extern const H5VL_introspect_class_t tb_introspect_cls;
+extern const H5VL_request_class_t    tb_request_cls;
+extern const H5VL_blob_class_t       tb_blob_cls;
+extern const H5VL_token_class_t      tb_token_cls;
+herr_t tb_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req);
+
+extern H5VL_class_t tb_vol_class; /* assembled in connector.c */
+
+/* The wrap class's pool of wrap contexts (wrap.c), for H5TURBO_STATS. */
+void tb_wrap_stats(size_t *malloc_out, size_t *reused_out, size_t *live_out);
+
+#endif

@@ -1,0 +1,100 @@
+/* wrap.c — the VOL wrap class (get_object, get/free_wrap_ctx, wrap/unwrap_object) HDF5 uses to
+ * wrap objects it creates on our behalf (iteration callbacks, H5Oopen_by_token, references), with
+ * its wrap contexts drawn from a free list. */
+#include "tb_callbacks.h"
+#include "tb_pool.h"
+#include "index.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+
+/* A free list: HDF5 asks for a wrap context on almost every API call; it may not cost a malloc
+ * once warm. */
+static tb_objpool_t wrap_pool = TB_OBJPOOL_INIT(tb_wrap_ctx_t, 256);
+
+void
+tb_wrap_stats(size_t *malloc_out, size_t *reused_out, size_t *live_out)
+{
+    pthread_mutex_lock(&wrap_pool.mu);
+    *malloc_out = wrap_pool.n_malloc;
+    *reused_out = wrap_pool.n_reused;
+    *live_out   = wrap_pool.n_live;
+    pthread_mutex_unlock(&wrap_pool.mu);
+}
+
+/* ------------------------------------------------------------------ wrap class */
+static void *
+get_object(const void *obj)
+{
+    const tb_obj_t *o = obj;
+    if (!o->under) {
+        /* HDF5 asks for the native object of every attribute ID whenever it counts or lists open
+         * attributes (H5Fget_obj_count/ids, strong close, and before natively opening any
+         * attribute): a lazy attribute answers with its file's sentinel attribute, which tells
+         * the same file (index_attr.c), and stays lazy. */
+        void *s = tb_index_attr_sentinel(o);
+        if (s)
+            return s;
+        if (tb_enter((tb_obj_t *)(uintptr_t)o, NULL, TB_USE, H5P_DEFAULT) < 0)
+            return NULL;
+    }
+    return H5VLget_object(o->under, o->under_vol_id);
+}
+
+static herr_t
+get_wrap_ctx(const void *obj, void **wrap_ctx_out)
+{
+    const tb_obj_t *o = obj;
+    tb_wrap_ctx_t  *w = tb_objpool_get(&wrap_pool);
+    if (!w) {
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate a wrap context");
+        return -1;
+    }
+    /* HDF5 asks on every API call, a lazy attribute's too: it has nothing below yet, and the
+     * connector below is native (the only one the index runs on), whose wrap context is none. */
+    w->under_wrap_ctx = NULL;
+    if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
+        tb_objpool_put(&wrap_pool, w);
+        return -1;
+    }
+    w->ctx = o->ctx;
+    tb_ctx_ref(o->ctx);
+    *wrap_ctx_out = w;
+    return 0;
+}
+
+static void *
+wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
+{
+    tb_wrap_ctx_t *w     = wrap_ctx;
+    void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
+    if (!under)
+        return NULL;
+    return tb_obj_new(under, w->ctx);
+}
+
+static void *
+unwrap_object(void *obj)
+{
+    tb_obj_t *o = obj;
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return NULL;
+    void *under = H5VLunwrap_object(o->under, o->under_vol_id);
+    if (under)
+        tb_obj_free(o);
+    return under;
+}
+
+static herr_t
+free_wrap_ctx(void *wrap_ctx)
+{
+    tb_wrap_ctx_t *w   = wrap_ctx;
+    herr_t          ret = 0;
+    if (w->under_wrap_ctx)
+        ret = H5VLfree_wrap_ctx(w->under_wrap_ctx, w->ctx->under_vol_id);
+    tb_ctx_unref(w->ctx);
+    tb_objpool_put(&wrap_pool, w);
+    return ret;
+}
+
+const H5VL_wrap_class_t tb_wrap_cls = {get_object, get_wrap_ctx, wrap_object, unwrap_object, free_wrap_ctx};

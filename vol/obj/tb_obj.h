@@ -1,0 +1,162 @@
+/* tb_obj.h — the connector's object layer: the wrapper every callback receives, the context its
+ * objects share, the table of hooks through which the index and the pipeline attach their duties
+ * to objects, and the helpers for calling the connector below. Everything in vol/ builds on it. */
+#ifndef TB_OBJ_H
+#define TB_OBJ_H
+
+#define H5_USE_114_API_DEFAULT 1
+#include <hdf5.h>
+#include <H5VLconnector.h>
+#include <H5VLconnector_passthru.h>
+
+#include "tb_common.h"
+#include "tb_config.h"
+#include "tb_hdf5err.h"
+
+/* Everything objects of one open file share: the connector below and the configuration.
+ * Reference-counted by the objects (plain int: VOL callbacks are serialised by HDF5), so that
+ * creating and releasing wrappers costs no HDF5 ID operation and no malloc. Subsystems keep their
+ * per-open state in their own slot; only they look inside it. */
+struct tb_index_file; /* vol/index: the link/object index of one open file */
+
+typedef struct tb_ctx {
+    int                   refs;
+    hid_t                 under_vol_id; /* one H5I reference, dropped with the last object */
+    tb_config_t           cfg;
+    struct tb_index_file *index;       /* owned by the index; NULL when the index is off */
+    unsigned              file_intent; /* H5F_ACC_* of the open/create (plus SWMR_WRITE once
+                                        * started); objects reached through external links share
+                                        * their parent's. The chunk pipeline reads it. */
+} tb_ctx_t;
+
+/* What HDF5 holds for each of our objects (file, group, dataset, attribute, datatype, request). */
+struct tb_pipe_dset; /* vol/pipeline: per-dataset state of the chunk pipeline */
+struct tb_index_obj; /* vol/index: per-object state of the index */
+
+typedef struct tb_obj {
+    void                *under;        /* the object of the connector below; NULL while lazy */
+    hid_t                under_vol_id; /* == ctx->under_vol_id, kept here for the hot path */
+    tb_ctx_t            *ctx;
+    struct tb_pipe_dset *pipe;         /* datasets: pipeline state, owned by the pipeline */
+    struct tb_index_obj *idx;          /* owned by the index */
+} tb_obj_t;
+
+/* ---- contexts and objects (obj.c), from free lists */
+tb_ctx_t *tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg); /* takes a new H5I ref */
+void      tb_ctx_ref(tb_ctx_t *ctx);
+void      tb_ctx_unref(tb_ctx_t *ctx);
+tb_obj_t *tb_obj_new(void *under, tb_ctx_t *ctx);
+void      tb_obj_free(tb_obj_t *o);
+
+/* Counters of the allocation pools, for tests and the malloc benchmark (H5TURBO_STATS=1 prints
+ * them at library close). */
+typedef struct tb_vol_stats {
+    size_t obj_malloc, obj_reused, obj_live;
+    size_t ctx_live;
+} tb_vol_stats_t;
+void tb_vol_stats(tb_vol_stats_t *out);
+
+/* ---- hooks (hooks.c)
+ * The index and the pipeline hang state and duties on objects: lazy objects to make real, queued
+ * chunk writes to finish, caches to drop when the file changes, state to free. Each subsystem
+ * describes its duties in one table; the connector registers every table once, at load; the
+ * callbacks enter every call through tb_enter, which runs the duties the call's kind needs. A
+ * callback therefore names what it does (TB_USE, TB_DRAIN, TB_CHANGE), never whom to tell. */
+typedef struct tb_hooks {
+    const char *name;
+    /* A lazy object (under == NULL) of this subsystem becomes real: 0 (done, or not one of its
+     * objects), -1 failed (error on the stack). */
+    int (*materialise)(tb_obj_t *o);
+    /* Background work that could be seen through o (a dataset, or anything: then all of it) is
+     * finished: 0, or -1 when o's own work failed (error on the stack). */
+    herr_t (*drain)(tb_obj_t *o, hid_t dxpl_id);
+    /* Links, objects or attributes may change; or files were mounted (paths may cross files). */
+    void (*modified)(void);
+    void (*mounted)(void);
+    /* A file was created or opened (`file` is the new wrapper, its context new), or the
+     * application is closing it (before the connector below does). */
+    void (*file_opened)(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+    void (*file_closing)(tb_obj_t *file);
+    /* A wrapper or a context is released. */
+    void (*obj_release)(tb_obj_t *o);
+    void (*ctx_release)(tb_ctx_t *ctx);
+} tb_hooks_t;
+
+/* Adds a subsystem's table (kept by pointer; registering one twice is a no-op). */
+void tb_hooks_register(const tb_hooks_t *h);
+
+/* What a callback is about to do with the objects it was handed. */
+#define TB_USE    1u /* needs the real objects below: a lazy one is made real */
+#define TB_DRAIN  2u /* may observe or move stored chunks or file contents: queued writes finish */
+#define TB_CHANGE 4u /* may change links, objects or attributes: caches of them are dropped */
+/* Runs the duties `what` calls for on a and b (either may be NULL): 0, or -1 with the error on
+ * the stack. Every callback that reaches the connector below enters through here (or through
+ * TB_FORWARD, which does). */
+herr_t tb_enter(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id);
+/* Every subsystem's release hook, run by obj.c when a wrapper or a context goes. */
+void tb_hooks_obj_release(tb_obj_t *o);
+void tb_hooks_ctx_release(tb_ctx_t *ctx);
+/* The other events, for the callbacks that see them. */
+void tb_hooks_mounted(void);
+void tb_hooks_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+void tb_hooks_file_closing(tb_obj_t *file, hid_t dxpl_id);
+
+/* ---- calling the connector below */
+
+/* The under object of a (possibly NULL) wrapper. */
+static inline void *
+tb_under(const void *obj)
+{
+    return obj ? ((const tb_obj_t *)obj)->under : NULL;
+}
+
+/* If the connector below returned an asynchronous request, wraps it in one of our objects so that
+ * request callbacks reach us. The one helper for request wrapping. */
+static inline void
+tb_req_wrap(void **req, tb_ctx_t *ctx)
+{
+    if (req && *req) {
+        tb_obj_t *r = tb_obj_new(*req, ctx);
+        if (r)
+            *req = r;
+    }
+}
+
+/* Wraps a newly created/opened under object like `parent`'s; NULL stays NULL. */
+static inline void *
+tb_wrap_new(void *under, const tb_obj_t *parent, void **req)
+{
+    if (!under)
+        return NULL;
+    tb_obj_t *o = tb_obj_new(under, parent->ctx);
+    tb_req_wrap(req, parent->ctx);
+    return o;
+}
+
+/* The shape of nearly every callback: enter (the duties of `what`), call the connector below,
+ * wrap its request, return its status. */
+#define TB_FORWARD(o, what, dxpl_id, req, call)                                                            \
+    do {                                                                                                   \
+        if (tb_enter((o), NULL, (what), (dxpl_id)) < 0)                                                    \
+            return -1;                                                                                     \
+        herr_t ret_ = (call);                                                                              \
+        tb_req_wrap((req), (o)->ctx);                                                                      \
+        return ret_;                                                                                       \
+    } while (0)
+/* Closes: the object below goes, then our wrapper. */
+#define TB_FORWARD_CLOSE(o, req, call)                                                                     \
+    do {                                                                                                   \
+        tb_ctx_t *ctx_ = (o)->ctx;                                                                         \
+        herr_t    ret_ = (call);                                                                           \
+        tb_req_wrap((req), ctx_);                                                                          \
+        if (ret_ >= 0)                                                                                     \
+            tb_obj_free(o);                                                                                \
+        return ret_;                                                                                       \
+    } while (0)
+
+/* Lower-connector helpers (under.c). The address of a dataset's contiguous storage in its file
+ * (native below): HADDR_UNDEF for any other layout, for external or unallocated storage, and when
+ * it cannot be told. One cheap native call, where the creation property list would be a copy. */
+haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
+
+#endif
