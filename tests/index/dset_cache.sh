@@ -38,6 +38,15 @@ run_load second
 [ "$(count 1)" -eq 0 ] || fail "second open captured again"
 [ "$(count 2)" -eq "$ndsets" ] || fail "second open answered $(count 2) datasets from the cache, expected $ndsets"
 [ "$(count 3)" -eq 0 ] || fail "second open had to open $(count 3) datasets in the file"
+# The descriptor walk reads NX_class through the objects H5Ovisit hands its callback: on an open
+# with a sidecar every one of those attributes is answered from the cache, none opened for real.
+env H5TURBO_DEBUG=1 bash -c 'source "$0"; turbo "$1" "$2" a' "$(dirname "$0")/../integration/lib.sh" \
+  "$TB_MANTID_LOAD" "$f" > /dev/null 2> "$tmp/err" || fail "descriptor walk failed"
+walk=$(grep 'index: released' "$tmp/err" | tail -1)
+lazy=$(echo "$walk" | sed -n 's/.*attributes lazy=\([0-9]*\) materialised=\([0-9]*\).*/\1 \2/p')
+ngroups=$(stock h5ls -r "$f" | grep -c Group)
+[ "${lazy% *}" -ge $((ngroups - 1)) ] && [ "${lazy#* }" -eq 0 ] ||
+  fail "descriptor walk with a sidecar: attributes lazy/materialised $lazy, expected >= $((ngroups - 1)) / 0 (every group but the root, whose attribute is read through the file)"
 
 # A sidecar written by another loader (the descriptor walk: attributes, no contents) is extended
 # by the next load that captures contents, and the load after that is answered from it.

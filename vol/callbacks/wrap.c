@@ -70,7 +70,10 @@ wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
     void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
     if (!under)
         return NULL;
-    return tb_obj_new(under, w->ctx);
+    tb_obj_t *o = tb_obj_new(under, w->ctx);
+    if (o)
+        tb_hooks_obj_wrapped(o);
+    return o;
 }
 
 static void *

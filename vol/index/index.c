@@ -72,6 +72,7 @@ const tb_hooks_t tb_index_hooks = {
     .mounted      = index_mounted,
     .file_opened  = tb_index_file_opened,
     .file_closing = tb_index_file_closing,
+    .obj_wrapped  = tb_index_obj_wrapped,
     .obj_release  = tb_index_obj_release,
     .ctx_release  = tb_index_ctx_release,
 };

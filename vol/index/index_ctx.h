@@ -66,6 +66,7 @@ int  tb_index_attr_materialise(tb_obj_t *o);
 int  tb_index_dset_materialise(tb_obj_t *o);
 void tb_index_obj_release(tb_obj_t *o);
 void tb_index_ctx_release(tb_ctx_t *ctx);
+void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets its path */
 
 /* The application closes an open of a read-only file: if what HDF5 reads changed since it was
  * opened (a rewrite in place), no sidecar is written for it. */

@@ -321,6 +321,13 @@ resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5
 
 /* ------------------------------------------------------------------ callback IDs */
 
+/* The path of the object being registered for a callback, until the wrap class has made our
+ * wrapper of it (callbacks are serialised by HDF5; registration does not nest). */
+static struct {
+    void *under;
+    char *path;
+} pending_wrap;
+
 /* Opens `name` (a group when want_group) below, the way native iteration opens the object it
  * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. */
 static hid_t
@@ -341,28 +348,35 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_g
         H5Eclear2(H5E_DEFAULT);
         return H5I_INVALID_HID;
     }
+    /* Native records the path of what it hands to the callback; in a read-only file the index can
+     * tell it too, and attributes opened from the callback's object then open from the cache. The
+     * path is handed to our wrapper of obj when the wrap class makes it (tb_index_obj_wrapped). */
+    if (o->ctx->index && !o->ctx->index->d->writable) {
+        const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+        pending_wrap.under = obj;
+        pending_wrap.path  = base ? tb_ix_join_path(base, name) : NULL;
+    }
     hid_t id = H5VLwrap_register(obj, type);
+    free(pending_wrap.path); /* (not taken: no wrapper of ours was made) */
+    pending_wrap.under = NULL;
+    pending_wrap.path  = NULL;
     if (id < 0) {
         tb_ix_close_under(obj, type, o->under_vol_id);
         H5Eclear2(H5E_DEFAULT);
-        return id;
-    }
-    /* Native records the path of what it hands to the callback; in a read-only file the index can
-     * tell it too, and attributes opened from the callback's object then open from the cache. */
-    if (o->ctx->index && !o->ctx->index->d->writable) {
-        /* Our wrapper of it: what the ID holds as the top connector's object. */
-        tb_obj_t   *w    = H5VLobject(id);
-        if (w && w->under != obj)
-            w = NULL;
-        const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-        char       *path = w && base ? tb_ix_join_path(base, name) : NULL;
-        struct tb_index_obj *x = path ? tb_ix_obj_state(w) : NULL;
-        if (x && !x->path)
-            x->path = path;
-        else
-            free(path);
     }
     return id;
+}
+
+void
+tb_index_obj_wrapped(tb_obj_t *w)
+{
+    if (!pending_wrap.path || w->under != pending_wrap.under)
+        return;
+    struct tb_index_obj *x = tb_ix_obj_state(w);
+    if (x && !x->path) {
+        x->path           = pending_wrap.path;
+        pending_wrap.path = NULL;
+    }
 }
 
 /* Releases a callback ID; the application's error stack survives when the iteration failed. */

@@ -79,6 +79,14 @@ tb_hooks_file_closing(tb_obj_t *file, hid_t dxpl_id)
 }
 
 void
+tb_hooks_obj_wrapped(tb_obj_t *o)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i]->obj_wrapped)
+            hooks[i]->obj_wrapped(o);
+}
+
+void
 tb_hooks_obj_release(tb_obj_t *o)
 {
     for (int i = 0; i < nhooks; i++)

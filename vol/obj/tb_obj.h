@@ -77,6 +77,9 @@ typedef struct tb_hooks {
      * application is closing it (before the connector below does). */
     void (*file_opened)(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
     void (*file_closing)(tb_obj_t *file);
+    /* HDF5 had the wrap class wrap an object the connector below made (for an iteration
+     * callback, a reference, an open by token): `o` is the new wrapper. */
+    void (*obj_wrapped)(tb_obj_t *o);
     /* A wrapper or a context is released. */
     void (*obj_release)(tb_obj_t *o);
     void (*ctx_release)(tb_ctx_t *ctx);
@@ -100,6 +103,7 @@ void tb_hooks_ctx_release(tb_ctx_t *ctx);
 void tb_hooks_mounted(void);
 void tb_hooks_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
 void tb_hooks_file_closing(tb_obj_t *file, hid_t dxpl_id);
+void tb_hooks_obj_wrapped(tb_obj_t *o);
 
 /* ---- calling the connector below */
 
