@@ -20,11 +20,21 @@ typedef enum tb_status {
     TB_ERR_IO        = -5, /* a system call failed */
     TB_ERR_UNSUPPORTED = -6, /* valid but not something h5turbo handles; caller forwards */
     TB_ERR_CODEC     = -7, /* a compression library reported failure */
-    TB_ERR_HDF5      = -8  /* an HDF5 call failed (its own stack says why) */
+    TB_ERR_HDF5      = -8, /* an HDF5 call failed (its own stack says why) */
+    TB_ERR_BUSY      = -9  /* a resource is held elsewhere (a lock) and was not waited for */
 } tb_status_t;
+/* The number of statuses: they run from TB_OK down to -(TB_NSTATUS - 1). */
+#define TB_NSTATUS 10
 
-/* A short English description of a status, never NULL. */
+/* A short English description of a status, never NULL ("unknown h5turbo status" for a value
+ * outside the enumeration). */
 const char *tb_status_str(tb_status_t st);
+/* Its index in [0, TB_NSTATUS) for tables indexed by status, or TB_NSTATUS when it is none. */
+static inline unsigned
+tb_status_index(tb_status_t st)
+{
+    return st <= 0 && st > -TB_NSTATUS ? (unsigned)-(int)st : (unsigned)TB_NSTATUS;
+}
 
 #define TB_UNUSED(x) ((void)(x))
 

@@ -1,4 +1,5 @@
-/* tb_status.c — text for h5turbo's internal status codes (see tb_common.h). */
+/* tb_status.c — text for h5turbo's internal status codes (see tb_common.h): the one place a
+ * status becomes words, for our own messages and for HDF5's error stack alike. */
 #include "tb_common.h"
 
 const char *
@@ -14,6 +15,7 @@ tb_status_str(tb_status_t st)
         case TB_ERR_UNSUPPORTED: return "not supported by h5turbo";
         case TB_ERR_CODEC: return "compression library failure";
         case TB_ERR_HDF5: return "HDF5 call failed";
+        case TB_ERR_BUSY: return "resource busy";
     }
     return "unknown h5turbo status";
 }

@@ -6,9 +6,10 @@
 #include "tb_common.h"
 #include <hdf5.h>
 
-/* Pushes "h5turbo: <message>" onto the default HDF5 error stack under h5turbo's error class.
- * The major class names the part of h5turbo; the minor the status. Safe to call from any
- * callback of ours (it does not clear the stack). */
+/* Pushes "<part>: <message>" onto the default HDF5 error stack under h5turbo's error class: the
+ * major message names the part of h5turbo ("h5turbo index"), the minor the status ("out of
+ * memory"; "unknown h5turbo status" for a value outside the enumeration, never "success"). Safe
+ * to call from any callback of ours (what is on the stack stays). */
 void tb_push_error(const char *file, const char *func, unsigned line, const char *part, tb_status_t st,
                     const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 

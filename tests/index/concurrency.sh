@@ -31,6 +31,9 @@ round() { # label
   valid tree.h5 || { "$TB_CLI" index status tree.h5; fail "$1: sidecar left behind is not valid"; }
   loads=$(cat err.* | grep -c "sidecar loaded" || true)
   writes=$(cat err.* | grep -c "sidecar written" || true)
+  if [ "$writes" -gt 1 ]; then # (what the writers saw, for the failure below)
+    for i in $(grep -l "sidecar written" err.*); do echo "== $i:"; cut -c1-240 "$i"; done
+  fi
   echo "ok: $1: $N processes correct; $loads loaded a sidecar, $writes wrote one"
 }
 [ ! -e "$(cache_sidecar tree.h5)" ] || fail "sidecar exists before the first round"

@@ -105,6 +105,10 @@ void tb_hooks_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_
 void tb_hooks_file_closing(tb_obj_t *file, hid_t dxpl_id);
 void tb_hooks_obj_wrapped(tb_obj_t *o);
 
+/* What a subsystem did with a call a callback offered it: answered it (the callback returns the
+ * subsystem's status), or left it to be forwarded unchanged. */
+typedef enum tb_answer { TB_FORWARD = 0, TB_ANSWERED = 1 } tb_answer_t;
+
 /* ---- calling the connector below */
 
 /* The under object of a (possibly NULL) wrapper. */

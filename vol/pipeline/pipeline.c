@@ -875,7 +875,7 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
 }
 
 /* ------------------------------------------------------------------ entry points */
-int
+tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
@@ -884,9 +884,9 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         /* Forwarded: but not ahead of chunks write-behind still holds. */
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
-            return 1;
+            return TB_ANSWERED;
         }
-        return 0;
+        return TB_FORWARD;
     }
     register_stats();
     quiet_t q;
@@ -917,27 +917,27 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     quiet_off(&q);
     if (drain_failed) {
         *ret_out = -1;
-        return 1;
+        return TB_ANSWERED;
     }
     if (done) {
         tb_pipe_stats_g.writes++;
         *ret_out = 0;
     }
-    return done;
+    return done ? TB_ANSWERED : TB_FORWARD;
 }
 
-int
+tb_answer_t
 tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
               void **req, herr_t *ret_out)
 {
     /* Whatever path the read takes, chunks write-behind holds must be stored first. */
     if (tb_pipe_drain(o, dxpl_id) < 0) {
         *ret_out = -1;
-        return 1;
+        return TB_ANSWERED;
     }
     const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
     if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0))
-        return 0; /* (an ineligible dataset costs no HDF5 call here) */
+        return TB_FORWARD; /* (an ineligible dataset costs no HDF5 call here) */
     register_stats();
     quiet_t q;
     quiet_on(&q);
@@ -962,7 +962,7 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         tb_pipe_stats_g.reads++;
         *ret_out = 0;
     }
-    return done;
+    return done ? TB_ANSWERED : TB_FORWARD;
 }
 
 const tb_hooks_t tb_pipe_hooks = {

@@ -7,14 +7,14 @@
 
 #include "tb_obj.h"
 
-/* Try the pipeline for a one-dataset H5Dwrite/H5Dread. Returns 1 when the call was handled, with
- * its result in *ret_out; 0 when the caller must forward the call to the connector below
- * unchanged: not eligible, moving less than H5TURBO_PIPELINE_MIN_NBYTES (16 KiB by default), or
+/* Try the pipeline for a one-dataset H5Dwrite/H5Dread. TB_ANSWERED when the call was handled,
+ * with its result in *ret_out; TB_FORWARD when the caller must forward the call to the connector
+ * below unchanged: not eligible, moving less than H5TURBO_PIPELINE_MIN_NBYTES (16 KiB by default), or
  * the pipeline failed part-way (native then redoes the whole call, which rewrites or rereads
  * every chunk, and reports any error exactly as HDF5 does). */
-int tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+tb_answer_t tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                    const void *buf, void **req, herr_t *ret_out);
-int tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+tb_answer_t tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                   void *buf, void **req, herr_t *ret_out);
 
 /* The pipeline's duties on objects (tb_obj.h): write queued chunks (write-behind) before

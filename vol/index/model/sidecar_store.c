@@ -132,7 +132,8 @@ static int
 open_private_sub(const tb_sc_policy_t *p, const char *base, const char *sub, int create, char *shown, size_t n)
 {
     int bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (bfd < 0 && errno == ENOENT && create && mkdir(base, 0700) == 0)
+    /* (another process may create it at the same time: EEXIST is as good) */
+    if (bfd < 0 && errno == ENOENT && create && (mkdir(base, 0700) == 0 || errno == EEXIST))
         bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (bfd < 0)
         return errno == ENOENT ? -1 : -2;
@@ -142,7 +143,7 @@ open_private_sub(const tb_sc_policy_t *p, const char *base, const char *sub, int
         return -2;
     }
     int fd = openat(bfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-    if (fd < 0 && errno == ENOENT && create && mkdirat(bfd, sub, 0700) == 0)
+    if (fd < 0 && errno == ENOENT && create && (mkdirat(bfd, sub, 0700) == 0 || errno == EEXIST))
         fd = openat(bfd, sub, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
     int err = errno;
     close(bfd);
