@@ -48,8 +48,8 @@ usage(FILE *out)
 
 /* The folder holding the plugins: $H5TURBO_PLUGIN_DIR, else next to this executable
  * (build tree: ../plugins; installed: ../lib/plugin). */
-static int
-plugin_dir(char *out, size_t n)
+int
+h5turbo_plugin_dir(char *out, size_t n)
 {
     const char *e = getenv("H5TURBO_PLUGIN_DIR");
     if (e && *e) {
@@ -127,7 +127,7 @@ static int
 activation(const char *opts, char *conn, size_t conn_n, char *path, size_t path_n)
 {
     char dir[PATH_MAX];
-    if (plugin_dir(dir, sizeof(dir)) < 0) {
+    if (h5turbo_plugin_dir(dir, sizeof(dir)) < 0) {
         fprintf(stderr, "%s: cannot find the plugin folder (set H5TURBO_PLUGIN_DIR)\n", prog);
         return -1;
     }
@@ -308,7 +308,7 @@ cmd_info(int argc, char **argv)
     sched_getaffinity(0, sizeof(set), &set);
     printf("CPUs in affinity mask: %d; codec threads: %u (H5TURBO_THREADS, else BLOSC_NTHREADS, else CPUs)\n",
            CPU_COUNT(&set), tb_threads_from_env());
-    if (plugin_dir(dir, sizeof(dir)) < 0) {
+    if (h5turbo_plugin_dir(dir, sizeof(dir)) < 0) {
         printf("plugin folder: NOT FOUND (set H5TURBO_PLUGIN_DIR)\n");
         return EXIT_SETUP;
     }

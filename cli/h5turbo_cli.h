@@ -5,5 +5,8 @@
 #include <hdf5.h>
 
 int h5turbo_cmd_index(int argc, char **argv);
+/* The folder holding the plugins: $H5TURBO_PLUGIN_DIR, else next to this executable (build
+ * tree: ../plugins; installed: ../lib/plugin). 0, or -1 when there is none. */
+int h5turbo_plugin_dir(char *out, size_t n);
 
 #endif

@@ -42,10 +42,13 @@ opt_query(void *obj, H5VL_subclass_t cls, int opt_type, uint64_t *flags_out)
 
 const H5VL_introspect_class_t tb_introspect_cls = {get_conn_cls, get_cap_flags, opt_query};
 
-/* ---------------------------------------------------------------- requests */
+/* ---------------------------------------------------------------- requests
+ * A request is our wrapper of the connector below's request: never lazy, never holding queued
+ * chunks, changing nothing by itself (TB_NO_DUTIES in each). */
 static herr_t
 request_wait(void *obj, uint64_t timeout, H5VL_request_status_t *status)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_wait(o->under, o->under_vol_id, timeout, status);
     if (ret >= 0 && *status != H5VL_REQUEST_STATUS_IN_PROGRESS)
@@ -56,6 +59,7 @@ request_wait(void *obj, uint64_t timeout, H5VL_request_status_t *status)
 static herr_t
 request_notify(void *obj, H5VL_request_notify_t cb, void *ctx)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_notify(o->under, o->under_vol_id, cb, ctx);
     if (ret >= 0)
@@ -66,6 +70,7 @@ request_notify(void *obj, H5VL_request_notify_t cb, void *ctx)
 static herr_t
 request_cancel(void *obj, H5VL_request_status_t *status)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_cancel(o->under, o->under_vol_id, status);
     if (ret >= 0)
@@ -76,6 +81,7 @@ request_cancel(void *obj, H5VL_request_status_t *status)
 static herr_t
 request_specific(void *obj, H5VL_request_specific_args_t *args)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o = obj;
     return H5VLrequest_specific(o->under, o->under_vol_id, args);
 }
@@ -83,6 +89,7 @@ request_specific(void *obj, H5VL_request_specific_args_t *args)
 static herr_t
 request_optional(void *obj, H5VL_optional_args_t *args)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o = obj;
     return H5VLrequest_optional(o->under, o->under_vol_id, args);
 }
@@ -90,6 +97,7 @@ request_optional(void *obj, H5VL_optional_args_t *args)
 static herr_t
 request_free(void *obj)
 {
+    /* TB_NO_DUTIES: a request */
     tb_obj_t *o   = obj;
     herr_t     ret = H5VLrequest_free(o->under, o->under_vol_id);
     if (ret >= 0)

@@ -51,7 +51,8 @@ get_wrap_ctx(const void *obj, void **wrap_ctx_out)
         return -1;
     }
     /* HDF5 asks on every API call, a lazy attribute's too: it has nothing below yet, and the
-     * connector below is native (the only one the index runs on), whose wrap context is none. */
+     * connector below is native (the only one the index runs on), whose wrap context is none.
+     * TB_NO_DUTIES: asking for a wrap context must not make a lazy object real. */
     w->under_wrap_ctx = NULL;
     if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
         tb_objpool_put(&wrap_pool, w);

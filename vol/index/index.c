@@ -1,10 +1,10 @@
 /* index.c — the link/object index's tables and life cycle: one table set per file (shared by
  * every open of the same device+inode), filled lazily from the connector below one group at a
  * time, dropped when this process changes a writable file, persisted as a sidecar for read-only
- * opens (sidecar.c). The answers themselves are in index_query.c. */
+ * opens (the sidecar: vol/index/model). The answers themselves are in index_query.c. */
 #include "index_ctx.h"
 #include "tb_pool.h"
-#include "sidecar_store.h"
+#include "tb_sidecar.h"
 
 #include <limits.h>
 #include <pthread.h>

@@ -5,11 +5,11 @@
 #define TB_INDEX_MODEL_H
 
 #include "tb_common.h"
+#include "tb_sidecar.h"
 
 #include <stdint.h>
 #include <stddef.h>
 
-#define TB_IX_TOKEN_NBYTES 16
 #define TB_IX_NONE         UINT32_MAX
 
 /* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
@@ -53,7 +53,7 @@ typedef struct tb_ix_attr {
 } tb_ix_attr_t;
 
 /* Datasets of at most this many bytes of raw data may have their content cached. */
-#define TB_IX_DSET_MAX_VALUE 4096
+#define TB_IX_DSET_MAX_VALUE TB_INDEX_DSET_MAX_NBYTES
 
 /* What the small-dataset cache holds of one dataset (tb_ix_obj_t.dcache == TB_IX_DC_CACHED):
  * its datatype and dataspace, encoded by H5Tencode / H5Sencode, and its whole raw content in that
@@ -110,38 +110,6 @@ typedef struct tb_ix_group {
     uint32_t      *by_corder; /* permutation sorted by creation order, built on first need */
     void          *blob;
 } tb_ix_group_t;
-
-/* Who a file is, for trusting a sidecar: fstat identity of the descriptor HDF5 reads (ctime
- * included: it changes with every write and cannot be set back) plus an in-file fingerprint.
- * Compared with memcmp: 64 bytes, no padding. */
-typedef struct tb_ix_identity {
-    uint64_t dev, ino, size;
-    int64_t  mtime_ns, ctime_ns;
-    uint64_t eoa;
-    uint8_t  root_token[TB_IX_TOKEN_NBYTES];
-} tb_ix_identity_t;
-
-/* Where sidecars are written (and looked for first). */
-typedef enum tb_sc_where {
-    TB_SC_CACHE = 0, /* the reader's own cache: $XDG_CACHE_HOME/h5turbo, else ~/.cache/h5turbo */
-    TB_SC_BESIDE,    /* next to the data file, as .<name>.h5turbo-index (opt-in) */
-    TB_SC_DIR        /* a configured shared folder (opt-in) */
-} tb_sc_where_t;
-
-typedef struct tb_sc_policy {
-    tb_sc_where_t where;
-    const char    *dir;              /* TB_SC_DIR: the folder */
-    uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
-    int            debug;            /* say every miss and fallback on stderr */
-} tb_sc_policy_t;
-
-/* The data file a sidecar describes, as HDF5 opened it: identity from fstat of the descriptor the
- * file driver holds plus the in-file fingerprint; owner and mode decide trust and permissions. */
-typedef struct tb_sc_file {
-    const char       *path; /* absolute */
-    tb_ix_identity_t id;
-    uint32_t          uid, gid, mode;
-} tb_sc_file_t;
 
 /* All that is known about one file, shared by every open of it in this process. */
 typedef struct tb_ix_data {

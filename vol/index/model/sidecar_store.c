@@ -1,4 +1,4 @@
-/* sidecar_store.c — where sidecars live and whom they trust (sidecar_store.h), in plain POSIX:
+/* sidecar_store.c — where sidecars live and whom they trust (tb_sidecar.h), in plain POSIX:
  * folders opened once and everything below them reached with *at() calls that never follow a
  * symlink, so nothing checked can be swapped before it is used.
  *
@@ -22,7 +22,8 @@
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
-#include "sidecar_store.h"
+#include "tb_sidecar.h"
+#include "index_model.h"
 #include "sidecar_format.h"
 
 #include <dirent.h>
@@ -731,7 +732,7 @@ done:
 }
 
 tb_sc_outcome_t
-tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const tb_ix_data_t *d)
+tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d)
 {
     loc_t            l;
     tb_sc_outcome_t o;
@@ -756,6 +757,12 @@ tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const tb_ix_data_t
 }
 
 /* ------------------------------------------------------------------ maintenance */
+tb_status_t
+tb_sc_check(const void *buf, size_t n)
+{
+    return tb_sidecar_decode(buf, n, NULL, NULL);
+}
+
 int
 tb_sc_drop(const tb_sc_policy_t *p, const tb_sc_file_t *f, void (*report)(const char *, int, void *),
             void *ctx)

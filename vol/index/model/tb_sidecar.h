@@ -1,13 +1,54 @@
-/* sidecar_store.h — where sidecars live and whom they trust: the per-user cache (default), a
- * shared folder or the data file's folder (opt-in); trusted reads, locked atomic publishing, the
+/* tb_sidecar.h — the public face of the persistent index's sidecars, for the connector and the
+ * h5turbo command alike: where they live and whom they trust (the per-user cache by default, a
+ * shared folder or the data file's folder opt-in), trusted reads, locked atomic publishing, the
  * sweep of dead writers' temp files, the cache's size bound. Plain POSIX, no HDF5. */
-#ifndef TB_SIDECAR_STORE_H
-#define TB_SIDECAR_STORE_H
+#ifndef TB_SIDECAR_H
+#define TB_SIDECAR_H
 
-#include "index_model.h"
+#include "tb_common.h"
 
 #include <stddef.h>
 #include <stdint.h>
+
+#define TB_IX_TOKEN_NBYTES 16
+/* Datasets of at most this many bytes of raw data may have their content cached by the index
+ * (and `h5turbo index build` reads those whole, so that their contents are captured). */
+#define TB_INDEX_DSET_MAX_NBYTES 4096
+
+/* Who a file is, for trusting a sidecar: fstat identity of the descriptor HDF5 reads (ctime
+ * included: it changes with every write and cannot be set back) plus an in-file fingerprint.
+ * Compared with memcmp: 64 bytes, no padding. */
+typedef struct tb_ix_identity {
+    uint64_t dev, ino, size;
+    int64_t  mtime_ns, ctime_ns;
+    uint64_t eoa;
+    uint8_t  root_token[TB_IX_TOKEN_NBYTES];
+} tb_ix_identity_t;
+
+/* Where sidecars are written (and looked for first). */
+typedef enum tb_sc_where {
+    TB_SC_CACHE = 0, /* the reader's own cache: $XDG_CACHE_HOME/h5turbo, else ~/.cache/h5turbo */
+    TB_SC_BESIDE,    /* next to the data file, as .<name>.h5turbo-index (opt-in) */
+    TB_SC_DIR        /* a configured shared folder (opt-in) */
+} tb_sc_where_t;
+
+typedef struct tb_sc_policy {
+    tb_sc_where_t where;
+    const char    *dir;              /* TB_SC_DIR: the folder */
+    uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
+    int            debug;            /* say every miss and fallback on stderr */
+} tb_sc_policy_t;
+
+/* The data file a sidecar describes, as HDF5 opened it: identity from fstat of the descriptor the
+ * file driver holds plus the in-file fingerprint; owner and mode decide trust and permissions. */
+typedef struct tb_sc_file {
+    const char       *path; /* absolute */
+    tb_ix_identity_t id;
+    uint32_t          uid, gid, mode;
+} tb_sc_file_t;
+
+/* The index's tables of one file (index_model.h; opaque here). */
+struct tb_ix_data;
 
 /* What came of one look for, or one publication of, a sidecar. Every outcome but LOADED and
  * WRITTEN is a miss or a fallback: silent, said with debug on, and counted (tb_sc_tally). */
@@ -65,7 +106,10 @@ tb_sc_outcome_t tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void 
  * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
  * temp file, permissions from f's read bits, fsync, rename. Sweeps dead writers' temp files and
  * keeps the cache within its bound. */
-tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const tb_ix_data_t *d);
+tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
+
+/* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
+tb_status_t tb_sc_check(const void *buf, size_t n);
 
 /* For `h5turbo index drop`: removes f's sidecars (beside it, in p's folder, in the reader's cache)
  * and its dead writers' temp files; lock files stay. Calls report(path, errno) for each removal
