@@ -4,7 +4,7 @@
  *   c  NeXus-API pattern: one H5Literate of a group per entry returned (start index, stop at one).
  * Usage: mantid_load FILE a|b|c [bigcache]. Prints "wall_seconds cpu_seconds mallocs checksum"
  * (CPU time is the steadier measure on a shared machine). The malloc count comes from
- * bench/common's libh5t_malloc_count.so when it is preloaded (else -1). */
+ * bench/common's libtb_malloc_count.so when it is preloaded (else -1). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif

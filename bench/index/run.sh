@@ -15,7 +15,7 @@ clock=${CLOCK:-cpu}
 build=$(cd "$build" && pwd)
 gen=$build/bench/index/mantid_gen
 load=$build/bench/index/mantid_load
-pre=$build/bench/common/libh5t_malloc_count.so
+pre=$build/bench/common/libtb_malloc_count.so
 export TB_MALLOC_COUNT_OUT=/dev/null  # the loaders read the count themselves, around the load
 source "$build/h5turbo-env.sh"
 unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH

@@ -6,7 +6,7 @@ set -euo pipefail
 build=$(cd "${1:-$(dirname "$0")/../../build}" && pwd)
 reps=${REPS:-5}; ngroups=${NGROUPS:-1000}; per=${PER:-99}
 bin="$build/bench/overhead/tb_meta_bench"
-mc="$build/bench/common/libh5t_malloc_count.so"
+mc="$build/bench/common/libtb_malloc_count.so"
 source "$build/h5turbo-env.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 env -u HDF5_VOL_CONNECTOR "$bin" gen "$tmp/meta.h5" "$ngroups" "$per"

@@ -1,6 +1,6 @@
 /* sidecar_format.c — the persistent form of a file's index: the field tables of sidecar_format.h,
  * the encoder, and a decoder that treats its input as hostile (every count, offset and cross
- * reference checked before use). Pure C on the data model of index_int.h, no HDF5, no I/O. */
+ * reference checked before use). Pure C on the data model of index_model.h, no HDF5, no I/O. */
 #include "index_model.h"
 #include "sidecar_format.h"
 
@@ -89,7 +89,7 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
     [ATR_TYPE_OFF]     = {"type_off", 24, 8, "H5Tencode bytes, in the strings"},
     [ATR_TYPE_LEN]     = {"type_len", 32, 4, "their length"},
     [ATR_SPACE_LEN]    = {"space_len", 36, 4, "length of the dataspace form"},
-    [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_int.h), in the strings"},
+    [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_model.h), in the strings"},
     [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type, in the strings"},
     [ATR_VALUE_LEN]    = {"value_len", 56, 4, "its length (elements x type size)"},
 };
