@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# client_suite.sh PACKAGE — the test suite of one real client of h5py (installed by
+# scripts/setup-clients into .venv-clients, h5py built against our HDF5), run natively and under
+# h5turbo in the same test and compared test by test; ids that did not pass are rerun once each way.
+source "$(dirname "$0")/../integration/lib.sh"
+here=$(cd "$(dirname "$0")" && pwd)
+pkg=${1:?package}
+inject=0; [ "${2:-}" != --inject-h5turbo-failure ] || inject=1
+DEPS=${H5TURBO_DEPS_DIR:-$HOME/.cache/h5turbo/deps}
+VENV=${TB_CLIENTS_VENV:-$TB_SRC/.venv-clients}
+CSRC=${TB_CLIENTS_SRC:-$DEPS/clients/src}
+py="$VENV/bin/python"
+[ -x "$VENV/bin/pytest" ] || fail "no $VENV (run scripts/setup, which runs scripts/setup-clients)"
+SITE=$("$py" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+
+# The h5py these suites use must be ours: built from source against the HDF5 h5turbo was built for.
+hdf5_lib=$(cd "$TB_HDF5_BIN/../lib" && pwd)
+"$py" - "$hdf5_lib" <<'EOF' || fail "h5py in $VENV is not the one built against our HDF5 (a wheel swapped in?)"
+import glob, os, subprocess, sys, h5py
+assert h5py.version.hdf5_version.startswith("1.14"), h5py.version.hdf5_version
+so = glob.glob(os.path.join(os.path.dirname(h5py.__file__), "defs*.so"))[0]
+assert os.path.join(sys.argv[1], "libhdf5.so") in subprocess.run(["ldd", so], capture_output=True, text=True).stdout
+EOF
+
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# Sidecars written under test go to this temporary cache, never into site-packages or the data.
+export XDG_CACHE_HOME="$tmp/cache"
+mkdir -m 700 "$XDG_CACHE_HOME"
+export PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
+mkdir "$tmp/work"
+
+# Where each suite's tests live: in the installed package, or in its sdist (copied here, with the
+# package's own source removed so that the installed, compiled package is the one tested).
+cwd="$tmp/work"; per_test=600; suite_limit=1500
+copy_sdist() {
+  local d="$CSRC/$1"
+  [ -d "$d" ] || fail "no $d (run scripts/setup-clients)"
+  cp -a "$d" "$tmp/src"; cwd="$tmp/src"
+  [ -z "${2:-}" ] || rm -rf "${tmp:?}/src/$2"
+}
+case $pkg in
+  # netCDF4's wheel brings its own HDF5 (2.2): in one process with our h5py's 1.14.5, h5turbo
+  # loaded by that second HDF5 binds to the first (issue #15). h5netcdf-netcdf4 runs with it.
+  h5netcdf)       args=("$SITE/h5netcdf/tests"); export TB_BLOCK_MODULES=netCDF4 ;;
+  h5netcdf-netcdf4) args=("$SITE/h5netcdf/tests") ;;
+  scippnexus)     copy_sdist scippnexus-26.1.1; args=(tests) ;;
+  nexusformat)    copy_sdist nexusformat-2.1.0; args=(tests) ;;
+  extra-data)     args=("$SITE/extra_data/tests") ;;
+  pyh5md)         copy_sdist pyh5md-1.2.0 pyh5md; args=(tests) ;;
+  versioned-hdf5) copy_sdist versioned_hdf5-2.6.0 versioned_hdf5; args=(tests) ;;
+  silx)           args=(--rootdir "$SITE/silx" "$SITE/silx/io") ;;
+  mdanalysis)     args=(--rootdir "$SITE/MDAnalysisTests" "$SITE/MDAnalysisTests/coordinates/test_h5md.py") ;;
+  *) fail "unknown client package $pkg" ;;
+esac
+
+# --inject-h5turbo-failure (a check of this script, for sdist-based suites): one test added that
+# passes natively and fails under h5turbo, which the comparison must report by its id.
+if [ $inject = 1 ]; then
+  [ "$cwd" = "$tmp/src" ] || fail "--inject-h5turbo-failure needs a suite copied from its sdist"
+  cat > "$tmp/src/tests/test_tb_injected.py" <<'PY'
+import os
+def test_fails_only_under_h5turbo():
+    assert not os.environ.get("HDF5_VOL_CONNECTOR", "").startswith("h5turbo")
+PY
+fi
+
+# One pytest run: MODE is stock or turbo, OUT its outcome file, then extra arguments (test ids).
+# The full run under h5turbo must show it active; a rerun of a few ids may not open any HDF5 object
+# (then no stats line), and runs in the environment the full run proved.
+pytest_run() {
+  local mode=$1 out=$2; shift 2
+  local rc=0 stats="$tmp/stats.txt"
+  case $out in *_rerun.tsv) stats="$tmp/stats_rerun.txt" ;; esac
+  (cd "$cwd" && TB_OUTCOMES="$out" TB_STATS_LOG="$stats" $mode timeout -k 30 "$suite_limit" \
+      "$VENV/bin/pytest" -p tb_outcomes -p tb_block -p no:cacheprovider -q -rfE --timeout="$per_test" "$@") \
+      > "$out.log" 2>&1 || rc=$?
+  if [ $rc -eq 97 ]; then
+    case $out in
+      *_rerun.tsv) echo "note: the h5turbo rerun opened no HDF5 object (no stats line)" ;;
+      *) tail -20 "$out.log"; fail "h5turbo was not active under $pkg's suite" ;;
+    esac
+  fi
+  [ $rc -ne 124 ] || echo "note: the $mode run of $pkg passed its ${suite_limit}s limit and was stopped"
+  return 0
+}
+
+marker="$tmp/started"; touch "$marker"
+t0=$(date +%s)
+pytest_run stock "$tmp/native.tsv" "${args[@]}"
+t1=$(date +%s)
+pytest_run turbo "$tmp/turbo.tsv" "${args[@]}"
+t2=$(date +%s)
+grep -q 'wrappers malloc=[1-9]' "$tmp/stats.txt" 2>/dev/null || fail "h5turbo was not active under $pkg's suite"
+echo "$pkg: native run $((t1 - t0)) s, h5turbo run $((t2 - t1)) s"
+echo "native:  $(tail -1 "$tmp/native.tsv.log")"
+echo "h5turbo: $(tail -1 "$tmp/turbo.tsv.log")"
+echo "h5turbo (main process): $(grep 'wrappers malloc' "$tmp/stats.txt" | tail -1)"
+
+# Tests that did not pass in one of the runs, run again by id, once natively and once under h5turbo:
+# a native failure that passes now was flaky; an h5turbo failure that passes now is reported as flaky.
+mapfile -t rerun < <("$py" "$here/compare.py" rerun "$tmp/native.tsv" "$tmp/turbo.tsv")
+final_args=()
+if [ ${#rerun[@]} -gt 0 ]; then
+  echo "rerunning ${#rerun[@]} test ids that did not pass in one run:"; printf '  %s\n' "${rerun[@]}"
+  pytest_run stock "$tmp/native_rerun.tsv" "${args[@]:0:${#args[@]}-1}" "${rerun[@]}"
+  pytest_run turbo "$tmp/turbo_rerun.tsv" "${args[@]:0:${#args[@]}-1}" "${rerun[@]}"
+  final_args=(--native-rerun "$tmp/native_rerun.tsv" --turbo-rerun "$tmp/turbo_rerun.tsv")
+fi
+t3=$(date +%s)
+[ ${#rerun[@]} -eq 0 ] || echo "reruns took $((t3 - t2)) s"
+
+# Keep the record (reruns included) in the build tree.
+record="$TB_BUILD/clients-results"; mkdir -p "$record"
+rc=0
+"$py" "$here/compare.py" final "$tmp/native.tsv" "$tmp/turbo.tsv" "${final_args[@]}" --report "$record/$pkg.txt" || rc=$?
+for f in "$tmp"/*.tsv "$tmp"/*.tsv.log; do cp "$f" "$record/$pkg.$(basename "$f")"; done
+
+# Sidecars go to the temporary cache only: none beside the packages, their data or the sources.
+stray=$(find "$VENV" "$CSRC" "$tmp" -path "$XDG_CACHE_HOME" -prune -o -name '*.h5turbo-index*' -print 2>/dev/null | head -5)
+[ -z "$stray" ] || fail "sidecars written outside the temporary cache:"$'\n'"$stray"
+echo "sidecars in the temporary cache: $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)"
+written=$(find "$VENV" -newer "$marker" -type f 2>/dev/null | head -5)
+[ -z "$written" ] || echo "note: files written into $VENV during the runs:"$'\n'"$written"
+
+[ $rc -eq 0 ] || fail "$pkg: tests failing only under h5turbo (see above)"
+echo "ok: $pkg: no test fails only under h5turbo"
