@@ -31,7 +31,9 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     for (uint32_t g = 0; g < ngroups; g++) {
         uint8_t t[TB_IX_TOKEN_NBYTES];
         tb_sample_token(t, 0x1000 + g * 0x100);
-        uint32_t oi = tb_ix_obj_insert(d, t);
+        uint32_t oi = TB_IX_NONE;
+        if (tb_ix_obj_insert(d, t, &oi) != TB_OK)
+            abort();
         d->objs[oi].has_info  = 1;
         d->objs[oi].type      = 0; /* group */
         d->objs[oi].rc        = 1 + (g % 3);
@@ -70,8 +72,8 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 uint8_t t[TB_IX_TOKEN_NBYTES];
                 tb_sample_token(t, 0x90000 + g * 64 + k);
                 uint32_t oi = tb_ix_obj_find(d, t);
-                if (oi == TB_IX_NONE)
-                    oi = tb_ix_obj_insert(d, t);
+                if (oi == TB_IX_NONE && tb_ix_obj_insert(d, t, &oi) != TB_OK)
+                    oi = TB_IX_NONE;
                 l->obj = oi;
                 if (oi != TB_IX_NONE && (k % 3)) {
                     d->objs[oi].has_info = 1;

@@ -79,8 +79,9 @@ const tb_hooks_t tb_index_hooks = {
 
 /* ------------------------------------------------------------------ life cycle */
 
-/* Reads the file's in-file fingerprint and fileno from the connector below. */
-static int
+/* Reads the file's in-file fingerprint and fileno from the connector below: TB_OK, or
+ * TB_ERR_HDF5 (error on the stack). */
+static tb_status_t
 file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_out, uint64_t *eoa_out)
 {
     H5VL_loc_params_t      loc = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
@@ -89,7 +90,7 @@ file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_
     ga.args.get_info.fields   = H5O_INFO_BASIC;
     ga.args.get_info.oinfo    = &oi;
     if (H5VLobject_get(file->under, &loc, file->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
-        return -1;
+        return TB_ERR_HDF5;
     *fileno_out = oi.fileno;
     memcpy(root_token_out, &oi.token, TB_IX_TOKEN_NBYTES);
     if (eoa_out) {
@@ -98,15 +99,16 @@ file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_
         na.get_eoa.eoa          = &eoa;
         H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_FILE_GET_EOA, .args = &na};
         if (H5VLfile_optional(file->under, file->under_vol_id, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
-            return -1;
+            return TB_ERR_HDF5;
         *eoa_out = (uint64_t)eoa;
     }
-    return 0;
+    return TB_OK;
 }
 
 /* fstat of the descriptor the file driver (sec2) reads: the file HDF5 actually opened, whatever
- * happened to its name since. 0, or -1 (errors cleared). */
-static int
+ * happened to its name since. TB_OK; TB_ERR_HDF5 (no handle), TB_ERR_IO (fstat failed) or
+ * TB_ERR_UNSUPPORTED (not a regular file), errors cleared. */
+static tb_status_t
 driver_fstat(void *file_under, hid_t vol, struct stat *st)
 {
     void                            *handle = NULL;
@@ -115,10 +117,15 @@ driver_fstat(void *file_under, hid_t vol, struct stat *st)
     na.get_vfd_handle.file_handle = &handle;
     H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
     hid_t                saved    = tb_err_save();
-    int ok = H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 && handle &&
-             fstat(*(int *)handle, st) == 0 && S_ISREG(st->st_mode);
+    tb_status_t          ret      = TB_OK;
+    if (H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || !handle)
+        ret = TB_ERR_HDF5;
+    else if (fstat(*(int *)handle, st) != 0)
+        ret = TB_ERR_IO;
+    else if (!S_ISREG(st->st_mode))
+        ret = TB_ERR_UNSUPPORTED;
     tb_err_restore(saved);
-    return ok ? 0 : -1;
+    return ret;
 }
 
 static void
@@ -134,7 +141,7 @@ identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
 /* Whether the file changed less than 2 s ago (by mtime or ctime): two versions written within the
  * clock's resolution could not be told apart, so such a file's sidecars are neither used nor
  * written. */
-static int
+static bool
 too_recent(const tb_ix_identity_t *id)
 {
     struct timespec ts;
@@ -208,7 +215,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     }
     tb_err_restore(saved);
     struct stat st;
-    if (!ok || driver_fstat(file->under, file->under_vol_id, &st) < 0)
+    if (!ok || driver_fstat(file->under, file->under_vol_id, &st) != TB_OK)
         return;
 
     tb_ix_identity_t id;
@@ -217,7 +224,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     int           writable = created || (flags & H5F_ACC_RDWR);
     int           persist  = !writable && ctx->cfg.index == TB_INDEX_PERSISTENT;
     unsigned long fileno   = 0;
-    if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) < 0) {
+    if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
         return;
     }
@@ -284,7 +291,7 @@ tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol)
      * (same inode) changes size, mtime or ctime. */
     struct stat       st;
     tb_ix_identity_t now = d->file.id;
-    if (driver_fstat(file_under, vol, &st) == 0)
+    if (driver_fstat(file_under, vol, &st) == TB_OK)
         identity_from_stat(&st, &now);
     else
         now.size = ~d->file.id.size;
@@ -456,9 +463,10 @@ tb_index_obj_opened(void *child, const tb_obj_t *parent, const H5VL_loc_params_t
     /* Absolute names: native records the path it walked itself. */
     if (!name || name[0] == '/')
         return;
+    /* When that path cannot be told (or memory ran out), none is recorded: H5Iget_name forwards. */
     struct tb_index_obj *x = tb_ix_obj_state(child);
-    if (x && !x->path)
-        x->path = tb_ix_join_path(parent->idx->path, name);
+    if (x && !x->path && tb_ix_join_path(parent->idx->path, name, &x->path) != TB_OK)
+        x->path = NULL;
 }
 
 void
@@ -473,24 +481,24 @@ tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t
     }
 }
 
-tb_ix_data_t *
-tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
+tb_status_t
+tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out)
 {
     struct tb_index_file *f = o->ctx->index;
     if (!f || ix_disabled)
-        return NULL;
+        return TB_ERR_UNSUPPORTED;
     tb_ix_data_t *d = f->d;
     if (d->writable && d->epoch != ix_epoch) {
         /* Never free what a running iteration walks: answer nothing until it ends. */
         if (d->busy)
-            return NULL;
+            return TB_ERR_UNSUPPORTED;
         tb_ix_data_clear(d);
         d->epoch = ix_epoch;
     }
     struct tb_index_obj *x = o->idx;
     if (!x) {
         if (!(x = tb_objpool_get(&ixobj_pool)))
-            return NULL;
+            return TB_ERR_NOMEM;
         o->idx = x;
     }
     if (x->state == TB_IXO_UNKNOWN) {
@@ -501,7 +509,7 @@ tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
         ga.args.get_info.fields   = H5O_INFO_BASIC;
         ga.args.get_info.oinfo    = &oi;
         if (obj_type != H5I_FILE && obj_type != H5I_GROUP && obj_type != H5I_DATASET && obj_type != H5I_DATATYPE)
-            return NULL;
+            return TB_ERR_UNSUPPORTED;
         if (H5VLobject_get(o->under, &loc, o->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
             H5Eclear2(H5E_DEFAULT);
             x->state = TB_IXO_FOREIGN;
@@ -512,9 +520,10 @@ tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out)
         }
     }
     if (x->state != TB_IXO_MINE)
-        return NULL;
+        return TB_ERR_UNSUPPORTED;
     memcpy(token_out, x->token, TB_IX_TOKEN_NBYTES);
-    return d;
+    *d_out = d;
+    return TB_OK;
 }
 
 /* ------------------------------------------------------------------ loading */
@@ -527,10 +536,11 @@ typedef struct collect {
     uint32_t       n, cap;
     char          *blob;
     size_t         blen, bcap;
-    int            fail;
+    tb_status_t    st; /* why the iteration was stopped (TB_OK: it was not) */
 } collect_t;
 
-static int
+/* Appends n bytes to the blob; their offset in *off_out. TB_OK, or TB_ERR_NOMEM. */
+static tb_status_t
 blob_append(collect_t *c, const void *p, size_t n, size_t *off_out)
 {
     if (c->blen + n > c->bcap) {
@@ -539,14 +549,14 @@ blob_append(collect_t *c, const void *p, size_t n, size_t *off_out)
             cap *= 2;
         char *b = realloc(c->blob, cap);
         if (!b)
-            return -1;
+            return TB_ERR_NOMEM;
         c->blob = b;
         c->bcap = cap;
     }
     memcpy(c->blob + c->blen, p, n);
     *off_out = c->blen;
     c->blen += n;
-    return 0;
+    return TB_OK;
 }
 
 static herr_t
@@ -555,12 +565,16 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     collect_t *c = op_data;
     (void)group;
     void *links;
-    if (tb_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links) < 0)
-        goto fail;
+    if ((c->st = tb_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links)) != TB_OK)
+        return H5_ITER_ERROR;
     c->links = links;
     size_t len = strlen(name), off;
-    if (len > UINT32_MAX - 1 || blob_append(c, name, len + 1, &off) < 0)
-        goto fail;
+    if (len > UINT32_MAX - 1) {
+        c->st = TB_ERR_UNSUPPORTED; /* (a name the record cannot hold) */
+        return H5_ITER_ERROR;
+    }
+    if ((c->st = blob_append(c, name, len + 1, &off)) != TB_OK)
+        return H5_ITER_ERROR;
     tb_ix_link_t *l = &c->links[c->n++];
     memset(l, 0, sizeof(*l));
     l->name         = (const char *)(uintptr_t)off; /* an offset until the blob stops moving */
@@ -572,18 +586,17 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     if (info->type == H5L_TYPE_HARD) {
         uint8_t tok[TB_IX_TOKEN_NBYTES];
         memcpy(tok, &info->u.token, TB_IX_TOKEN_NBYTES);
-        if ((l->obj = tb_ix_obj_get(c->d, tok)) == TB_IX_NONE)
-            goto fail;
+        if ((c->st = tb_ix_obj_get(c->d, tok, &l->obj)) != TB_OK)
+            return H5_ITER_ERROR;
     }
     else {
-        if (info->u.val_size > UINT32_MAX)
-            goto fail;
+        if (info->u.val_size > UINT32_MAX) {
+            c->st = TB_ERR_UNSUPPORTED; /* (a value the record cannot hold) */
+            return H5_ITER_ERROR;
+        }
         l->val_size = (uint32_t)info->u.val_size;
     }
     return H5_ITER_CONT;
-fail:
-    c->fail = 1;
-    return H5_ITER_ERROR;
 }
 
 void
@@ -599,11 +612,11 @@ tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
         H5VLdatatype_close(obj, vol, H5P_DATASET_XFER_DEFAULT, NULL);
 }
 
-int
+tb_status_t
 tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
 {
     if (info->num_attrs > UINT32_MAX)
-        return -1;
+        return TB_ERR_UNSUPPORTED;
     tb_ix_obj_t *r = &d->objs[oi];
     r->has_info     = 1;
     r->type         = (uint8_t)info->type;
@@ -614,11 +627,12 @@ tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
     r->ctime        = info->ctime;
     r->btime        = info->btime;
     d->dirty        = 1;
-    return 0;
+    return TB_OK;
 }
 
-/* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`. */
-static int
+/* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`:
+ * TB_OK, TB_ERR_HDF5, or tb_ix_store_info's status. */
+static tb_status_t
 load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
 {
     for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
@@ -635,43 +649,49 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
         H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0 ||
-            tb_ix_store_info(d, oi, &info) < 0)
-            return -1;
+        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+            return TB_ERR_HDF5;
+        tb_status_t st = tb_ix_store_info(d, oi, &info);
+        if (st != TB_OK)
+            return st;
     }
-    return 0;
+    return TB_OK;
 }
 
-int
-tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info)
+tb_status_t
+tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info)
 {
     /* A small group of a read-only file is loaded with its members' info while it is open:
      * opening it again for them later would cost more. Large groups get member info only when a
      * query needs it (one lookup must not read thousands of object headers); writable files read
      * only what native would. */
-    int eager   = !d->writable && d->objs[oi].group == TB_IX_NONE;
-    uint32_t gi = d->objs[oi].group;
+    bool     eager = !d->writable && d->objs[oi].group == TB_IX_NONE;
+    uint32_t gi    = d->objs[oi].group;
     if (gi != TB_IX_NONE && !want_info)
-        return 0;
+        return TB_OK;
     if (gi != TB_IX_NONE) {
-        int missing = 0;
+        bool missing = false;
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
             const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type == H5L_TYPE_HARD)
                 missing = !d->objs[l->obj].has_info;
         }
         if (!missing)
-            return 0;
+            return TB_OK;
     }
 
-    void      *grp    = under_grp;
-    H5I_type_t gtype  = H5I_GROUP;
-    collect_t  c      = {.d = d};
-    int        ret    = -1;
+    void       *grp   = under_grp;
+    H5I_type_t  gtype = H5I_GROUP;
+    collect_t   c     = {.d = d};
+    tb_status_t ret   = TB_ERR_HDF5;
     if (!grp) {
         grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
-        if (!grp || gtype != H5I_GROUP)
+        if (!grp)
             goto done;
+        if (gtype != H5I_GROUP) {
+            ret = TB_ERR_UNSUPPORTED; /* (not a group: native errs, the caller forwards) */
+            goto done;
+        }
     }
     if (gi == TB_IX_NONE) {
         H5VL_loc_params_t         self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
@@ -682,22 +702,31 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
         la.args.iterate.idx_p          = NULL;
         la.args.iterate.op             = collect_cb;
         la.args.iterate.op_data        = &c;
-        if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.fail)
+        if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.st != TB_OK) {
+            if (c.st != TB_OK)
+                ret = c.st; /* (collect_cb stopped the iteration) */
             goto done;
+        }
         H5G_info_t            ginfo;
         H5VL_group_get_args_t gg = {.op_type = H5VL_GROUP_GET_INFO};
         gg.args.get_info.loc_params = self;
         gg.args.get_info.ginfo      = &ginfo;
-        if (H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || ginfo.nlinks != c.n)
+        if (H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
             goto done;
+        if (ginfo.nlinks != c.n) {
+            ret = TB_ERR_UNSUPPORTED; /* (links the iteration did not report) */
+            goto done;
+        }
         /* Values of soft and user-defined links, appended to the blob. */
         for (uint32_t k = 0; k < c.n; k++) {
             tb_ix_link_t *l = &c.links[k];
             if (l->type == H5L_TYPE_HARD)
                 continue;
             void *val = malloc(l->val_size ? l->val_size : 1);
-            if (!val)
+            if (!val) {
+                ret = TB_ERR_NOMEM;
                 goto done;
+            }
             H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
             loc.loc_data.loc_by_name.name    = c.blob + (uintptr_t)l->name;
             loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
@@ -705,15 +734,17 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
             lg.args.get_val.buf              = val;
             lg.args.get_val.buf_size         = l->val_size;
             size_t off;
-            int    bad = H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0 ||
-                      blob_append(&c, val, l->val_size, &off) < 0;
+            ret = H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0
+                      ? TB_ERR_HDF5
+                      : blob_append(&c, val, l->val_size, &off);
             free(val);
-            if (bad)
+            if (ret != TB_OK)
                 goto done;
             l->val = (const void *)(uintptr_t)off;
         }
         void *groups;
-        if (tb_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups) < 0)
+        ret = tb_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups);
+        if (ret != TB_OK)
             goto done;
         d->groups = groups;
         tb_ix_group_t *g = &d->groups[d->ngroup];
@@ -745,7 +776,7 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
         g->max_corder   = ginfo.max_corder;
         c.links         = NULL;
         c.blob          = NULL;
-        if (tb_ix_group_finish(g) < 0) {
+        if ((ret = tb_ix_group_finish(g)) != TB_OK) {
             tb_ix_group_free(g);
             goto done;
         }
@@ -755,12 +786,11 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
         d->dirty            = 1;
         tb_ix_stats.groups_loaded++;
     }
-    if ((want_info || (eager && d->groups[gi].nlinks <= TB_IX_EAGER_INFO)) &&
-        load_child_infos(d, gi, grp, a->vol) < 0)
-        goto done;
-    ret = 0;
+    ret = TB_OK;
+    if (want_info || (eager && d->groups[gi].nlinks <= TB_IX_EAGER_INFO))
+        ret = load_child_infos(d, gi, grp, a->vol);
 done:
-    if (ret < 0)
+    if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
     free(c.links);
     free(c.blob);

@@ -1,6 +1,6 @@
 /* index.h — the link/object index of the h5turbo connector, as the callbacks see it: the hooks it
  * attaches to objects (life cycle, coherence, lazy objects), and the queries the callbacks ask it
- * to answer from memory (returning 0 when they must forward instead). */
+ * to answer from memory (TB_ANSWERED, or TB_FORWARD when they must forward instead). */
 #ifndef TB_INDEX_H
 #define TB_INDEX_H
 
@@ -13,16 +13,16 @@
  * or attributes, stop answering once files are mounted, persist sidecars at the last close. */
 extern const tb_hooks_t tb_index_hooks;
 
-/* ---- queries: return 1 when answered (the callback's status in *ret_out), 0 to forward */
-int tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
-                       herr_t *ret_out);
-int tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args,
-                            void **req, herr_t *ret_out);
-int tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
-                         herr_t *ret_out);
-int tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
-                              void **req, herr_t *ret_out);
-int tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
+/* ---- queries: TB_ANSWERED (the callback's status in *ret_out), or TB_FORWARD */
+tb_answer_t tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
+                              herr_t *ret_out);
+tb_answer_t tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args,
+                                   void **req, herr_t *ret_out);
+tb_answer_t tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args,
+                                void **req, herr_t *ret_out);
+tb_answer_t tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
+                                     void **req, herr_t *ret_out);
+tb_answer_t tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
 
 /* Opening a dataset or committed datatype by a multi-component absolute path (or one from the
  * file): our wrapper of the object opened straight by its cached token, or NULL to forward.
@@ -40,17 +40,17 @@ void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_par
 
 /* ---- the small-attribute cache (index_attr.c), read-only files only */
 
-/* H5Aexists / H5Aexists_by_name: 1 when answered (status in *ret_out), 0 to forward. */
-int tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
-                          herr_t *ret_out);
+/* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */
+tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
+                                 void **req, herr_t *ret_out);
 /* H5Aopen / H5Aopen_by_name of a cached attribute: a lazy attribute (under == NULL), or NULL to
  * forward. */
 tb_obj_t *tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
                                void **req);
-/* H5Aread and H5Aget_type/space/info/name of a lazy attribute: 1 when answered, 0 when the
- * caller must make it real (tb_enter with TB_USE) and forward. */
-int tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
-int tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
+/* H5Aread and H5Aget_type/space/info/name of a lazy attribute: TB_ANSWERED, or TB_FORWARD when
+ * the caller must make it real (tb_enter with TB_USE) and forward. */
+tb_answer_t tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
+tb_answer_t tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
 
 /* What the wrap class's get_object hands HDF5 for a lazy attribute (index_attr.c); NULL for any
  * other object. */
@@ -62,11 +62,12 @@ void *tb_index_attr_sentinel(const tb_obj_t *o);
  * with the default transfer list captures the dataset's content, once, if it is small. */
 void tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
                               hid_t dxpl_id, const void *buf);
-/* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: 1 when answered
- * (status in *ret_out), 0 when the caller must make it real (tb_enter with TB_USE) and forward. */
-int tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
-                        void *buf, herr_t *ret_out);
-int tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
+/* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: TB_ANSWERED (status
+ * in *ret_out), or TB_FORWARD when the caller must make it real (tb_enter with TB_USE) and
+ * forward. */
+tb_answer_t tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
+                               hid_t dxpl_id, void *buf, herr_t *ret_out);
+tb_answer_t tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
 
 /* ---- statistics for tests and the benchmark */
 typedef struct tb_index_stats {

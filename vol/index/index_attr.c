@@ -32,7 +32,7 @@ typedef struct acollect {
     char       **names;
     H5A_info_t  *infos;
     uint32_t     n, cap;
-    int          fail;
+    tb_status_t  st; /* why the iteration was stopped (TB_OK: it was not) */
 } acollect_t;
 
 static herr_t
@@ -47,35 +47,40 @@ acollect_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
             c->names = nv;
         H5A_info_t *iv = nv ? realloc(c->infos, (size_t)cap * sizeof(*iv)) : NULL;
         if (!iv) {
-            c->fail = 1;
+            c->st = TB_ERR_NOMEM;
             return H5_ITER_ERROR;
         }
         c->infos = iv;
         c->cap   = cap;
     }
     size_t len = strlen(name);
-    if (len == 0 || len >= UINT32_MAX || !(c->names[c->n] = strdup(name))) {
-        c->fail = 1;
+    if (len == 0 || len >= UINT32_MAX) {
+        c->st = TB_ERR_UNSUPPORTED; /* (a name the record cannot hold) */
+        return H5_ITER_ERROR;
+    }
+    if (!(c->names[c->n] = strdup(name))) {
+        c->st = TB_ERR_NOMEM;
         return H5_ITER_ERROR;
     }
     c->infos[c->n++] = *ainfo;
     return H5_ITER_CONT;
 }
 
-int
+bool
 tb_ix_type_cacheable(hid_t t)
 {
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
         H5Tis_variable_str(t) != 0)
-        return 0;
+        return false;
     if (cls == H5T_COMPOUND || cls == H5T_ARRAY) /* members: no strings at all, to stay simple */
         return H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tdetect_class(t, H5T_REFERENCE) == 0 &&
                H5Tdetect_class(t, H5T_STRING) == 0;
-    return 1;
+    return true;
 }
 
-/* Fills the cached part of record x from the open attribute below (0), or leaves it listed only. */
+/* Fills the cached part of record x from the open attribute below, or leaves it listed only
+ * (whatever stood in the way: the attribute is then read from the file). */
 static void
 cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
@@ -91,12 +96,12 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
         goto done;
     s                = gs.args.get_space.space_id;
     hssize_t    npoints = H5Sget_simple_extent_npoints(s);
-    size_t      tsize   = H5Tget_size(t), tn = 0, sn;
+    size_t      tsize   = H5Tget_size(t), tn = 0, sn = 0;
     const void *tenc;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
-    if (tb_ix_type_encode(t, &tenc, &tn) < 0 || (sn = tb_ix_space_encode(s, senc)) == 0)
+    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, senc, &sn) != TB_OK)
         goto done;
     size_t   need = *blen + tn + sn + data_size;
     uint8_t *b    = realloc(*blob, need);
@@ -124,16 +129,16 @@ done:
     H5Eclear2(H5E_DEFAULT);
 }
 
-int
+tb_status_t
 tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
     if (d->objs[oi].attrs_loaded)
-        return 0;
-    H5I_type_t otype;
-    acollect_t c    = {0};
-    int        ret  = -1;
-    uint32_t   done = 0;
-    void      *obj  = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
+        return TB_OK;
+    H5I_type_t  otype;
+    acollect_t  c    = {0};
+    tb_status_t ret  = TB_ERR_HDF5;
+    uint32_t    done = 0;
+    void       *obj  = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
     if (!obj)
         goto out;
     H5VL_loc_params_t         self = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
@@ -143,12 +148,18 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
     sa.args.iterate.idx            = NULL;
     sa.args.iterate.op             = acollect_cb;
     sa.args.iterate.op_data        = &c;
-    if (H5VLattr_specific(obj, &self, a->vol, &sa, DXPL, NULL) < 0 || c.fail)
+    if (H5VLattr_specific(obj, &self, a->vol, &sa, DXPL, NULL) < 0 || c.st != TB_OK) {
+        if (c.st != TB_OK)
+            ret = c.st; /* (acollect_cb stopped the iteration) */
         goto out;
-    if (d->nattr + (uint64_t)c.n >= TB_IX_NONE)
+    }
+    if (d->nattr + (uint64_t)c.n >= TB_IX_NONE) {
+        ret = TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
         goto out;
+    }
     void *attrs;
-    if (tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs) < 0)
+    ret = tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs);
+    if (ret != TB_OK)
         goto out;
     d->attrs = attrs;
     for (; done < c.n; done++) {
@@ -157,8 +168,10 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
         uint8_t       *blob = malloc(nlen + 1);
         size_t         blen = nlen + 1;
         memset(x, 0, sizeof(*x));
-        if (!blob)
+        if (!blob) {
+            ret = TB_ERR_NOMEM;
             goto out;
+        }
         memcpy(blob, c.names[done], nlen + 1);
         x->name_len     = (uint32_t)nlen;
         x->cset         = (uint8_t)c.infos[done].cset;
@@ -186,9 +199,9 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
     d->objs[oi].attrs_loaded = 1;
     d->nattr += c.n;
     d->dirty = 1;
-    ret      = 0;
+    ret      = TB_OK;
 out:
-    if (ret < 0) {
+    if (ret != TB_OK) {
         for (uint32_t k = 0; k < done; k++)
             free((void *)d->attrs[d->nattr + k].name);
         H5Eclear2(H5E_DEFAULT);
@@ -249,19 +262,19 @@ tb_index_attr_sentinel(const tb_obj_t *o)
 }
 
 /* ------------------------------------------------------------------ queries */
-int
+tb_answer_t
 tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
                       herr_t *ret_out)
 {
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
-    uint32_t        t = tb_ix_locate(o, loc, req, &d, &a, NULL);
-    if (t == TB_IX_NONE || tb_ix_load_attrs(d, &a, t) < 0)
-        return 0;
+    uint32_t        t;
+    if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK || tb_ix_load_attrs(d, &a, t) != TB_OK)
+        return TB_FORWARD;
     *args->args.exists.exists = attr_find(d, t, args->args.exists.name) != NULL;
     tb_ix_stats.answered++;
     *ret_out = 0;
-    return 1;
+    return TB_ANSWERED;
 }
 
 tb_obj_t *
@@ -275,14 +288,14 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     char           *path = NULL;
-    uint32_t        t    = tb_ix_locate(o, loc, req, &d, &a, NULL);
-    if (t == TB_IX_NONE)
+    uint32_t        t, t_again;
+    if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
         return NULL;
-    const tb_ix_attr_t *x = tb_ix_load_attrs(d, &a, t) < 0 ? NULL : attr_find(d, t, name);
+    const tb_ix_attr_t *x = tb_ix_load_attrs(d, &a, t) != TB_OK ? NULL : attr_find(d, t, name);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened. */
     if (x && x->cached && !f->sentinel &&
-        (tb_ix_locate(o, loc, req, &d, &a, &path) != t ||
+        (tb_ix_locate(o, loc, req, &d, &a, &t_again, &path) != TB_OK || t_again != t ||
          !(f->sentinel = open_real(f, o->under_vol_id, 0, path, NULL, name)))) {
         H5Eclear2(H5E_DEFAULT);
         x = NULL;
@@ -352,27 +365,27 @@ tb_ix_lazy_free(struct tb_ix_lazy *lz)
     free(lz);
 }
 
-int
+tb_status_t
 tb_index_attr_materialise(tb_obj_t *o)
 {
     if (o->under || !o->idx || !o->idx->lazy)
-        return 0;
+        return TB_OK;
     struct tb_ix_lazy *lz = o->idx->lazy;
     if (!lz->node.f->file_under) {
         TB_PUSH("index", TB_ERR_HDF5, "attribute \"%s\" was opened from the cache of a file closed since", lz->name);
-        return -1;
+        return TB_ERR_HDF5;
     }
     /* Replays the application's open, from the file: the real one records what native would. */
     void *under = open_real(lz->node.f, o->under_vol_id, lz->loc_is_file, lz->loc_path, lz->rel_name, lz->name);
     if (!under) {
         TB_PUSH("index", TB_ERR_HDF5, "cannot open attribute \"%s\" from %s", lz->name, lz->loc_path);
-        return -1;
+        return TB_ERR_HDF5;
     }
     o->under      = under;
     o->idx->lazy  = NULL;
     tb_ix_lazy_free(lz);
     tb_ix_stats.attrs_materialised++;
-    return 0;
+    return TB_OK;
 }
 
 void
@@ -408,63 +421,66 @@ lazy_ftype(struct tb_ix_lazy *lz)
     return tb_ix_type_get(lz->type_enc, lz->type_nbytes);
 }
 
-int
+tb_answer_t
 tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out)
 {
     struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
     if (!lz)
-        return 0;
+        return TB_FORWARD;
     *ret_out = 0;
     if (lz->value_nbytes == 0)
-        return 1; /* native converts nothing when there are no elements */
+        return TB_ANSWERED; /* native converts nothing when there are no elements */
     if (!buf)
-        return 0;
+        return TB_FORWARD;
     /* The public calls below start by clearing the error stack, which holds nothing of this call
      * yet; whatever they leave on failure is cleared before the real attribute is asked. */
-    hid_t ft   = lazy_ftype(lz);
-    int   done = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
-    if (!done)
+    hid_t ft = lazy_ftype(lz);
+    if (ft < 0 || tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id) != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
-    return done;
+        return TB_FORWARD;
+    }
+    return TB_ANSWERED;
 }
 
-int
+tb_status_t
 tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
 {
     /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft: equal, a plain copy. */
     htri_t eq = H5Tequal(ft, mem_type_id);
     if (eq > 0) {
         memcpy(buf, value, nbytes);
-        return 1;
+        return TB_OK;
     }
-    if (eq < 0 || H5Tget_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
+    if (eq < 0)
+        return TB_ERR_HDF5;
+    if (H5Tget_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
         H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)
-        return 0;
+        return TB_ERR_UNSUPPORTED;
     /* A conversion that needs no background buffer, as native's read makes it. */
     H5T_cdata_t *cdata = NULL;
     size_t       src = H5Tget_size(ft), dst = H5Tget_size(mem_type_id);
     if (!H5Tfind(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
-        return 0;
+        return TB_ERR_UNSUPPORTED;
     size_t   nelem = nbytes / src;
     uint8_t *tmp   = malloc(nelem * (src > dst ? src : dst));
-    int      done  = 0;
-    if (tmp) {
-        memcpy(tmp, value, nbytes);
-        if (H5Tconvert(ft, mem_type_id, nelem, tmp, NULL, dxpl_id) >= 0) {
-            memcpy(buf, tmp, nelem * dst);
-            done = 1;
-        }
-        free(tmp);
+    if (!tmp)
+        return TB_ERR_NOMEM;
+    tb_status_t st = TB_ERR_HDF5;
+    memcpy(tmp, value, nbytes);
+    if (H5Tconvert(ft, mem_type_id, nelem, tmp, NULL, dxpl_id) >= 0) {
+        memcpy(buf, tmp, nelem * dst);
+        st = TB_OK;
     }
-    return done;
+    free(tmp);
+    return st;
 }
 
-int
+tb_answer_t
 tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
 {
     struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
     if (!lz)
-        return 0;
+        return TB_FORWARD;
     *ret_out = 0;
     switch (args->op_type) {
         case H5VL_ATTR_GET_TYPE: {
@@ -472,25 +488,25 @@ tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
             hid_t ft = lazy_ftype(lz);
             hid_t t  = ft >= 0 ? tb_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
             if (t < 0)
-                return 0;
+                return TB_FORWARD;
             args->args.get_type.type_id = t;
-            return 1;
+            return TB_ANSWERED;
         }
         case H5VL_ATTR_GET_SPACE: {
             hid_t s = tb_ix_space_make(lz->space_enc);
             if (s < 0)
-                return 0;
+                return TB_FORWARD;
             args->args.get_space.space_id = s;
-            return 1;
+            return TB_ANSWERED;
         }
         case H5VL_ATTR_GET_INFO:
             if (args->args.get_info.loc_params.type != H5VL_OBJECT_BY_SELF)
-                return 0;
+                return TB_FORWARD;
             *args->args.get_info.ainfo = lz->ainfo;
-            return 1;
+            return TB_ANSWERED;
         case H5VL_ATTR_GET_NAME: {
             if (args->args.get_name.loc_params.type != H5VL_OBJECT_BY_SELF)
-                return 0;
+                return TB_FORWARD;
             /* native H5A__get_name: MIN(buf_size - 1, len) bytes, then a NUL */
             size_t len  = strlen(lz->name);
             size_t size = args->args.get_name.buf_size;
@@ -502,9 +518,9 @@ tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
             }
             if (args->args.get_name.attr_name_len)
                 *args->args.get_name.attr_name_len = len;
-            return 1;
+            return TB_ANSWERED;
         }
         default:
-            return 0;
+            return TB_FORWARD;
     }
 }

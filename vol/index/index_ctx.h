@@ -61,9 +61,13 @@ typedef struct tb_ix_anchor {
 /* The index's hooks (tb_index_hooks), spread over index.c, index_attr.c and index_dset.c. */
 void tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
 void tb_index_file_closing(tb_obj_t *file); /* lazy objects of this open become real first */
-int  tb_index_materialise(tb_obj_t *o);      /* a lazy attribute or dataset; 0 for anything else */
-int  tb_index_attr_materialise(tb_obj_t *o);
-int  tb_index_dset_materialise(tb_obj_t *o);
+/* The materialise hook: a lazy attribute or dataset becomes real (0; 0 too for anything else),
+ * or -1 with the error on the stack, as tb_hooks_t asks. */
+int tb_index_materialise(tb_obj_t *o);
+/* The same for one kind: TB_OK (also when o is not a lazy one of that kind), or TB_ERR_HDF5 with
+ * the error on the stack. */
+tb_status_t tb_index_attr_materialise(tb_obj_t *o);
+tb_status_t tb_index_dset_materialise(tb_obj_t *o);
 void tb_index_obj_release(tb_obj_t *o);
 void tb_index_ctx_release(tb_ctx_t *ctx);
 void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets its path */
@@ -72,32 +76,39 @@ void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets
  * opened (a rewrite in place), no sidecar is written for it. */
 void tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol);
 
-/* The data of o's file when the index may answer for o (o is in that file), else NULL. Sets
- * token_out to o's own token. Drops stale data of writable files first. */
-tb_ix_data_t *tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out);
+/* The data of o's file, in *d_out, when the index may answer for o (o is in that file), and o's
+ * own token in token_out: TB_OK; TB_ERR_UNSUPPORTED when it may not (no index, not one of its
+ * objects, an iteration is walking the tables), TB_ERR_NOMEM. Drops stale data of writable files
+ * first. */
+tb_status_t tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out);
 
 
 /* Makes sure the links of group object `oi` are loaded (under_grp: the group already opened
  * below, or NULL to open it by token through `a`). With want_info, also the object info of every
- * hard-link target. 0 on success, -1 when it cannot (caller forwards). */
-int tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, int want_info);
-/* Stores the result of an H5Oget_info made below (all fields) in object record `oi`: 0, or -1 when
- * the record cannot hold it (more than 2^32-1 attributes; the caller forwards). */
-int tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
+ * hard-link target. TB_OK, or why it cannot (TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a
+ * group, or one the records cannot hold); the caller forwards. Errors below are cleared. */
+tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
+                             bool want_info);
+/* Stores the result of an H5Oget_info made below (all fields) in object record `oi`: TB_OK, or
+ * TB_ERR_UNSUPPORTED when the record cannot hold it (more than 2^32-1 attributes; the caller
+ * forwards). */
+tb_status_t tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
 
 /* o's per-wrapper state, created zeroed on first need (NULL when out of memory). */
 struct tb_index_obj *tb_ix_obj_state(tb_obj_t *o);
 
 /* For the attribute cache (index_query.c): the object a BY_SELF or BY_NAME location names, in the
- * index of a read-only file, and (path_out not NULL) the path native records for it, malloc'd;
- * TB_IX_NONE when the index cannot tell (the caller forwards). */
-uint32_t tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
-                       tb_ix_anchor_t *a_out, char **path_out);
-/* Native's path for `name` looked up from an object whose path is `base` ("." gives base); NULL
- * when it cannot be told (a "." component) or out of memory. */
-char *tb_ix_join_path(const char *base, const char *name);
-/* Loads the attributes of object oi (opened by token through a). 0, or -1 (caller forwards). */
-int tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
+ * index of a read-only file, in *t_out, and (path_out not NULL) the path native records for it,
+ * malloc'd. TB_OK, or why the index cannot tell (the caller forwards). */
+tb_status_t tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
+                         tb_ix_anchor_t *a_out, uint32_t *t_out, char **path_out);
+/* Native's path for `name` looked up from an object whose path is `base` ("." gives base), malloc'd
+ * in *path_out: TB_OK; TB_ERR_UNSUPPORTED when it cannot be told (no base, a "." component, no
+ * component at all), TB_ERR_NOMEM. */
+tb_status_t tb_ix_join_path(const char *base, const char *name, char **path_out);
+/* Loads the attributes of object oi (opened by token through a). TB_OK, or why not (caller
+ * forwards); errors below are cleared. */
+tb_status_t tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
 /* Enters a new lazy object of owner in f's list, takes it out again (unless detached). */
 void tb_ix_lazy_enlist(struct tb_index_file *f, tb_ix_lazy_node_t *n, tb_obj_t *owner);
 void tb_ix_lazy_delist(tb_ix_lazy_node_t *n);
@@ -109,10 +120,12 @@ void *tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const u
 void tb_ix_lazy_free(struct tb_ix_lazy *lz);
 /* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
  * H5Tencode describes completely: no variable-length data, no references, no committed type. */
-int tb_ix_type_cacheable(hid_t t);
+bool tb_ix_type_cacheable(hid_t t);
 /* Converts nbytes of cached values of type ft into buf as mem_type_id, the way a native read
- * would: 1 done, 0 when that needs what the cache cannot do (background buffer, vlen). */
-int tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id);
+ * would: TB_OK; TB_ERR_UNSUPPORTED when that needs what the cache cannot do (background buffer,
+ * vlen), TB_ERR_NOMEM, TB_ERR_HDF5 (the caller clears the stack and forwards). */
+tb_status_t tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf,
+                              hid_t dxpl_id);
 /* Closes an object opened below by H5VLobject_open. */
 void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 
@@ -121,11 +134,13 @@ void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 hid_t  tb_ix_type_get(const void *enc, size_t n);
 /* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
 hid_t  tb_ix_type_copy_rdonly(hid_t ft);
-/* The encoding of type t, from the shared table (copy it: the table goes at library close). */
-int    tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
-/* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes): its
- * length, or 0 when it has none. */
-size_t tb_ix_space_encode(hid_t s, uint8_t *buf);
+/* The encoding of type t, from the shared table (copy it: the table goes at library close):
+ * TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full). */
+tb_status_t tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
+/* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes), its
+ * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for), or
+ * TB_ERR_HDF5. */
+tb_status_t tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out);
 /* A new dataspace from a checked encoding (the caller closes it). */
 hid_t  tb_ix_space_make(const void *enc);
 

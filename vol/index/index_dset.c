@@ -25,28 +25,31 @@ struct tb_ix_lazyd {
 
 /* Whether the selection of space `sid` (H5S_ALL included) covers every element in order, for a
  * dataset of `npoints` elements. */
-static int
+static bool
 whole_selection(hid_t sid, hssize_t npoints)
 {
     if (sid == H5S_ALL)
-        return 1;
+        return true;
     return H5Sget_select_type(sid) == H5S_SEL_ALL && H5Sget_simple_extent_npoints(sid) == npoints;
 }
 
-/* The layout of a dataset whose content may be cached: 1 compact, 0 contiguous (allocated, not
- * external), -1 anything else (chunked, virtual, external, unallocated). Filters need chunks. */
-static int
-cacheable_layout(void *dset, hid_t vol)
+/* The layout of a dataset whose content may be cached, in *compact_out: compact (true) or
+ * contiguous (false: allocated, not external): TB_OK. TB_ERR_UNSUPPORTED for anything else
+ * (chunked, virtual, external, unallocated; filters need chunks), TB_ERR_HDF5. */
+static tb_status_t
+cacheable_layout(void *dset, hid_t vol, bool *compact_out)
 {
-    if (tb_dset_contig_addr(dset, vol, DXPL) != HADDR_UNDEF)
-        return 0;
+    if (tb_dset_contig_addr(dset, vol, DXPL) != HADDR_UNDEF) {
+        *compact_out = false;
+        return TB_OK;
+    }
     H5VL_dataset_get_args_t ga = {.op_type = H5VL_DATASET_GET_DCPL};
     ga.args.get_dcpl.dcpl_id   = H5I_INVALID_HID;
     if (H5VLdataset_get(dset, vol, &ga, DXPL, NULL) < 0)
-        return -1;
-    int compact = H5Pget_layout(ga.args.get_dcpl.dcpl_id) == H5D_COMPACT;
+        return TB_ERR_HDF5;
+    *compact_out = H5Pget_layout(ga.args.get_dcpl.dcpl_id) == H5D_COMPACT;
     H5Pclose(ga.args.get_dcpl.dcpl_id);
-    return compact ? 1 : -1;
+    return *compact_out ? TB_OK : TB_ERR_UNSUPPORTED;
 }
 
 /* Reads what the cache records of dataset record oi from the open dataset below; `mem_type` and
@@ -68,12 +71,12 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *b
         (s = gs.args.get_space.space_id) < 0)
         goto done;
     hssize_t npoints = H5Sget_simple_extent_npoints(s);
-    size_t   tsize   = H5Tget_size(t), tn = 0, sn;
+    size_t   tsize   = H5Tget_size(t), tn = 0, sn = 0;
     if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
     size_t nbytes = (size_t)npoints * tsize;
-    int    layout = cacheable_layout(o->under, vol);
-    if (layout < 0)
+    bool   compact;
+    if (cacheable_layout(o->under, vol, &compact) != TB_OK)
         goto done;
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + sizeof(tb_ix_dset_t) + TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 >
@@ -81,7 +84,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *b
         goto done; /* (record and encodings counted too, at most what they can take) */
     const void *tenc;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (tb_ix_type_encode(t, &tenc, &tn) < 0 || (sn = tb_ix_space_encode(s, senc)) == 0 ||
+    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, senc, &sn) != TB_OK ||
         !(blk = malloc(tn + sn + nbytes)))
         goto done;
     memcpy(blk, tenc, tn);
@@ -95,7 +98,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *b
             goto done;
     }
     void *dsets;
-    if (tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets) < 0)
+    if (tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets) != TB_OK)
         goto done;
     d->dsets         = dsets;
     tb_ix_dset_t *x = &d->dsets[d->ndset];
@@ -106,7 +109,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *b
     x->type_nbytes       = (uint32_t)tn;
     x->space_nbytes      = (uint32_t)sn;
     x->value_nbytes      = (uint32_t)nbytes;
-    x->compact           = (uint8_t)layout;
+    x->compact           = (uint8_t)compact;
     x->owned             = 1;
     blk                  = NULL;
     d->objs[oi].dset     = d->ndset++;
@@ -138,11 +141,11 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
     if (file_space_id != H5S_ALL || (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
         return;
     uint8_t        tok[TB_IX_TOKEN_NBYTES];
-    tb_ix_data_t *d = tb_ix_for(o, H5I_DATASET, tok);
-    if (!d || d->writable)
+    tb_ix_data_t *d;
+    uint32_t       oi;
+    if (tb_ix_for(o, H5I_DATASET, tok, &d) != TB_OK || d->writable)
         return;
-    uint32_t oi = tb_ix_obj_get(d, tok);
-    if (oi == TB_IX_NONE || d->objs[oi].dcache != TB_IX_DC_UNKNOWN)
+    if (tb_ix_obj_get(d, tok, &oi) != TB_OK || d->objs[oi].dcache != TB_IX_DC_UNKNOWN)
         return;
     if (!d->objs[oi].has_info) {
         /* The sidecar keeps content only with the object's info (its type says "dataset"). */
@@ -152,7 +155,7 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
         ga.args.get_info.fields   = H5O_INFO_ALL;
         ga.args.get_info.oinfo    = &info;
         if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-            tb_ix_store_info(d, oi, &info) < 0) {
+            tb_ix_store_info(d, oi, &info) != TB_OK) {
             H5Eclear2(H5E_DEFAULT);
             return;
         }
@@ -190,7 +193,8 @@ tb_ix_dset_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, char *path)
     lz->value_nbytes = x->value_nbytes;
     lz->space        = H5I_INVALID_HID;
     uint64_t npoints = 0;
-    (void)tb_ix_space_check(lz->space_enc, x->space_nbytes, &npoints); /* checked when cached */
+    if (tb_ix_space_check(lz->space_enc, x->space_nbytes, &npoints) != TB_OK)
+        npoints = 0; /* (not reached: checked when cached or decoded) */
     lz->npoints = (hssize_t)npoints;
     tb_ix_lazy_enlist(f, &lz->node, w);
     xo->state = TB_IXO_MINE; /* a location the index answers for, by its token */
@@ -210,29 +214,29 @@ tb_ix_lazyd_free(struct tb_ix_lazyd *lz)
     free(lz);
 }
 
-int
+tb_status_t
 tb_index_dset_materialise(tb_obj_t *o)
 {
     struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (o->under || !lz)
-        return 0;
+        return TB_OK;
     if (!lz->node.f->file_under) {
         TB_PUSH("index", TB_ERR_HDF5, "dataset %s was opened from the cache of a file closed since",
                  o->idx->path ? o->idx->path : "?");
-        return -1;
+        return TB_ERR_HDF5;
     }
     H5I_type_t type;
     void      *under = tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
     if (!under || type != H5I_DATASET) {
         tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: tokens are unique) */
         TB_PUSH("index", TB_ERR_HDF5, "cannot open dataset %s", o->idx->path ? o->idx->path : "?");
-        return -1;
+        return TB_ERR_HDF5;
     }
     o->under      = under;
     o->idx->lazyd = NULL;
     tb_ix_lazyd_free(lz);
     tb_ix_stats.dsets_materialised++;
-    return 0;
+    return TB_OK;
 }
 
 int
@@ -240,46 +244,49 @@ tb_index_materialise(tb_obj_t *o)
 {
     if (o->under || !o->idx)
         return 0;
-    return o->idx->lazyd ? tb_index_dset_materialise(o) : tb_index_attr_materialise(o);
+    tb_status_t st = o->idx->lazyd ? tb_index_dset_materialise(o) : tb_index_attr_materialise(o);
+    return st == TB_OK ? 0 : -1;
 }
 
-/* Whether file space fs (H5S_ALL included) selects all of the dataset, as native would take it. */
-static int
+/* Whether file space fs (H5S_ALL included) selects all of the dataset, as native would take it
+ * (false too when the dataset's space cannot be built to compare). */
+static bool
 whole_file_selection(struct tb_ix_lazyd *lz, hid_t fs)
 {
     if (fs == H5S_ALL)
-        return 1;
+        return true;
     if (lz->space < 0 && (lz->space = tb_ix_space_make(lz->space_enc)) < 0)
-        return 0;
+        return false;
     return H5Sget_select_type(fs) == H5S_SEL_ALL && H5Sextent_equal(fs, lz->space) > 0;
 }
 
-int
+tb_answer_t
 tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                     void *buf, herr_t *ret_out)
 {
     struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (!lz || !buf || dxpl_id != DXPL)
-        return 0;
-    int done = 0;
+        return TB_FORWARD;
+    bool done = false;
     if (whole_selection(mem_space_id, lz->npoints) && whole_file_selection(lz, file_space_id)) {
         hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
-        done     = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
+        done     = ft >= 0 &&
+               tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id) == TB_OK;
     }
     if (!done) {
         H5Eclear2(H5E_DEFAULT);
-        return 0;
+        return TB_FORWARD;
     }
     *ret_out = 0;
-    return 1;
+    return TB_ANSWERED;
 }
 
-int
+tb_answer_t
 tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
 {
     struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
     if (!lz)
-        return 0;
+        return TB_FORWARD;
     switch (args->op_type) {
         case H5VL_DATASET_GET_SPACE: {
             hid_t s = tb_ix_space_make(lz->space_enc);
@@ -287,7 +294,7 @@ tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
                 break;
             args->args.get_space.space_id = s;
             *ret_out                      = 0;
-            return 1;
+            return TB_ANSWERED;
         }
         case H5VL_DATASET_GET_TYPE: {
             hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
@@ -296,20 +303,20 @@ tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
                 break;
             args->args.get_type.type_id = t;
             *ret_out                    = 0;
-            return 1;
+            return TB_ANSWERED;
         }
         case H5VL_DATASET_GET_SPACE_STATUS:
             /* Only allocated storage (or compact data) is ever cached. */
             *args->args.get_space_status.status = H5D_SPACE_STATUS_ALLOCATED;
             *ret_out                            = 0;
-            return 1;
+            return TB_ANSWERED;
         case H5VL_DATASET_GET_STORAGE_SIZE:
             *args->args.get_storage_size.storage_size = lz->value_nbytes;
             *ret_out                                  = 0;
-            return 1;
+            return TB_ANSWERED;
         default:
-            return 0;
+            return TB_FORWARD;
     }
     H5Eclear2(H5E_DEFAULT);
-    return 0;
+    return TB_FORWARD;
 }

@@ -11,19 +11,22 @@
 
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
-static int get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
-static char *native_path(const char *name);
+static tb_answer_t get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+static tb_status_t native_path(const char *name, char **path_out);
 
 /* ------------------------------------------------------------------ paths */
 
-/* Where a path led: the group holding its last component and that link (NONE: no such link). */
+/* Where a path led: the group holding its last component and that link (TB_IX_NONE: no such
+ * link). */
 typedef struct resolved {
     uint32_t gobj;
     uint32_t gi;
     uint32_t link;
 } resolved_t;
 
-static int
+/* Fills a with what o's queries make by-token calls against: false when there is nothing (a lazy
+ * dataset whose file is closed). */
+static bool
 anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
 {
     a->under = o->under;
@@ -33,25 +36,27 @@ anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
         a->under = o->ctx->index ? o->ctx->index->file_under : NULL;
         a->type  = H5I_FILE;
     }
-    return a->under ? 0 : -1;
+    return a->under != NULL;
 }
 
-/* Walks `name` from object `start` through hard links of loaded (or loadable) groups. Returns 1
- * with r filled, 0 when native semantics would need something the index does not model. */
-static int
+/* Walks `name` from object `start` through hard links of loaded (or loadable) groups: TB_OK with
+ * r filled; TB_ERR_UNSUPPORTED when native semantics would need something the index does not
+ * model; the status of a group load that failed. */
+static tb_status_t
 resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *name, resolved_t *r)
 {
-    uint32_t cur = start;
+    uint32_t    cur = start, root;
+    tb_status_t st;
     if (*name == '/') {
-        cur = tb_ix_obj_get(d, d->file.id.root_token);
-        if (cur == TB_IX_NONE)
-            return 0;
+        if ((st = tb_ix_obj_get(d, d->file.id.root_token, &root)) != TB_OK)
+            return st;
+        cur = root; /* (a copy: the walk's cursor stays in a register) */
     }
     const char *p = name;
     while (*p == '/')
         p++;
     if (!*p)
-        return 0; /* "/" and the like: no last component */
+        return TB_ERR_UNSUPPORTED; /* "/" and the like: no last component */
     const uint32_t cur0 = cur;
     if (d->rc_valid && d->rc_start == cur0 && strncmp(name, d->rc_prefix, d->rc_len) == 0 &&
         name[d->rc_len] != '\0' && !strchr(name + d->rc_len, '/')) {
@@ -67,9 +72,9 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
         while (*next == '/')
             next++;
         if (len == 1 && p[0] == '.')
-            return 0; /* "." is skipped natively in ways not worth modelling */
-        if (tb_ix_load_group(d, a, cur, NULL, 0) < 0)
-            return 0;
+            return TB_ERR_UNSUPPORTED; /* "." is skipped natively in ways not worth modelling */
+        if ((st = tb_ix_load_group(d, a, cur, NULL, false)) != TB_OK)
+            return st;
         uint32_t gi = d->objs[cur].group;
         uint32_t k  = tb_ix_link_find(&d->groups[gi], p, len);
         if (!*next) {
@@ -85,41 +90,52 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
                 d->rc_obj          = cur;
                 d->rc_valid        = 1;
             }
-            return 1;
+            return TB_OK;
         }
         if (k == TB_IX_NONE || d->groups[gi].links[k].type != H5L_TYPE_HARD)
-            return 0; /* missing or soft/external intermediate: native decides (and errs) */
+            return TB_ERR_UNSUPPORTED; /* missing or soft/external intermediate: native decides (and errs) */
         uint32_t t = d->groups[gi].links[k].obj;
         if (t == TB_IX_NONE)
-            return 0;
+            return TB_ERR_UNSUPPORTED;
         if (d->objs[t].has_info && d->objs[t].type != H5O_TYPE_GROUP)
-            return 0;
+            return TB_ERR_UNSUPPORTED;
         cur = t;
         p   = next;
     }
 }
 
-/* The object a resolved hard link points to, with its info loaded. */
-static uint32_t
-target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r)
+/* The object a resolved hard link points to, with its info loaded, in *t_out: TB_OK;
+ * TB_ERR_UNSUPPORTED when there is none (no such link, a soft or external one) or its info may
+ * not be loaded; the status of a load that failed. */
+static tb_status_t
+target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, uint32_t *t_out)
 {
     if (r->link == TB_IX_NONE)
-        return TB_IX_NONE;
+        return TB_ERR_UNSUPPORTED;
     const tb_ix_link_t *l = &d->groups[r->gi].links[r->link];
     if (l->type != H5L_TYPE_HARD)
-        return TB_IX_NONE;
+        return TB_ERR_UNSUPPORTED;
     uint32_t t = l->obj;
     if (t == TB_IX_NONE)
-        return TB_IX_NONE;
+        return TB_ERR_UNSUPPORTED;
     /* Loading infos reads every sibling's object header; in a file open for writing, reading a
      * header can rewrite it (HDF5 merges null messages), so only what native reads is read. */
-    if (!d->objs[t].has_info && (d->writable || tb_ix_load_group(d, a, r->gobj, NULL, 1) < 0))
-        return TB_IX_NONE;
+    if (!d->objs[t].has_info) {
+        if (d->writable)
+            return TB_ERR_UNSUPPORTED;
+        tb_status_t st = tb_ix_load_group(d, a, r->gobj, NULL, true);
+        if (st != TB_OK)
+            return st;
+    }
     t = l->obj;
-    return t != TB_IX_NONE && d->objs[t].has_info ? t : TB_IX_NONE;
+    if (t == TB_IX_NONE || !d->objs[t].has_info)
+        return TB_ERR_UNSUPPORTED;
+    *t_out = t;
+    return TB_OK;
 }
 
-/* The object a resolved hard link points to, when its info is already in the index (no loading). */
+/* The object a resolved hard link points to, when its info is already in the index (no loading);
+ * TB_IX_NONE when there is no such record. */
 static uint32_t
 target_known(const tb_ix_data_t *d, const resolved_t *r)
 {
@@ -145,8 +161,10 @@ cmp_corder(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
+/* g's links in name order (by_corder: creation order) as a permutation, built on first need and
+ * kept with g; NULL only when out of memory. */
 static uint32_t *
-sorted(tb_ix_group_t *g, int by_corder)
+sorted(tb_ix_group_t *g, bool by_corder)
 {
     uint32_t **slot = by_corder ? &g->by_corder : &g->by_name;
     if (*slot)
@@ -154,7 +172,7 @@ sorted(tb_ix_group_t *g, int by_corder)
     uint32_t *p = malloc((size_t)(g->nlinks ? g->nlinks : 1) * sizeof(*p));
     if (!p)
         return NULL;
-    int in_order = 1; /* native order is name order for compact and symbol-table groups */
+    bool in_order = true; /* native order is name order for compact and symbol-table groups */
     for (uint32_t k = 0; k < g->nlinks; k++) {
         p[k] = k;
         if (k && in_order)
@@ -172,25 +190,26 @@ sorted(tb_ix_group_t *g, int by_corder)
     return *slot = p;
 }
 
-/* Whether g tracks link creation order (native asks the group's link info message). Links moved
- * in from a tracking group keep their order, so the links alone do not tell when all have one:
- * then the group creation property list does. 0 when it cannot be known (caller forwards). */
-static int
+/* Learns whether g tracks link creation order (native asks the group's link info message).
+ * Links moved in from a tracking group keep their order, so the links alone do not tell when all
+ * have one: then the group creation property list does. TB_OK, or TB_ERR_HDF5 /
+ * TB_ERR_UNSUPPORTED when it cannot be known (errors cleared; the caller forwards). */
+static tb_status_t
 ensure_corder_state(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t gi)
 {
     tb_ix_group_t *g = &d->groups[gi];
     if (g->corder_state)
-        return 1;
+        return TB_OK;
     for (uint32_t k = 0; k < g->nlinks; k++)
         if (!g->links[k].corder_valid) {
             g->corder_state = 2; /* a tracking group gives every link an order */
-            return 1;
+            return TB_OK;
         }
     H5I_type_t type;
     void      *grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[g->obj].token, &type, DXPL);
     if (!grp || type != H5I_GROUP) {
         H5Eclear2(H5E_DEFAULT);
-        return 0;
+        return grp ? TB_ERR_UNSUPPORTED : TB_ERR_HDF5;
     }
     H5VL_group_get_args_t gg = {.op_type = H5VL_GROUP_GET_GCPL};
     gg.args.get_gcpl.gcpl_id = H5I_INVALID_HID;
@@ -202,54 +221,60 @@ ensure_corder_state(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t gi)
     H5VLgroup_close(grp, a->vol, DXPL, NULL);
     if (!ok) {
         H5Eclear2(H5E_DEFAULT);
-        return 0;
+        return TB_ERR_HDF5;
     }
     d->groups[gi].corder_state = (flags & H5P_CRT_ORDER_TRACKED) ? 1 : 2;
     d->dirty                   = 1;
-    return 1;
+    return TB_OK;
 }
 
-static int
+static bool
 tracks_corder(const tb_ix_group_t *g)
 {
     return g->nlinks > 0 && g->corder_state == 1;
 }
 
 /* How to walk g for (idx_type, order): *perm NULL means stored (native name) order; `rev`
- * walks backwards. 0 when native would do something else (an error, or an order not recorded). */
-static int
-walk_of(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uint32_t **perm, int *rev)
+ * walks backwards. TB_OK; TB_ERR_UNSUPPORTED when native would do something else (an error, or an
+ * order not recorded); TB_ERR_NOMEM. */
+static tb_status_t
+walk_of(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, const uint32_t **perm, bool *rev)
 {
     *perm = NULL;
     *rev  = order == H5_ITER_DEC;
     if (idx_type == H5_INDEX_NAME) {
         if (order == H5_ITER_NATIVE)
-            return 1;
-        return (*perm = sorted(g, 0)) != NULL;
+            return TB_OK;
+        return (*perm = sorted(g, false)) ? TB_OK : TB_ERR_NOMEM;
     }
     if (idx_type != H5_INDEX_CRT_ORDER || !tracks_corder(g))
-        return 0;
-    if (order == H5_ITER_NATIVE)
-        return g->storage_type == H5G_STORAGE_TYPE_COMPACT; /* dense: corder B-tree or hash order */
-    return (*perm = sorted(g, 1)) != NULL;
+        return TB_ERR_UNSUPPORTED;
+    if (order == H5_ITER_NATIVE) /* dense: corder B-tree or hash order */
+        return g->storage_type == H5G_STORAGE_TYPE_COMPACT ? TB_OK : TB_ERR_UNSUPPORTED;
+    return (*perm = sorted(g, true)) ? TB_OK : TB_ERR_NOMEM;
 }
 
 static inline uint32_t
-walk_at(const tb_ix_group_t *g, const uint32_t *perm, int rev, uint32_t i)
+walk_at(const tb_ix_group_t *g, const uint32_t *perm, bool rev, uint32_t i)
 {
     uint32_t j = rev ? g->nlinks - 1 - i : i;
     return perm ? perm[j] : j;
 }
 
-/* The n-th link of g in (idx_type, order), or NONE (then native errs: forward). */
-static uint32_t
-nth_link(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t n)
+/* The n-th link of g in (idx_type, order), in *k_out: TB_OK, or why not (native errs past the
+ * last link: TB_ERR_UNSUPPORTED, the caller forwards). */
+static tb_status_t
+nth_link(tb_ix_group_t *g, H5_index_t idx_type, H5_iter_order_t order, hsize_t n, uint32_t *k_out)
 {
     const uint32_t *perm;
-    int             rev;
-    if (n >= g->nlinks || !walk_of(g, idx_type, order, &perm, &rev))
-        return TB_IX_NONE;
-    return walk_at(g, perm, rev, (uint32_t)n);
+    bool            rev;
+    if (n >= g->nlinks)
+        return TB_ERR_UNSUPPORTED;
+    tb_status_t st = walk_of(g, idx_type, order, &perm, &rev);
+    if (st != TB_OK)
+        return st;
+    *k_out = walk_at(g, perm, rev, (uint32_t)n);
+    return TB_OK;
 }
 
 static void
@@ -288,35 +313,38 @@ fill_oinfo(unsigned long fileno, const tb_ix_obj_t *r, unsigned fields, H5O_info
         out->num_attrs = r->num_attrs;
 }
 
-/* Times of a writable file change with raw-data writes the index does not see. */
-static int
+/* Whether the index may answer for these fields: times of a writable file change with raw-data
+ * writes the index does not see. */
+static bool
 fields_ok(const tb_ix_data_t *d, unsigned fields)
 {
     return !(d->writable && (fields & H5O_INFO_TIME));
 }
 
-/* Resolves a BY_IDX location to the selected link (group path, then n-th in order). */
-static int
+/* Resolves a BY_IDX location to the selected link (group path, then n-th in order): TB_OK, or why
+ * not (the caller forwards). */
+static tb_status_t
 resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_by_idx_t *bi,
                resolved_t *r)
 {
-    uint32_t g = self;
+    uint32_t    g = self;
+    tb_status_t st;
     if (!(bi->name[0] == '.' && bi->name[1] == '\0')) {
         resolved_t gr;
-        if (!resolve(d, a, self, bi->name, &gr) || gr.link == TB_IX_NONE ||
-            d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
-            return 0;
+        if ((st = resolve(d, a, self, bi->name, &gr)) != TB_OK)
+            return st;
+        if (gr.link == TB_IX_NONE || d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
+            return TB_ERR_UNSUPPORTED;
         if ((g = d->groups[gr.gi].links[gr.link].obj) == TB_IX_NONE)
-            return 0;
+            return TB_ERR_UNSUPPORTED;
     }
-    if (tb_ix_load_group(d, a, g, NULL, 0) < 0)
-        return 0;
+    if ((st = tb_ix_load_group(d, a, g, NULL, false)) != TB_OK)
+        return st;
     r->gobj = g;
     r->gi   = d->objs[g].group;
-    if (bi->idx_type == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, a, r->gi))
-        return 0;
-    r->link = nth_link(&d->groups[r->gi], bi->idx_type, bi->order, bi->n);
-    return r->link != TB_IX_NONE;
+    if (bi->idx_type == H5_INDEX_CRT_ORDER && (st = ensure_corder_state(d, a, r->gi)) != TB_OK)
+        return st;
+    return nth_link(&d->groups[r->gi], bi->idx_type, bi->order, bi->n, &r->link);
 }
 
 /* ------------------------------------------------------------------ callback IDs */
@@ -331,7 +359,7 @@ static struct {
 /* Opens `name` (a group when want_group) below, the way native iteration opens the object it
  * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. */
 static hid_t
-open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_group)
+open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_group)
 {
     H5VL_loc_params_t self = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_SELF};
     void             *obj;
@@ -354,7 +382,9 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, int want_g
     if (o->ctx->index && !o->ctx->index->d->writable) {
         const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
         pending_wrap.under = obj;
-        pending_wrap.path  = base ? tb_ix_join_path(base, name) : NULL;
+        pending_wrap.path  = NULL; /* (none when it cannot be told: H5Iget_name forwards) */
+        if (base && tb_ix_join_path(base, name, &pending_wrap.path) != TB_OK)
+            pending_wrap.path = NULL;
     }
     hid_t id = H5VLwrap_register(obj, type);
     free(pending_wrap.path); /* (not taken: no wrapper of ours was made) */
@@ -393,17 +423,17 @@ close_callback_id(hid_t id, herr_t status)
 }
 
 /* ------------------------------------------------------------------ iterate */
+/* H5Literate2 over loaded group gi in the walk (perm, rev) that walk_of gave for the call: the
+ * iteration's result (the callback's, or -1 with an error pushed when it failed). */
 static herr_t
-iterate_answer(tb_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate_args_t *it)
+iterate_answer(tb_ix_data_t *d, uint32_t gi, const uint32_t *perm, bool rev, hid_t gid,
+               const H5VL_link_iterate_args_t *it)
 {
-    const uint32_t *perm;
-    int             rev;
-    tb_ix_group_t *g = &d->groups[gi];
-    walk_of(g, it->idx_type, it->order, &perm, &rev);
-    hsize_t  skip = it->idx_p ? *it->idx_p : 0;
-    uint32_t n    = g->nlinks;
-    herr_t   ret  = H5_ITER_CONT;
-    hsize_t  i    = skip;
+    tb_ix_group_t *g    = &d->groups[gi];
+    hsize_t        skip = it->idx_p ? *it->idx_p : 0;
+    uint32_t       n    = g->nlinks;
+    herr_t         ret  = H5_ITER_CONT;
+    hsize_t        i    = skip;
     d->busy++;
     for (; i < n && ret == H5_ITER_CONT; i++) {
         H5L_info2_t          info;
@@ -421,23 +451,30 @@ iterate_answer(tb_ix_data_t *d, uint32_t gi, hid_t gid, const H5VL_link_iterate_
     return ret;
 }
 
-/* The group object a BY_SELF/BY_NAME location names, loaded; NONE to forward. */
-static uint32_t
-group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_params_t *loc, int want_info)
+/* The group object a BY_SELF/BY_NAME location names, loaded, in *g_out: TB_OK, or why not (the
+ * caller forwards). */
+static tb_status_t
+group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_params_t *loc, bool want_info,
+         uint32_t *g_out)
 {
-    uint32_t g = self;
+    uint32_t    g = self;
+    tb_status_t st;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         resolved_t r;
-        if (!resolve(d, a, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE ||
-            d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return TB_IX_NONE;
+        if ((st = resolve(d, a, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
+            return st;
+        if (r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            return TB_ERR_UNSUPPORTED;
         g = d->groups[r.gi].links[r.link].obj;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
-        return TB_IX_NONE;
-    if (g == TB_IX_NONE || tb_ix_load_group(d, a, g, NULL, want_info) < 0)
-        return TB_IX_NONE;
-    return g;
+        return TB_ERR_UNSUPPORTED;
+    if (g == TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED;
+    if ((st = tb_ix_load_group(d, a, g, NULL, want_info)) != TB_OK)
+        return st;
+    *g_out = g;
+    return TB_OK;
 }
 
 /* ------------------------------------------------------------------ visit */
@@ -449,14 +486,15 @@ typedef struct visit {
     hid_t          id;
     char          *path;
     size_t         len, cap;
-    int            objects; /* H5Ovisit: report objects, else links */
+    bool           objects; /* H5Ovisit: report objects, else links */
     unsigned       fields;
     H5L_iterate2_t lop;
     H5O_iterate2_t oop;
     void          *op_data;
 } visit_t;
 
-static int
+/* Appends name[0..n) to the visit's path: TB_OK, or TB_ERR_NOMEM. */
+static tb_status_t
 path_push(visit_t *v, const char *name, uint32_t n)
 {
     if (v->len + n + 2 > v->cap) {
@@ -465,13 +503,13 @@ path_push(visit_t *v, const char *name, uint32_t n)
             cap *= 2;
         char *p = realloc(v->path, cap);
         if (!p)
-            return -1;
+            return TB_ERR_NOMEM;
         v->path = p;
         v->cap  = cap;
     }
     memcpy(v->path + v->len, name, n + 1);
     v->len += n;
-    return 0;
+    return TB_OK;
 }
 
 /* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit. */
@@ -481,16 +519,16 @@ visit_group(visit_t *v, uint32_t gi)
     tb_ix_data_t  *d        = v->d;
     H5_index_t      idx_type = v->idx_type;
     const uint32_t *perm;
-    int             rev;
+    bool            rev;
     if (idx_type == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
         idx_type = H5_INDEX_NAME;
-    if (!walk_of(&d->groups[gi], idx_type, v->order, &perm, &rev))
+    if (walk_of(&d->groups[gi], idx_type, v->order, &perm, &rev) != TB_OK)
         return H5_ITER_ERROR; /* excluded before the visit started */
     herr_t ret = H5_ITER_CONT;
     for (uint32_t i = 0; i < d->groups[gi].nlinks && ret == H5_ITER_CONT; i++) {
         const tb_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
         size_t               old = v->len;
-        if (path_push(v, l->name, l->name_len) < 0)
+        if (path_push(v, l->name, l->name_len) != TB_OK)
             return H5_ITER_ERROR;
         uint32_t t = TB_IX_NONE;
         if (l->type == H5L_TYPE_HARD)
@@ -512,7 +550,7 @@ visit_group(visit_t *v, uint32_t gi)
         if (ret == H5_ITER_CONT && t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
             d->objs[t].gstamp = d->stamp;
             if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
-                if (path_push(v, "/", 1) < 0)
+                if (path_push(v, "/", 1) != TB_OK)
                     return H5_ITER_ERROR;
                 ret = visit_group(v, d->objs[t].group);
             }
@@ -535,45 +573,39 @@ next_stamp(tb_ix_data_t *d)
 }
 
 /* Loads every group a visit from g can reach, with the info of every object met, so that the
- * visit itself runs from memory and a failure can still be forwarded. */
-static int
+ * visit itself runs from memory and a failure can still be forwarded: TB_OK, or why not. */
+static tb_status_t
 preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order)
 {
-    uint32_t  cap = 64, n = 0;
-    uint32_t *stack = malloc(cap * sizeof(*stack));
-    int       ok    = stack != NULL;
-    uint32_t  s     = next_stamp(d);
-    if (ok) {
+    uint32_t    cap = 64, n = 0;
+    uint32_t   *stack = malloc(cap * sizeof(*stack));
+    tb_status_t st    = stack ? TB_OK : TB_ERR_NOMEM;
+    uint32_t    s     = next_stamp(d);
+    if (st == TB_OK) {
         stack[n++]        = g;
         d->objs[g].gstamp = s;
     }
-    while (ok && n) {
+    while (st == TB_OK && n) {
         uint32_t cur = stack[--n];
-        if (tb_ix_load_group(d, a, cur, NULL, 1) < 0) {
-            ok = 0;
+        if ((st = tb_ix_load_group(d, a, cur, NULL, true)) != TB_OK)
             break;
-        }
         uint32_t        gi = d->objs[cur].group;
         const uint32_t *perm;
-        int             rev;
+        bool            rev;
         H5_index_t      it = idx_type;
-        if (it == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, a, gi)) {
-            ok = 0;
+        if (it == H5_INDEX_CRT_ORDER && (st = ensure_corder_state(d, a, gi)) != TB_OK)
             break;
-        }
         if (it == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
             it = H5_INDEX_NAME;
-        if (!walk_of(&d->groups[gi], it, order, &perm, &rev)) {
-            ok = 0;
+        if ((st = walk_of(&d->groups[gi], it, order, &perm, &rev)) != TB_OK)
             break;
-        }
         for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type != H5L_TYPE_HARD)
                 continue;
             uint32_t t = l->obj;
             if (t == TB_IX_NONE || !d->objs[t].has_info) {
-                ok = 0;
+                st = TB_ERR_UNSUPPORTED;
                 break;
             }
             if (d->objs[t].type != H5O_TYPE_GROUP || d->objs[t].gstamp == s)
@@ -582,7 +614,7 @@ preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_typ
             if (n == cap) {
                 uint32_t *ns = realloc(stack, (size_t)cap * 2 * sizeof(*ns));
                 if (!ns) {
-                    ok = 0;
+                    st = TB_ERR_NOMEM;
                     break;
                 }
                 stack = ns;
@@ -592,11 +624,12 @@ preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_typ
         }
     }
     free(stack);
-    return ok ? 0 : -1;
+    return st;
 }
 
-/* H5Lvisit2 (objects = 0) and H5Ovisit3 (objects = 1). */
-static int
+/* H5Lvisit2 (v->objects false) and H5Ovisit3 (true): TB_ANSWERED (the visit's result in
+ * *ret_out), or TB_FORWARD. */
+static tb_answer_t
 visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self,
              visit_t *v, herr_t *ret_out)
 {
@@ -604,17 +637,17 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
      * file open for writing would read (and HDF5 may rewrite) headers native would not reach after
      * an early stop. */
     if (d->visiting || d->writable || (v->order == H5_ITER_NATIVE && v->idx_type == H5_INDEX_CRT_ORDER))
-        return 0;
+        return TB_FORWARD;
     const char *name  = loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".";
     uint32_t    start = self;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         resolved_t r;
-        if (!resolve(d, a, self, name, &r) || (start = target_with_info(d, a, &r)) == TB_IX_NONE)
-            return 0;
+        if (resolve(d, a, self, name, &r) != TB_OK || target_with_info(d, a, &r, &start) != TB_OK)
+            return TB_FORWARD;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
-        return 0;
-    int is_group = 1;
+        return TB_FORWARD;
+    bool is_group = true;
     if (v->objects) {
         if (!d->objs[start].has_info) {
             /* The start object's own info, fetched below once. */
@@ -625,9 +658,9 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
             ga.args.get_info.oinfo    = &info;
             if (loc->type != H5VL_OBJECT_BY_SELF ||
                 H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-                tb_ix_store_info(d, start, &info) < 0) {
+                tb_ix_store_info(d, start, &info) != TB_OK) {
                 H5Eclear2(H5E_DEFAULT);
-                return 0;
+                return TB_FORWARD;
             }
         }
         /* Native decides to descend from the info it fetched: without H5O_INFO_BASIC the type
@@ -635,14 +668,14 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         is_group = (v->fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
     }
     /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
-    if (is_group && preload(d, a, start, v->idx_type, v->order) < 0)
-        return 0;
+    if (is_group && preload(d, a, start, v->idx_type, v->order) != TB_OK)
+        return TB_FORWARD;
 
     v->d      = d;
     v->fileno = o->ctx->index->fileno;
     v->id     = open_for_callback(o, loc->obj_type, name, !v->objects);
     if (v->id < 0)
-        return 0;
+        return TB_FORWARD;
     herr_t ret = H5_ITER_CONT;
     d->visiting++;
     d->busy++;
@@ -656,7 +689,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     }
     if (ret == H5_ITER_CONT && is_group) {
         d->objs[start].gstamp = s;
-        if (path_push(v, "", 0) < 0)
+        if (path_push(v, "", 0) != TB_OK)
             ret = H5_ITER_ERROR;
         else
             ret = visit_group(v, d->objs[start].group);
@@ -670,21 +703,22 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     }
     close_callback_id(v->id, ret);
     *ret_out = ret;
-    return 1;
+    return TB_ANSWERED;
 }
 
-/* The link access property list of a location: native checks it (and uses it for soft and
- * external links); one that is not a property list must meet native's error. */
-static int
+/* Whether the link access property list of a location lets the index answer: native checks it
+ * (and uses it for soft and external links); one that is not a property list must meet native's
+ * error. */
+static bool
 lapl_ok(const H5VL_loc_params_t *loc)
 {
     hid_t lapl = loc->type == H5VL_OBJECT_BY_NAME  ? loc->loc_data.loc_by_name.lapl_id
                  : loc->type == H5VL_OBJECT_BY_IDX ? loc->loc_data.loc_by_idx.lapl_id
                                                    : H5P_LINK_ACCESS_DEFAULT;
     if (lapl == H5P_LINK_ACCESS_DEFAULT || lapl == H5P_DEFAULT)
-        return 1;
+        return true;
     hid_t saved = tb_err_save();
-    int   ok    = H5Iget_type(lapl) == H5I_GENPROP_LST && H5Pisa_class(lapl, H5P_LINK_ACCESS) > 0;
+    bool  ok    = H5Iget_type(lapl) == H5I_GENPROP_LST && H5Pisa_class(lapl, H5P_LINK_ACCESS) > 0;
     tb_err_restore(saved);
     return ok;
 }
@@ -694,53 +728,54 @@ lapl_ok(const H5VL_loc_params_t *loc)
     do {                                                                                                   \
         tb_ix_stats.answered++;                                                                           \
         *ret_out = (r);                                                                                    \
-        return 1;                                                                                          \
+        return TB_ANSWERED;                                                                                \
     } while (0)
 #define FORWARD()                                                                                          \
     do {                                                                                                   \
         tb_ix_stats.forwarded++;                                                                          \
-        return 0;                                                                                          \
+        return TB_FORWARD;                                                                                 \
     } while (0)
 
 /* The start every query shares: o's file index, where relative names start, and the index entry
- * of o itself. 0: not for the index (no index, asynchronous, non-default link access); -1: the
- * index does not know o (counted as forwarded); 1: go on. */
-static int
+ * of o itself. TB_OK: go on. Else the query is not for the index: TB_ERR_UNSUPPORTED (no index,
+ * asynchronous, non-default link access, not an object of its file) or a failure; one in entering
+ * o in the index (out of memory) is counted as forwarded. */
+static tb_status_t
 query_begin(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a,
             uint32_t *self_out)
 {
-    uint8_t tok[TB_IX_TOKEN_NBYTES];
+    uint8_t       tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t *d;
+    tb_status_t   st;
     if (req || !o->ctx->index || !lapl_ok(loc))
-        return 0;
-    tb_ix_data_t *d = tb_ix_for(o, loc->obj_type, tok);
-    if (!d)
-        return 0;
-    if (anchor_of(o, loc->obj_type, a) < 0)
-        return 0;
-    *d_out    = d;
-    *self_out = tb_ix_obj_get(d, tok);
-    if (*self_out == TB_IX_NONE) {
+        return TB_ERR_UNSUPPORTED;
+    if ((st = tb_ix_for(o, loc->obj_type, tok, &d)) != TB_OK)
+        return st;
+    if (!anchor_of(o, loc->obj_type, a))
+        return TB_ERR_UNSUPPORTED;
+    *d_out = d;
+    if ((st = tb_ix_obj_get(d, tok, self_out)) != TB_OK) {
         tb_ix_stats.forwarded++;
-        return -1;
+        return st;
     }
-    return 1;
+    return TB_OK;
 }
 
-int
+tb_answer_t
 tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t *args, void **req,
                         herr_t *ret_out)
 {
     if (args->op_type != H5VL_LINK_EXISTS && args->op_type != H5VL_LINK_ITER)
-        return 0;
+        return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        self;
-    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
-        return 0;
+    if (query_begin(o, loc, req, &d, &a, &self) != TB_OK)
+        return TB_FORWARD;
 
     if (args->op_type == H5VL_LINK_EXISTS) {
         resolved_t r;
-        if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r))
+        if (loc->type != H5VL_OBJECT_BY_NAME || resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK)
             FORWARD();
         *args->args.exists.exists = r.link != TB_IX_NONE;
         ANSWERED(0);
@@ -754,48 +789,48 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
         v.order    = it->order;
         v.lop      = it->op;
         v.op_data  = it->op_data;
-        if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
+        if (visit_answer(o, loc, d, &a, self, &v, ret_out) != TB_ANSWERED)
             FORWARD();
         tb_ix_stats.answered++;
-        return 1;
+        return TB_ANSWERED;
     }
-    uint32_t g = group_at(d, &a, self, loc, 0);
-    if (g == TB_IX_NONE)
+    uint32_t g;
+    if (group_at(d, &a, self, loc, false, &g) != TB_OK)
         FORWARD();
     uint32_t        gi = d->objs[g].group;
     const uint32_t *perm;
-    int             rev;
+    bool            rev;
     hsize_t         skip = it->idx_p ? *it->idx_p : 0;
-    if (it->idx_type == H5_INDEX_CRT_ORDER && !ensure_corder_state(d, &a, gi))
+    if (it->idx_type == H5_INDEX_CRT_ORDER && ensure_corder_state(d, &a, gi) != TB_OK)
         FORWARD();
-    if (!walk_of(&d->groups[gi], it->idx_type, it->order, &perm, &rev) ||
+    if (walk_of(&d->groups[gi], it->idx_type, it->order, &perm, &rev) != TB_OK ||
         (skip > 0 && skip >= d->groups[gi].nlinks))
         FORWARD(); /* native errs (or orders as the index cannot know) */
-    hid_t gid =
-        open_for_callback(o, loc->obj_type, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", 1);
+    hid_t gid = open_for_callback(o, loc->obj_type,
+                                  loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", true);
     if (gid < 0)
         FORWARD();
-    herr_t ret = iterate_answer(d, gi, gid, it);
+    herr_t ret = iterate_answer(d, gi, perm, rev, gid, it);
     close_callback_id(gid, ret);
     ANSWERED(ret);
 }
 
-int
+tb_answer_t
 tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, void **req,
                    herr_t *ret_out)
 {
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        self;
-    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
-        return 0;
+    if (query_begin(o, loc, req, &d, &a, &self) != TB_OK)
+        return TB_FORWARD;
     resolved_t r;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
-        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE)
+        if (resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK || r.link == TB_IX_NONE)
             FORWARD();
     }
     else if (loc->type == H5VL_OBJECT_BY_IDX) {
-        if (!resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r))
+        if (resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r) != TB_OK)
             FORWARD();
     }
     else
@@ -840,21 +875,21 @@ tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_
     }
 }
 
-int
+tb_answer_t
 tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args, void **req,
                      herr_t *ret_out)
 {
-    if (!req && args->op_type == H5VL_OBJECT_GET_NAME && get_name_answer(o, loc, args)) {
+    if (!req && args->op_type == H5VL_OBJECT_GET_NAME && get_name_answer(o, loc, args) == TB_ANSWERED) {
         *ret_out = 0;
-        return 1;
+        return TB_ANSWERED;
     }
     if (args->op_type != H5VL_OBJECT_GET_INFO)
-        return 0;
+        return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        self, t = TB_IX_NONE;
-    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
-        return 0;
+    if (query_begin(o, loc, req, &d, &a, &self) != TB_OK)
+        return TB_FORWARD;
     unsigned fields = args->args.get_info.fields;
     if (!fields_ok(d, fields))
         FORWARD();
@@ -867,42 +902,43 @@ tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_a
             ga.args.get_info.fields   = H5O_INFO_ALL;
             ga.args.get_info.oinfo    = &info;
             herr_t ret = H5VLobject_get(o->under, loc, o->under_vol_id, &ga, DXPL, NULL);
-            if (ret < 0 || tb_ix_store_info(d, self, &info) < 0)
+            if (ret < 0 || tb_ix_store_info(d, self, &info) != TB_OK)
                 FORWARD();
         }
         t = self;
     }
     else if (loc->type == H5VL_OBJECT_BY_NAME) {
-        if (!resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r))
+        if (resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK ||
+            target_with_info(d, &a, &r, &t) != TB_OK)
             FORWARD();
-        t = target_with_info(d, &a, &r);
     }
     else if (loc->type == H5VL_OBJECT_BY_IDX) {
-        if (!resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r))
+        if (resolve_by_idx(d, &a, self, &loc->loc_data.loc_by_idx, &r) != TB_OK ||
+            target_with_info(d, &a, &r, &t) != TB_OK)
             FORWARD();
-        t = target_with_info(d, &a, &r);
     }
     if (t == TB_IX_NONE)
-        FORWARD();
+        FORWARD(); /* (any other kind of location) */
     fill_oinfo(o->ctx->index->fileno, &d->objs[t], fields, args->args.get_info.oinfo);
     ANSWERED(0);
 }
 
-int
+tb_answer_t
 tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
                           void **req, herr_t *ret_out)
 {
     if (args->op_type != H5VL_OBJECT_EXISTS && args->op_type != H5VL_OBJECT_VISIT)
-        return 0;
+        return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        self;
-    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
-        return 0;
+    if (query_begin(o, loc, req, &d, &a, &self) != TB_OK)
+        return TB_FORWARD;
     if (args->op_type == H5VL_OBJECT_EXISTS) {
         resolved_t r;
-        if (loc->type != H5VL_OBJECT_BY_NAME || !resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) ||
-            r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+        if (loc->type != H5VL_OBJECT_BY_NAME ||
+            resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK || r.link == TB_IX_NONE ||
+            d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
             FORWARD(); /* missing, soft or external last component: native decides */
         *args->args.exists.exists = 1;
         ANSWERED(0);
@@ -914,31 +950,30 @@ tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_
     memset(&v, 0, sizeof(v));
     v.idx_type = vi->idx_type;
     v.order    = vi->order;
-    v.objects  = 1;
+    v.objects  = true;
     v.fields   = vi->fields;
     v.oop      = vi->op;
     v.op_data  = vi->op_data;
-    if (!visit_answer(o, loc, d, &a, self, &v, ret_out))
+    if (visit_answer(o, loc, d, &a, self, &v, ret_out) != TB_ANSWERED)
         FORWARD();
     tb_ix_stats.answered++;
-    return 1;
+    return TB_ANSWERED;
 }
 
-int
+tb_answer_t
 tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
 {
     if (args->op_type != H5VL_GROUP_GET_INFO)
-        return 0;
+        return TB_FORWARD;
     const H5VL_loc_params_t *loc = &args->args.get_info.loc_params;
     if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
-        return 0;
+        return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
-    uint32_t        self;
-    if (query_begin(o, loc, req, &d, &a, &self) <= 0)
-        return 0;
-    uint32_t g = group_at(d, &a, self, loc, 0);
-    if (g == TB_IX_NONE)
+    uint32_t        self, g;
+    if (query_begin(o, loc, req, &d, &a, &self) != TB_OK)
+        return TB_FORWARD;
+    if (group_at(d, &a, self, loc, false, &g) != TB_OK)
         FORWARD();
     const tb_ix_group_t *gr = &d->groups[d->objs[g].group];
     H5G_info_t           *gi = args->args.get_info.ginfo;
@@ -950,14 +985,15 @@ tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t 
 }
 
 /* Builds the absolute path native traversal records for `name` from the root ("/a//b/" gives
- * "/a/b"); NULL when name holds "." components (those are forwarded anyway). */
-static char *
-native_path(const char *name)
+ * "/a/b"), malloc'd in *path_out: TB_OK; TB_ERR_UNSUPPORTED when name has no component (the root
+ * itself), TB_ERR_NOMEM. ("." components are copied as they are: callers forward those.) */
+static tb_status_t
+native_path(const char *name, char **path_out)
 {
     size_t n   = strlen(name);
     char  *out = malloc(n + 2), *w = out;
     if (!out)
-        return NULL;
+        return TB_ERR_NOMEM;
     for (const char *p = name; *p;) {
         while (*p == '/')
             p++;
@@ -974,20 +1010,21 @@ native_path(const char *name)
     *w = '\0';
     if (w == out) {
         free(out);
-        return NULL;
+        return TB_ERR_UNSUPPORTED;
     }
-    return out;
+    *path_out = out;
+    return TB_OK;
 }
 
 /* Whether `name` has at least two components: opening by token only pays past one lookup. */
-static int
+static bool
 multi_component(const char *name)
 {
     while (*name == '/')
         name++;
     const char *s = strchr(name, '/');
     if (!s)
-        return 0;
+        return false;
     while (*s == '/')
         s++;
     return *s != '\0';
@@ -1015,25 +1052,26 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         apl_id != H5P_LINK_ACCESS_DEFAULT)
         return NULL;
     uint8_t        tok[TB_IX_TOKEN_NBYTES];
-    tb_ix_data_t *d = tb_ix_for(o, loc->obj_type, tok);
-    if (!d || d->writable)
+    tb_ix_data_t *d;
+    if (tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable)
         return NULL;
     tb_ix_anchor_t a;
-    if (anchor_of(o, loc->obj_type, &a) < 0)
+    if (!anchor_of(o, loc->obj_type, &a))
         return NULL;
-    uint32_t self = tb_ix_obj_get(d, tok), t;
+    uint32_t   self, t;
     resolved_t r;
     /* Only a target whose info the index already holds (a sidecar, or an earlier query): loading
      * it here would read the object header once for the info and again to open the object, which
      * makes a first open slower than native's walk. */
-    if (self == TB_IX_NONE || !resolve(d, &a, self, name, &r) || (t = target_known(d, &r)) == TB_IX_NONE)
+    if (tb_ix_obj_get(d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
+        (t = target_known(d, &r)) == TB_IX_NONE)
         return NULL;
     H5O_type_t ot = (H5O_type_t)d->objs[t].type;
     if (!((ot == H5O_TYPE_DATASET && (want == H5I_DATASET || want == H5I_BADID)) ||
           (ot == H5O_TYPE_NAMED_DATATYPE && (want == H5I_DATATYPE || want == H5I_BADID))))
         return NULL;
-    char *path = native_path(name);
-    if (!path)
+    char *path;
+    if (native_path(name, &path) != TB_OK)
         return NULL;
     if (ot == H5O_TYPE_DATASET && d->objs[t].dcache == TB_IX_DC_CACHED) {
         tb_obj_t *lazy = tb_ix_dset_lazy_open(o, d, t, path);
@@ -1068,11 +1106,11 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     return w;
 }
 
-char *
-tb_ix_join_path(const char *base, const char *name)
+tb_status_t
+tb_ix_join_path(const char *base, const char *name, char **path_out)
 {
     if (!base || !name)
-        return NULL;
+        return TB_ERR_UNSUPPORTED;
     for (const char *p = name; *p;) {
         while (*p == '/')
             p++;
@@ -1080,62 +1118,72 @@ tb_ix_join_path(const char *base, const char *name)
         while (*e && *e != '/')
             e++;
         if (e - p == 1 && p[0] == '.' && !(p == name && !*e))
-            return NULL; /* "." inside a path: native's records are not modelled */
+            return TB_ERR_UNSUPPORTED; /* "." inside a path: native's records are not modelled */
         p = e;
     }
-    if (strcmp(name, ".") == 0)
-        return strdup(base);
+    if (strcmp(name, ".") == 0) {
+        char *out = strdup(base);
+        if (!out)
+            return TB_ERR_NOMEM;
+        *path_out = out;
+        return TB_OK;
+    }
     if (name[0] == '/')
-        return native_path(name);
+        return native_path(name, path_out);
     size_t nb = strlen(base), nn = strlen(name);
     char  *tmp = malloc(nb + nn + 2);
     if (!tmp)
-        return NULL;
+        return TB_ERR_NOMEM;
     memcpy(tmp, base, nb);
     tmp[nb] = '/';
     memcpy(tmp + nb + 1, name, nn + 1);
-    char *out = native_path(tmp);
+    tb_status_t st = native_path(tmp, path_out);
     free(tmp);
-    return out;
+    return st;
 }
 
-uint32_t
+tb_status_t
 tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a_out,
-              char **path_out)
+              uint32_t *t_out, char **path_out)
 {
     tb_ix_data_t *d;
     uint32_t       self, t;
+    tb_status_t    st;
     if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
-        return TB_IX_NONE;
-    if (query_begin(o, loc, req, &d, a_out, &self) <= 0 || d->writable)
-        return TB_IX_NONE;
+        return TB_ERR_UNSUPPORTED;
+    if ((st = query_begin(o, loc, req, &d, a_out, &self)) != TB_OK)
+        return st;
+    if (d->writable)
+        return TB_ERR_UNSUPPORTED;
     if (loc->type == H5VL_OBJECT_BY_SELF)
         t = self;
     else {
         resolved_t r;
-        if (!resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r) || r.link == TB_IX_NONE ||
-            d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return TB_IX_NONE;
+        if ((st = resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
+            return st;
+        if (r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
+            return TB_ERR_UNSUPPORTED;
         t = d->groups[r.gi].links[r.link].obj;
     }
     if (t == TB_IX_NONE)
-        return TB_IX_NONE;
+        return TB_ERR_UNSUPPORTED;
     if (path_out) {
         const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-        *path_out = tb_ix_join_path(base, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".");
-        if (!*path_out)
-            return TB_IX_NONE;
+        st = tb_ix_join_path(base, loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", path_out);
+        if (st != TB_OK)
+            return st;
     }
     *d_out = d;
-    return t;
+    *t_out = t;
+    return TB_OK;
 }
 
 /* H5Iget_name of an object the index opened (or an attribute of one): the recorded path. */
-static int
+static tb_answer_t
 get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args)
 {
     if (loc->type != H5VL_OBJECT_BY_SELF || !o->idx || !o->idx->path)
-        return 0;
+        return TB_FORWARD;
     size_t len  = strlen(o->idx->path);
     char  *buf  = args->args.get_name.buf;
     size_t size = args->args.get_name.buf_size;
@@ -1147,5 +1195,5 @@ get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_
     }
     if (args->args.get_name.name_len)
         *args->args.get_name.name_len = len;
-    return 1;
+    return TB_ANSWERED;
 }

@@ -1,7 +1,7 @@
 /* index_types.c — datatypes and dataspaces for the index's attribute and dataset caches: one
  * process-wide table of datatypes (each distinct type encoded once, decoded once, shared by every
  * cached value of that type: H5Tencode/H5Tdecode cost thousands of instructions a call), and the
- * caches' own dataspace form (index_int.h), built back with H5Screate_simple. */
+ * caches' own dataspace form (index_model.h), built back with H5Screate_simple. */
 #include "index_ctx.h"
 
 #include <stdbool.h>
@@ -50,25 +50,28 @@ forget_types(void *ctx)
     atclose_registered = 0;
 }
 
-/* Adds the type encoded by enc[0..n) (copied), decoding it; its index, or UINT32_MAX. */
-static uint32_t
-add_type(const void *enc, size_t n, uint64_t hash)
+/* Adds the type encoded by enc[0..n) (copied), decoding it; its index in *k_out. TB_OK;
+ * TB_ERR_UNSUPPORTED (the table is full), TB_ERR_NOMEM, TB_ERR_HDF5 (errors cleared), or
+ * TB_ERR_CORRUPT when the decoded type's size is not the one the encoding declares. */
+static tb_status_t
+add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
 {
     if (ntypes >= TB_IX_MAX_TYPES)
-        return UINT32_MAX;
+        return TB_ERR_UNSUPPORTED;
     if (!atclose_registered) {
         if (H5atclose(forget_types, NULL) < 0)
-            return UINT32_MAX;
+            return TB_ERR_HDF5;
         atclose_registered = 1;
     }
-    void *arr;
-    if (tb_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr) < 0)
-        return UINT32_MAX;
+    void       *arr;
+    tb_status_t st = tb_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr);
+    if (st != TB_OK)
+        return st;
     types        = arr;
     tentry_t *e  = &types[ntypes];
     e->enc       = malloc(n);
     if (!e->enc)
-        return UINT32_MAX;
+        return TB_ERR_NOMEM;
     memcpy(e->enc, enc, n);
     e->n    = n;
     e->hash = hash;
@@ -77,13 +80,15 @@ add_type(const void *enc, size_t n, uint64_t hash)
     e->size = e->id >= 0 ? H5Tget_size(e->id) : 0;
     /* The size the encoding declares is what the sidecar's checks relied on. */
     if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n)) {
+        st = e->id < 0 ? TB_ERR_HDF5 : TB_ERR_CORRUPT;
         if (e->id >= 0)
             H5Tclose(e->id);
         free(e->enc);
         H5Eclear2(H5E_DEFAULT);
-        return UINT32_MAX;
+        return st;
     }
-    return ntypes++;
+    *k_out = ntypes++;
+    return TB_OK;
 }
 
 hid_t
@@ -93,11 +98,11 @@ tb_ix_type_get(const void *enc, size_t n)
     for (uint32_t k = 0; k < ntypes; k++)
         if (types[k].hash == h && types[k].n == n && memcmp(types[k].enc, enc, n) == 0)
             return types[k].id;
-    uint32_t k = add_type(enc, n, h);
-    return k == UINT32_MAX ? H5I_INVALID_HID : types[k].id;
+    uint32_t k;
+    return add_type(enc, n, h, &k) == TB_OK ? types[k].id : H5I_INVALID_HID;
 }
 
-int
+tb_status_t
 tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
 {
     H5T_class_t cls  = H5Tget_class(t);
@@ -106,23 +111,24 @@ tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
         if (types[k].cls == cls && types[k].size == size && H5Tequal(types[k].id, t) > 0) {
             *enc_out = types[k].enc;
             *n_out   = types[k].n;
-            return 0;
+            return TB_OK;
         }
     size_t n = 0;
-    if (H5Tencode(t, NULL, &n) < 0 || n == 0 || n > UINT32_MAX)
-        return -1;
+    if (H5Tencode(t, NULL, &n) < 0)
+        return TB_ERR_HDF5;
+    if (n == 0 || n > UINT32_MAX)
+        return TB_ERR_UNSUPPORTED; /* (an encoding the records cannot hold) */
     uint8_t *enc = malloc(n);
     if (!enc)
-        return -1;
-    uint32_t k = UINT32_MAX;
-    if (H5Tencode(t, enc, &n) >= 0)
-        k = add_type(enc, n, hash_bytes(enc, n));
+        return TB_ERR_NOMEM;
+    uint32_t    k;
+    tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : add_type(enc, n, hash_bytes(enc, n), &k);
     free(enc);
-    if (k == UINT32_MAX)
-        return -1;
+    if (st != TB_OK)
+        return st;
     *enc_out = types[k].enc;
     *n_out   = types[k].n;
-    return 0;
+    return TB_OK;
 }
 
 /* HDF5's own routine for what H5Dget_type/H5Aget_type hand out (a read-only copy), which the
@@ -144,15 +150,18 @@ tb_ix_type_copy_rdonly(hid_t ft)
     return t;
 }
 
-size_t
-tb_ix_space_encode(hid_t s, uint8_t *buf)
+tb_status_t
+tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out)
 {
     H5S_class_t cls  = H5Sget_simple_extent_type(s);
     int         rank = H5Sget_simple_extent_ndims(s);
     hsize_t     dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
-    if (rank < 0 || rank > TB_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE) ||
-        (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank))
-        return 0;
+    if (rank < 0)
+        return TB_ERR_HDF5;
+    if (rank > TB_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE))
+        return TB_ERR_UNSUPPORTED;
+    if (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank)
+        return TB_ERR_HDF5;
     memset(buf, 0, 8);
     buf[0] = cls == H5S_NULL ? 0 : cls == H5S_SCALAR ? 1 : 2;
     buf[1] = (uint8_t)(cls == H5S_SIMPLE ? rank : 0);
@@ -161,7 +170,8 @@ tb_ix_space_encode(hid_t s, uint8_t *buf)
         memcpy(buf + 8 + 8 * i, &c, 8);
         memcpy(buf + 8 + 8 * (buf[1] + i), &m, 8);
     }
-    return TB_IX_SPACE_NBYTES(buf[1]);
+    *nbytes_out = TB_IX_SPACE_NBYTES(buf[1]);
+    return TB_OK;
 }
 
 hid_t

@@ -1,16 +1,26 @@
-/* index_int.h — the data model of the link/object index, shared by index.c (tables, loading,
- * coherence), index_query.c (answers) and sidecar.c (the persistent form). No HDF5 calls here:
- * tokens are kept as the 16 opaque bytes of H5O_token_t. */
+/* index_model.h — the data model of the link/object index, shared by index.c (tables, loading,
+ * coherence), index_query.c (answers) and sidecar_format.c (the persistent form). No HDF5 calls
+ * here: tokens are kept as the 16 opaque bytes of H5O_token_t. */
 #ifndef TB_INDEX_MODEL_H
 #define TB_INDEX_MODEL_H
 
 #include "tb_common.h"
 #include "tb_sidecar.h"
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
 
-#define TB_IX_NONE         UINT32_MAX
+/* How the index's functions report (the same in vol/index): a function that can fail returns a
+ * tb_status_t (TB_OK, TB_ERR_NOMEM when an allocation failed, TB_ERR_HDF5 when an HDF5 call did,
+ * TB_ERR_UNSUPPORTED when the index does not model the case and the caller forwards,
+ * TB_ERR_CORRUPT for bytes that do not decode) and hands its results through *_out parameters; a
+ * query offered by a callback returns a tb_answer_t (TB_ANSWERED or TB_FORWARD); a yes/no question
+ * returns a bool. */
+
+/* A record index that names no record, as NULL names no object: "there is no such object, link,
+ * group or dataset record". Never a failure: failures are statuses. */
+#define TB_IX_NONE UINT32_MAX
 
 /* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
  * user-defined links `val` holds the bytes H5Lget_val returns; a hard link names its target's
@@ -167,30 +177,45 @@ extern uint64_t tb_ix_data_nbytes;
  * whose message header carries the type's size at byte 6. */
 #define TB_IX_SPACE_MAXRANK 32
 #define TB_IX_SPACE_NBYTES(rank) (8u + 16u * (uint32_t)(rank))
-/* Checks an encoded dataspace of n bytes; its number of elements in *npoints_out. 0, or -1. */
-int tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
-/* The element size an encoded datatype of n bytes declares, or 0 when it is too short to say. */
+/* Checks an encoded dataspace of n bytes; its number of elements in *npoints_out. TB_OK, or
+ * TB_ERR_CORRUPT. */
+tb_status_t tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
+/* The element size an encoded datatype of n bytes declares, or 0 (no type has that size) when it
+ * is too short to say. */
 uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
 /* Whether cached bytes are consistent: a valid space whose elements times the type's size make
  * value_nbytes. */
-int tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
+bool tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                             uint64_t value_nbytes);
 
-/* ---- tables (index.c) */
-uint32_t      tb_ix_hash_name(const char *s, size_t n);
-uint32_t      tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token);
+/* ---- tables (index_table.c) */
+uint32_t tb_ix_hash_name(const char *s, size_t n);
+/* The record of the object with this token, or TB_IX_NONE when there is none. */
+uint32_t tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token);
 /* Makes room for `need` elements of `elem_nbytes` in a growing array `arr` of *cap elements,
- * doubling from `first_cap`; the array to use from now on in *arr_out. 0, or -1 with `arr` and
- * *cap unchanged. */
-int tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap,
-                   void **arr_out);
-uint32_t      tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token); /* TB_IX_NONE: no memory */
-uint32_t      tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token);    /* find, else insert */
-uint32_t      tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len);
-tb_status_t  tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
-void          tb_ix_group_free(tb_ix_group_t *g);
-void          tb_ix_data_clear(tb_ix_data_t *d);
-tb_status_t  tb_ix_rehash_objs(tb_ix_data_t *d);
+ * doubling from `first_cap`; the array to use from now on in *arr_out. TB_OK, or TB_ERR_NOMEM
+ * with `arr` and *cap unchanged. */
+tb_status_t tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap,
+                           void **arr_out);
+/* A new record for token (insert), or the record found else a new one (get): its index in *k_out.
+ * TB_OK, or TB_ERR_NOMEM (the table unchanged). Every query looks its location up with get: the
+ * lookup is inlined, the insertion is not. */
+tb_status_t tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out);
+static inline tb_status_t
+tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
+{
+    uint32_t k = tb_ix_obj_find(d, token);
+    if (k == TB_IX_NONE)
+        return tb_ix_obj_insert(d, token, k_out);
+    *k_out = k;
+    return TB_OK;
+}
+/* The link of g named name[0..len), or TB_IX_NONE when g has none of that name. */
+uint32_t    tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len);
+tb_status_t tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
+void        tb_ix_group_free(tb_ix_group_t *g);
+void        tb_ix_data_clear(tb_ix_data_t *d);
+tb_status_t tb_ix_rehash_objs(tb_ix_data_t *d);
 
 /* ---- sidecar (sidecar_format.c): the persistent form, a pure encoder/decoder of bytes */
 

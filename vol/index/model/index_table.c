@@ -1,6 +1,6 @@
-/* index_table.c — the index's hash tables (objects by token, links by name) and their release.
- * Pure C on the data model of index_int.h, no HDF5: the sidecar decoder and its fuzz target use
- * them as they are. */
+/* index_table.c — the index's hash tables (objects by token, links by name), their growth and
+ * release, and the checks of the caches' encoded dataspaces. Pure C on the data model of
+ * index_model.h, no HDF5: the sidecar decoder and its fuzz target use them as they are. */
 #include "index_model.h"
 
 #include <stdlib.h>
@@ -66,33 +66,34 @@ tb_ix_rehash_objs(tb_ix_data_t *d)
     return TB_OK;
 }
 
-int
+tb_status_t
 tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap, void **arr_out)
 {
     *arr_out = arr;
     if (need <= *cap)
-        return 0;
+        return TB_OK;
     /* Doubling while small; large tables grow by a quarter, so that what a 400,000-object file
      * leaves unused stays small (a copy per growth is still amortised constant per element). */
     uint64_t c = *cap ? *cap : first_cap;
     while (c < need)
         c = c < 65536 ? c * 2 : c + c / 4;
     if (c > UINT32_MAX || c > SIZE_MAX / elem_nbytes)
-        return -1;
+        return TB_ERR_NOMEM; /* (an array that large cannot be allocated) */
     void *n = realloc(arr, (size_t)c * elem_nbytes);
     if (!n)
-        return -1;
+        return TB_ERR_NOMEM;
     *arr_out = n;
     *cap     = (uint32_t)c;
-    return 0;
+    return TB_OK;
 }
 
-uint32_t
-tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token)
+tb_status_t
+tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
 {
-    void *objs;
-    if (tb_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs) < 0)
-        return TB_IX_NONE;
+    void       *objs;
+    tb_status_t st = tb_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs);
+    if (st != TB_OK)
+        return st;
     d->objs = objs;
     uint32_t k = d->nobj++;
     memset(&d->objs[k], 0, sizeof(d->objs[k]));
@@ -101,24 +102,19 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token)
     d->objs[k].dset  = TB_IX_NONE;
     /* Keep the table at most half full. */
     if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
-        if (tb_ix_rehash_objs(d) < 0) {
+        if ((st = tb_ix_rehash_objs(d)) != TB_OK) {
             d->nobj--;
-            return TB_IX_NONE;
+            return st;
         }
-        return k;
+        *k_out = k;
+        return TB_OK;
     }
     uint32_t i = hash_token(token) & d->oht_mask;
     while (d->oht[i])
         i = (i + 1) & d->oht_mask;
     d->oht[i] = k + 1;
-    return k;
-}
-
-uint32_t
-tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token)
-{
-    uint32_t k = tb_ix_obj_find(d, token);
-    return k != TB_IX_NONE ? k : tb_ix_obj_insert(d, token);
+    *k_out    = k;
+    return TB_OK;
 }
 
 /* Groups this small are searched linearly: a table would cost more than it saves. */
@@ -214,27 +210,27 @@ tb_ix_data_clear(tb_ix_data_t *d)
 
 
 /* ------------------------------------------------------------------ cached spaces and types */
-int
+tb_status_t
 tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
 {
     const uint8_t *b = enc;
     if (n < 8 || b[0] > 2 || b[1] > TB_IX_SPACE_MAXRANK || n != TB_IX_SPACE_NBYTES(b[1]) ||
         (b[0] == 2) != (b[1] > 0))
-        return -1;
+        return TB_ERR_CORRUPT;
     for (int i = 2; i < 8; i++)
         if (b[i])
-            return -1;
+            return TB_ERR_CORRUPT;
     uint64_t npoints = b[0] == 0 ? 0 : 1;
     for (unsigned i = 0; i < b[1]; i++) {
         uint64_t cur, max;
         memcpy(&cur, b + 8 + 8 * i, 8);
         memcpy(&max, b + 8 + 8 * ((size_t)b[1] + i), 8);
         if (cur > max || (cur && npoints > (UINT64_C(1) << 62) / cur))
-            return -1;
+            return TB_ERR_CORRUPT;
         npoints *= cur;
     }
     *npoints_out = npoints;
-    return 0;
+    return TB_OK;
 }
 
 uint32_t
@@ -246,12 +242,12 @@ tb_ix_type_nbytes(const void *enc, size_t n)
     return (uint32_t)b[6] | (uint32_t)b[7] << 8 | (uint32_t)b[8] << 16 | (uint32_t)b[9] << 24;
 }
 
-int
+bool
 tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                         uint64_t value_nbytes)
 {
     uint64_t npoints;
     uint32_t tsize = tb_ix_type_nbytes(type_enc, type_nbytes);
-    return tsize && tb_ix_space_check(space_enc, space_nbytes, &npoints) == 0 &&
+    return tsize && tb_ix_space_check(space_enc, space_nbytes, &npoints) == TB_OK &&
            npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
 }

@@ -387,7 +387,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         x->corder_valid = (uint8_t)SC_GET(l, LNK, CORDER_VALID);
         x->corder       = (int64_t)SC_GET(l, LNK, CORDER);
         /* (out of memory: the target gets a record, as when the group is loaded) */
-        if (x->type == SC_LINK_HARD && (x->obj = tb_ix_obj_get(d, SC_PTR(l, LNK, TOKEN))) == TB_IX_NONE)
+        if (x->type == SC_LINK_HARD && tb_ix_obj_get(d, SC_PTR(l, LNK, TOKEN), &x->obj) != TB_OK)
             goto fail;
         if (x->type != SC_LINK_HARD) {
             x->val      = strs + SC_GET(l, LNK, VAL_OFF);
