@@ -6,13 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                           \
-    do {                                                                                                   \
-        if ((x) < 0) {                                                                                     \
-            fprintf(stderr, "mkfiles: %s failed at line %d\n", #x, __LINE__);                              \
-            exit(1);                                                                                       \
-        }                                                                                                  \
-    } while (0)
+#include "../unit/tb_test.h"
 
 static char dir[4096];
 
@@ -28,11 +22,11 @@ static void
 str_attr(hid_t loc, const char *name, const char *val)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
-    CHECK(H5Tset_size(t, strlen(val)));
+    ASSERT_H5(H5Tset_size(t, strlen(val)));
     hid_t s = H5Screate(H5S_SCALAR);
     hid_t a = H5Acreate2(loc, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(a);
-    CHECK(H5Awrite(a, t, val));
+    ASSERT_H5(a);
+    ASSERT_H5(H5Awrite(a, t, val));
     H5Aclose(a);
     H5Sclose(s);
     H5Tclose(t);
@@ -43,9 +37,9 @@ dset(hid_t loc, const char *name, hid_t type, int rank, const hsize_t *dims, hid
 {
     hid_t s = H5Screate_simple(rank, dims, NULL);
     hid_t d = H5Dcreate2(loc, name, type, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(d);
+    ASSERT_H5(d);
     if (buf)
-        CHECK(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+        ASSERT_H5(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
     H5Dclose(d);
     H5Sclose(s);
 }
@@ -54,7 +48,7 @@ static void
 make_attrs(void)
 {
     hid_t f = H5Fcreate(path("attrs.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(f);
+    ASSERT_H5(f);
     str_attr(f, "NX_class", "NXroot");
     for (int e = 0; e < 3; e++) {
         char name[64];
@@ -64,7 +58,7 @@ make_attrs(void)
         hid_t   s  = H5Screate_simple(1, (hsize_t[]){4}, NULL);
         hid_t   a  = H5Acreate2(g, "vector", H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT);
         double  v[4] = {1.5, 2.5, e, -1};
-        CHECK(H5Awrite(a, H5T_NATIVE_DOUBLE, v));
+        ASSERT_H5(H5Awrite(a, H5T_NATIVE_DOUBLE, v));
         H5Aclose(a);
         H5Sclose(s);
         int data[10];
@@ -80,7 +74,7 @@ static void
 make_layouts(void)
 {
     hid_t f = H5Fcreate(path("layouts.h5"), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(f);
+    ASSERT_H5(f);
     static float img[37][53];
     for (int i = 0; i < 37; i++)
         for (int j = 0; j < 53; j++)
@@ -89,30 +83,30 @@ make_layouts(void)
     dset(f, "contiguous", H5T_NATIVE_FLOAT, 2, dims, H5P_DEFAULT, img);
 
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    CHECK(H5Pset_chunk(dcpl, 2, (hsize_t[]){10, 16}));
-    CHECK(H5Pset_shuffle(dcpl));
-    CHECK(H5Pset_deflate(dcpl, 1));
-    CHECK(H5Pset_fletcher32(dcpl));
+    ASSERT_H5(H5Pset_chunk(dcpl, 2, (hsize_t[]){10, 16}));
+    ASSERT_H5(H5Pset_shuffle(dcpl));
+    ASSERT_H5(H5Pset_deflate(dcpl, 1));
+    ASSERT_H5(H5Pset_fletcher32(dcpl));
     float fill = -7.0f;
-    CHECK(H5Pset_fill_value(dcpl, H5T_NATIVE_FLOAT, &fill));
+    ASSERT_H5(H5Pset_fill_value(dcpl, H5T_NATIVE_FLOAT, &fill));
     dset(f, "chunked_filtered", H5T_NATIVE_FLOAT, 2, dims, dcpl, img);
     H5Pclose(dcpl);
 
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    CHECK(H5Pset_chunk(dcpl, 1, (hsize_t[]){7}));
+    ASSERT_H5(H5Pset_chunk(dcpl, 1, (hsize_t[]){7}));
     hsize_t maxd = H5S_UNLIMITED, cur = 20;
     hid_t   s = H5Screate_simple(1, &cur, &maxd);
     hid_t   d = H5Dcreate2(f, "extendible", H5T_STD_I64LE, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
     long long v[20];
     for (int i = 0; i < 20; i++)
         v[i] = (long long)i * i;
-    CHECK(H5Dwrite(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
+    ASSERT_H5(H5Dwrite(d, H5T_NATIVE_LLONG, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
     H5Dclose(d);
     H5Sclose(s);
     H5Pclose(dcpl);
 
     dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    CHECK(H5Pset_layout(dcpl, H5D_COMPACT));
+    ASSERT_H5(H5Pset_layout(dcpl, H5D_COMPACT));
     short small[12];
     for (int i = 0; i < 12; i++)
         small[i] = (short)(i - 6);
@@ -143,12 +137,12 @@ make_vds(void)
     for (hsize_t k = 0; k < 2; k++) {
         char name[64];
         snprintf(name, sizeof(name), "vds_src%d.h5", (int)k);
-        CHECK(H5Sselect_hyperslab(vsp, H5S_SELECT_SET, (hsize_t[]){k, 0}, NULL, (hsize_t[]){1, 6}, NULL));
-        CHECK(H5Pset_virtual(dcpl, vsp, name, "data", ssp));
+        ASSERT_H5(H5Sselect_hyperslab(vsp, H5S_SELECT_SET, (hsize_t[]){k, 0}, NULL, (hsize_t[]){1, 6}, NULL));
+        ASSERT_H5(H5Pset_virtual(dcpl, vsp, name, "data", ssp));
     }
     hid_t all = H5Screate_simple(2, (hsize_t[]){2, 6}, NULL);
     hid_t d   = H5Dcreate2(f, "virtual", H5T_NATIVE_INT, all, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(d);
+    ASSERT_H5(d);
     H5Dclose(d);
     H5Sclose(all);
     H5Sclose(vsp);
@@ -164,10 +158,10 @@ make_links(void)
     hid_t g = H5Gcreate2(f, "group", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     int   v[3] = {1, 2, 3};
     dset(g, "data", H5T_NATIVE_INT, 1, (hsize_t[]){3}, H5P_DEFAULT, v);
-    CHECK(H5Lcreate_hard(g, "data", f, "hard_alias", H5P_DEFAULT, H5P_DEFAULT));
-    CHECK(H5Lcreate_soft("/group/data", f, "soft", H5P_DEFAULT, H5P_DEFAULT));
-    CHECK(H5Lcreate_soft("/nowhere", f, "dangling", H5P_DEFAULT, H5P_DEFAULT));
-    CHECK(H5Lcreate_external("attrs.h5", "/entry1", f, "external", H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Lcreate_hard(g, "data", f, "hard_alias", H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Lcreate_soft("/group/data", f, "soft", H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Lcreate_soft("/nowhere", f, "dangling", H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Lcreate_external("attrs.h5", "/entry1", f, "external", H5P_DEFAULT, H5P_DEFAULT));
     /* A group tracking creation order, with more links than a compact group holds. */
     hid_t gcpl = H5Pcreate(H5P_GROUP_CREATE);
     H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
@@ -180,7 +174,7 @@ make_links(void)
     H5Gclose(dense);
     H5Pclose(gcpl);
     hid_t t = H5Tcopy(H5T_NATIVE_DOUBLE);
-    CHECK(H5Tcommit2(f, "committed_type", t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Tcommit2(f, "committed_type", t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
     H5Tclose(t);
     H5Gclose(g);
     H5Fclose(f);
@@ -253,17 +247,17 @@ make_refs(void)
     int   v[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     dset(f, "target_data", H5T_NATIVE_INT, 1, (hsize_t[]){8}, H5P_DEFAULT, v);
     hobj_ref_t oref[2];
-    CHECK(H5Rcreate(&oref[0], f, "target_group", H5R_OBJECT, -1));
-    CHECK(H5Rcreate(&oref[1], f, "target_data", H5R_OBJECT, -1));
+    ASSERT_H5(H5Rcreate(&oref[0], f, "target_group", H5R_OBJECT, -1));
+    ASSERT_H5(H5Rcreate(&oref[1], f, "target_data", H5R_OBJECT, -1));
     dset(f, "obj_refs", H5T_STD_REF_OBJ, 1, (hsize_t[]){2}, H5P_DEFAULT, oref);
     hid_t d  = H5Dopen2(f, "target_data", H5P_DEFAULT);
     hid_t sp = H5Dget_space(d);
     H5Sselect_hyperslab(sp, H5S_SELECT_SET, (hsize_t[]){2}, NULL, (hsize_t[]){3}, NULL);
     hdset_reg_ref_t rref;
-    CHECK(H5Rcreate(&rref, f, "target_data", H5R_DATASET_REGION, sp));
+    ASSERT_H5(H5Rcreate(&rref, f, "target_data", H5R_DATASET_REGION, sp));
     dset(f, "region_refs", H5T_STD_REF_DSETREG, 1, (hsize_t[]){1}, H5P_DEFAULT, &rref);
     H5R_ref_t nref;
-    CHECK(H5Rcreate_object(f, "target_group", H5P_DEFAULT, &nref));
+    ASSERT_H5(H5Rcreate_object(f, "target_group", H5P_DEFAULT, &nref));
     dset(f, "new_refs", H5T_STD_REF, 1, (hsize_t[]){1}, H5P_DEFAULT, &nref);
     H5Rdestroy(&nref);
     H5Sclose(sp);

@@ -8,13 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                           \
-    do {                                                                                                   \
-        if ((x) < 0) {                                                                                     \
-            printf("FAILED: %s (line %d)\n", #x, __LINE__);                                                \
-            exit(1);                                                                                       \
-        }                                                                                                  \
-    } while (0)
+#include "../unit/tb_test.h"
 
 static herr_t
 chunk_cb(const hsize_t *offset, unsigned filter_mask, haddr_t addr, hsize_t size, void *op_data)
@@ -50,76 +44,76 @@ main(int argc, char **argv)
     if (argc != 2)
         return 2;
     hid_t f = H5Fcreate(argv[1], H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(f);
+    ASSERT_H5(f);
     hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
-    CHECK(H5Pset_chunk(dcpl, 2, (hsize_t[]){4, 4}));
-    CHECK(H5Pset_deflate(dcpl, 1));
+    ASSERT_H5(H5Pset_chunk(dcpl, 2, (hsize_t[]){4, 4}));
+    ASSERT_H5(H5Pset_deflate(dcpl, 1));
     hid_t s = H5Screate_simple(2, (hsize_t[]){8, 8}, NULL);
     hid_t d = H5Dcreate2(f, "chunked", H5T_NATIVE_INT, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(d);
+    ASSERT_H5(d);
     int data[64];
     for (int i = 0; i < 64; i++)
         data[i] = i * 3;
-    CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
-    CHECK(H5Dflush(d));
+    ASSERT_H5(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, data));
+    ASSERT_H5(H5Dflush(d));
 
     /* Direct chunk read of what the library wrote, and direct chunk write of it elsewhere. */
     hsize_t  nbytes = 0;
     uint32_t mask   = 99;
-    CHECK(H5Dget_chunk_storage_size(d, (hsize_t[]){4, 4}, &nbytes));
+    ASSERT_H5(H5Dget_chunk_storage_size(d, (hsize_t[]){4, 4}, &nbytes));
     /* Compressed sizes depend on the DEFLATE implementation that wrote the chunk (h5turbo's
      * pipeline uses ISA-L/libdeflate, HDF5 zlib): print only what every implementation shares. */
     printf("chunk storage size in (0, raw): %d\n", nbytes > 0 && nbytes < 16 * sizeof(int));
     unsigned char *buf = malloc(nbytes);
-    CHECK(H5Dread_chunk(d, H5P_DEFAULT, (hsize_t[]){4, 4}, &mask, buf));
+    ASSERT_H5(H5Dread_chunk(d, H5P_DEFAULT, (hsize_t[]){4, 4}, &mask, buf));
     printf("read_chunk mask %u first byte %u\n", mask, buf[0]);
     hid_t d2 = H5Dcreate2(f, "direct", H5T_NATIVE_INT, s, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(H5Dwrite_chunk(d2, H5P_DEFAULT, 0, (hsize_t[]){0, 0}, nbytes, buf));
+    ASSERT_H5(H5Dwrite_chunk(d2, H5P_DEFAULT, 0, (hsize_t[]){0, 0}, nbytes, buf));
     int back[64];
-    CHECK(H5Dread(d2, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, back));
+    ASSERT_H5(H5Dread(d2, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, back));
     printf("direct write then read: %d %d %d\n", back[0], back[1], back[3 * 8 + 3]);
     hsize_t nchunks = 0;
-    CHECK(H5Dget_num_chunks(d, H5S_ALL, &nchunks));
+    ASSERT_H5(H5Dget_num_chunks(d, H5S_ALL, &nchunks));
     printf("num_chunks %llu\n", (unsigned long long)nchunks);
     hsize_t off[2];
     unsigned fm;
     haddr_t  addr;
     hsize_t  sz;
-    CHECK(H5Dget_chunk_info(d, H5S_ALL, 2, off, &fm, &addr, &sz));
+    ASSERT_H5(H5Dget_chunk_info(d, H5S_ALL, 2, off, &fm, &addr, &sz));
     printf("chunk_info 2: %llu,%llu mask %u size in (0, raw): %d\n", (unsigned long long)off[0],
            (unsigned long long)off[1], fm, sz > 0 && sz < 16 * sizeof(int));
-    CHECK(H5Dchunk_iter(d, H5P_DEFAULT, chunk_cb, NULL));
+    ASSERT_H5(H5Dchunk_iter(d, H5P_DEFAULT, chunk_cb, NULL));
     free(buf);
 
-    CHECK(H5Gclose(H5Gcreate2(f, "grp", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
-    CHECK(H5Lcreate_soft("/chunked", f, "grp/soft", H5P_DEFAULT, H5P_DEFAULT));
+    ASSERT_H5(H5Gclose(H5Gcreate2(f, "grp", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT)));
+    ASSERT_H5(H5Lcreate_soft("/chunked", f, "grp/soft", H5P_DEFAULT, H5P_DEFAULT));
     H5O_native_info_t ni;
-    CHECK(H5Oget_native_info(d, &ni, H5O_NATIVE_INFO_ALL));
+    ASSERT_H5(H5Oget_native_info(d, &ni, H5O_NATIVE_INFO_ALL));
     printf("native_info: hdr version %u nmesgs %u\n", ni.hdr.version, ni.hdr.nmesgs);
     H5O_info1_t oi1;
-    CHECK(H5Oget_info1(d, &oi1));
+    ASSERT_H5(H5Oget_info1(d, &oi1));
     printf("H5Oget_info1: type %d rc %u num_attrs %llu\n", (int)oi1.type, oi1.rc, (unsigned long long)oi1.num_attrs);
-    CHECK(H5Oget_info_by_name1(f, "grp", &oi1, H5P_DEFAULT));
+    ASSERT_H5(H5Oget_info_by_name1(f, "grp", &oi1, H5P_DEFAULT));
     printf("H5Oget_info_by_name1: type %d\n", (int)oi1.type);
     hsize_t idx = 0;
-    CHECK(H5Literate1(f, H5_INDEX_NAME, H5_ITER_INC, &idx, literate1_cb, NULL));
+    ASSERT_H5(H5Literate1(f, H5_INDEX_NAME, H5_ITER_INC, &idx, literate1_cb, NULL));
     printf("H5Literate1 idx out %llu\n", (unsigned long long)idx);
-    CHECK(H5Ovisit1(f, H5_INDEX_NAME, H5_ITER_INC, ovisit1_cb, NULL));
+    ASSERT_H5(H5Ovisit1(f, H5_INDEX_NAME, H5_ITER_INC, ovisit1_cb, NULL));
     H5F_info2_t fi;
-    CHECK(H5Fget_info2(f, &fi));
+    ASSERT_H5(H5Fget_info2(f, &fi));
     printf("H5Fget_info2: super version %u\n", fi.super.version);
     void *handle = NULL;
-    CHECK(H5Fget_vfd_handle(f, H5P_DEFAULT, &handle));
+    ASSERT_H5(H5Fget_vfd_handle(f, H5P_DEFAULT, &handle));
     printf("vfd handle %s\n", handle ? "non-null" : "null");
-    CHECK(H5Fflush(f, H5F_SCOPE_GLOBAL));
+    ASSERT_H5(H5Fflush(f, H5F_SCOPE_GLOBAL));
     ssize_t img = H5Fget_file_image(f, NULL, 0);
     printf("file image size positive: %d\n", img > 0);
-    CHECK(H5Dclose(d2));
-    CHECK(H5Dclose(d));
-    CHECK(H5Sclose(s));
-    CHECK(H5Pclose(dcpl));
+    ASSERT_H5(H5Dclose(d2));
+    ASSERT_H5(H5Dclose(d));
+    ASSERT_H5(H5Sclose(s));
+    ASSERT_H5(H5Pclose(dcpl));
     printf("open objects before close: %zd\n", H5Fget_obj_count(f, H5F_OBJ_ALL));
-    CHECK(H5Fclose(f));
+    ASSERT_H5(H5Fclose(f));
     printf("done\n");
     return 0;
 }

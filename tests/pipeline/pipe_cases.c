@@ -11,13 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define CHECK(x)                                                                                           \
-    do {                                                                                                   \
-        if ((x) < 0) {                                                                                     \
-            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);                                 \
-            exit(2);                                                                                       \
-        }                                                                                                  \
-    } while (0)
+#include "../unit/tb_test.h"
 
 static uint64_t
 fnv(const void *p, size_t n, uint64_t h)
@@ -86,14 +80,14 @@ set_filters(hid_t dcpl, const char *f)
 {
     for (; *f; f++) {
         switch (*f) {
-            case 's': CHECK(H5Pset_shuffle(dcpl)); break;
-            case 'z': CHECK(H5Pset_deflate(dcpl, 1)); break;
-            case 'Z': CHECK(H5Pset_deflate(dcpl, 6)); break;
-            case '9': CHECK(H5Pset_deflate(dcpl, 9)); break;
-            case 'f': CHECK(H5Pset_fletcher32(dcpl)); break;
+            case 's': ASSERT_H5(H5Pset_shuffle(dcpl)); break;
+            case 'z': ASSERT_H5(H5Pset_deflate(dcpl, 1)); break;
+            case 'Z': ASSERT_H5(H5Pset_deflate(dcpl, 6)); break;
+            case '9': ASSERT_H5(H5Pset_deflate(dcpl, 9)); break;
+            case 'f': ASSERT_H5(H5Pset_fletcher32(dcpl)); break;
             case 'b': {
                 unsigned cd[7] = {2, 2, 0, 0, 5, 1, 1}; /* lz4, level 5, byte shuffle */
-                CHECK(H5Pset_filter(dcpl, 32001, H5Z_FLAG_OPTIONAL, 7, cd));
+                ASSERT_H5(H5Pset_filter(dcpl, 32001, H5Z_FLAG_OPTIONAL, 7, cd));
                 break;
             }
         }
@@ -120,10 +114,10 @@ create(hid_t file, const char *name, const dcase_t *c, hid_t type, const hsize_t
 {
     hid_t dcpl  = dcpl_extra >= 0 ? H5Pcopy(dcpl_extra) : H5Pcreate(H5P_DATASET_CREATE);
     hid_t space = H5Screate_simple(c->rank, c->dims, maxdims);
-    CHECK(H5Pset_chunk(dcpl, c->rank, c->chunk));
+    ASSERT_H5(H5Pset_chunk(dcpl, c->rank, c->chunk));
     set_filters(dcpl, c->filters);
     hid_t d = H5Dcreate2(file, name, type, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
-    CHECK(d);
+    ASSERT_H5(d);
     H5Pclose(dcpl);
     H5Sclose(space);
     return d;
@@ -151,9 +145,9 @@ write_box(hid_t d, hid_t type, int rank, const hsize_t *dims, const hsize_t *sta
         }
     }
     hid_t fs = H5Dget_space(d);
-    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
     hid_t ms = H5Screate_simple(1, (hsize_t[]){n}, NULL);
-    CHECK(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
+    ASSERT_H5(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
     H5Sclose(ms);
     H5Sclose(fs);
     free(buf);
@@ -165,7 +159,7 @@ write_all(hid_t d, hid_t type, int rank, const hsize_t *dims, unsigned seed)
     size_t   es = H5Tget_size(type), n = nelem_of(rank, dims);
     uint8_t *buf = malloc(n * es);
     gen(buf, n, es, seed, 0);
-    CHECK(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    ASSERT_H5(H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
     free(buf);
 }
 
@@ -179,7 +173,7 @@ static int
 do_write(const char *path, int with_blosc, int no_never)
 {
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(file);
+    ASSERT_H5(file);
     char     name[128];
     unsigned seed = 1;
 
@@ -278,14 +272,14 @@ do_write(const char *path, int with_blosc, int no_never)
         hsize_t dims[3] = {0, 16, 24};
         for (int fr = 0; fr < 20; fr++) {
             dims[0] = (hsize_t)fr + 1;
-            CHECK(H5Dset_extent(d, dims));
+            ASSERT_H5(H5Dset_extent(d, dims));
             hsize_t start[] = {(hsize_t)fr, 0, 0}, count[] = {1, 16, 24};
             write_box(d, type, 3, (hsize_t[]){1000, 16, 24}, start, count, 5);
         }
         /* Grow dims 1 and 2: old edge content must read as fill; write a box in the new area. */
         dims[1] = 40;
         dims[2] = 30;
-        CHECK(H5Dset_extent(d, dims));
+        ASSERT_H5(H5Dset_extent(d, dims));
         hsize_t start[] = {3, 16, 0}, count[] = {10, 24, 30};
         write_box(d, type, 3, (hsize_t[]){1000, 40, 30}, start, count, 6);
         H5Dclose(d);
@@ -297,12 +291,12 @@ do_write(const char *path, int with_blosc, int no_never)
         hsize_t d2[2]  = {0, 100};
         for (int fr = 0; fr < 70; fr++) {
             d2[0] = (hsize_t)fr + 1;
-            CHECK(H5Dset_extent(d, d2));
+            ASSERT_H5(H5Dset_extent(d, d2));
             hsize_t s2[] = {(hsize_t)fr, 0}, n2[] = {1, 100};
             write_box(d, t2, 2, (hsize_t[]){1000, 100}, s2, n2, 7);
         }
         d2[0] = 160;
-        CHECK(H5Dset_extent(d, d2));
+        ASSERT_H5(H5Dset_extent(d, d2));
         hsize_t s2[] = {70, 0}, n2[] = {90, 100};
         write_box(d, t2, 2, (hsize_t[]){1000, 100}, s2, n2, 7);
         H5Dclose(d);
@@ -327,12 +321,12 @@ do_write(const char *path, int with_blosc, int no_never)
         write_box(d, type, 2, c.dims, s, n, 14);
         /* Read back through the same handle before closing. */
         short *all = malloc(64 * 64 * sizeof(short));
-        CHECK(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
+        ASSERT_H5(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
         printf("mixed_inflight %016llx\n",
                (unsigned long long)fnv(all, 64 * 64 * sizeof(short), 1469598103934665603ull));
         s[0] = 40; s[1] = 40; n[0] = 2; n[1] = 2; /* partial, left dirty in the cache */
         write_box(d, type, 2, c.dims, s, n, 15);
-        CHECK(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
+        ASSERT_H5(H5Dread(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
         printf("mixed_dirty %016llx\n", (unsigned long long)fnv(all, 64 * 64 * sizeof(short), 1469598103934665603ull));
         free(all);
         H5Dclose(d);
@@ -351,13 +345,13 @@ do_write(const char *path, int with_blosc, int no_never)
         s[0] = 17; s[1] = 17; n[0] = 3; n[1] = 3;
         write_box(d1, type, 2, c.dims, s, n, 42);          /* native, cached */
         float *all = malloc(48 * 48 * sizeof(float));
-        CHECK(H5Dread(d2, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all)); /* pipeline must see it */
+        ASSERT_H5(H5Dread(d2, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all)); /* pipeline must see it */
         printf("two_handles_read %016llx\n", (unsigned long long)fnv(all, 48 * 48 * 4, 1469598103934665603ull));
         s[0] = 0; s[1] = 16; n[0] = 32; n[1] = 20;
         write_box(d2, type, 2, c.dims, s, n, 43);          /* full chunk over the cached one */
         s[0] = 20; s[1] = 20; n[0] = 2; n[1] = 2;
         write_box(d1, type, 2, c.dims, s, n, 44);          /* native again, into that chunk */
-        CHECK(H5Dread(d1, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
+        ASSERT_H5(H5Dread(d1, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, all));
         printf("two_handles_read2 %016llx\n", (unsigned long long)fnv(all, 48 * 48 * 4, 1469598103934665603ull));
         free(all);
         H5Dclose(d1);
@@ -373,8 +367,8 @@ do_write(const char *path, int with_blosc, int no_never)
         float  *big  = malloc(50 * 60 * sizeof(float));
         gen((uint8_t *)big, 50 * 60, 4, 21, 0);
         hid_t ms = H5Screate_simple(2, (hsize_t[]){50, 60}, NULL);
-        CHECK(H5Sselect_hyperslab(ms, H5S_SELECT_SET, (hsize_t[]){5, 7}, NULL, (hsize_t[]){30, 40}, NULL));
-        CHECK(H5Dwrite(d, type, ms, H5S_ALL, H5P_DEFAULT, big));
+        ASSERT_H5(H5Sselect_hyperslab(ms, H5S_SELECT_SET, (hsize_t[]){5, 7}, NULL, (hsize_t[]){30, 40}, NULL));
+        ASSERT_H5(H5Dwrite(d, type, ms, H5S_ALL, H5P_DEFAULT, big));
         H5Sclose(ms);
         free(big);
         H5Dclose(d);
@@ -398,7 +392,7 @@ do_write(const char *path, int with_blosc, int no_never)
         H5Pclose(dcpl);
         H5Tclose(type);
     }
-    CHECK(H5Fclose(file));
+    ASSERT_H5(H5Fclose(file));
     return 0;
 }
 
@@ -427,7 +421,7 @@ read_one(hid_t g, const char *name, const H5L_info2_t *info, void *op)
     /* Pre-set the buffer so that "left untouched" (fill time never) is visible and stable. */
     uint8_t *buf = malloc(n * es + 1);
     memset(buf, 0xA5, n * es + 1);
-    CHECK(H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    ASSERT_H5(H5Dread(d, mtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
     print_hash(name, "all", buf, n * es);
 
     /* A box from 1/4 to 3/4 of each dimension, into a dense buffer, a 1-D buffer and a box of
@@ -443,21 +437,21 @@ read_one(hid_t g, const char *name, const H5L_info2_t *info, void *op)
     }
     size_t   bx  = nelem_of(rank, count);
     uint8_t *box = malloc(bn * es);
-    CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
     hid_t ms = H5Screate_simple(rank, count, NULL);
     memset(box, 0x5A, bn * es);
-    CHECK(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
+    ASSERT_H5(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
     print_hash(name, "box", box, bx * es);
     H5Sclose(ms);
     ms = H5Screate_simple(1, (hsize_t[]){bx}, NULL);
     memset(box, 0x5A, bn * es);
-    CHECK(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
+    ASSERT_H5(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
     print_hash(name, "box1d", box, bx * es);
     H5Sclose(ms);
     ms = H5Screate_simple(rank, big, NULL);
-    CHECK(H5Sselect_hyperslab(ms, H5S_SELECT_SET, bstart, NULL, count, NULL));
+    ASSERT_H5(H5Sselect_hyperslab(ms, H5S_SELECT_SET, bstart, NULL, count, NULL));
     memset(box, 0x5A, bn * es);
-    CHECK(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
+    ASSERT_H5(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, box));
     print_hash(name, "boxbig", box, bn * es);
     H5Sclose(ms);
     /* One "frame": the first index of dim 0, everything else; into a rank-1-less buffer. */
@@ -468,12 +462,12 @@ read_one(hid_t g, const char *name, const H5L_info2_t *info, void *op)
         }
         start[0] = dims[0] / 2;
         count[0] = 1;
-        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
         ms = H5Screate_simple(rank - 1, dims + 1, NULL);
         memset(box, 0x5A, bn * es);
         size_t fn = nelem_of(rank - 1, dims + 1);
         uint8_t *fb = malloc(fn * es);
-        CHECK(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, fb));
+        ASSERT_H5(H5Dread(d, mtype, ms, fs, H5P_DEFAULT, fb));
         print_hash(name, "frame", fb, fn * es);
         free(fb);
         H5Sclose(ms);
@@ -491,9 +485,9 @@ static int
 do_read(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    CHECK(file);
-    CHECK(H5Literate2(file, H5_INDEX_NAME, H5_ITER_INC, NULL, read_one, NULL));
-    CHECK(H5Fclose(file));
+    ASSERT_H5(file);
+    ASSERT_H5(H5Literate2(file, H5_INDEX_NAME, H5_ITER_INC, NULL, read_one, NULL));
+    ASSERT_H5(H5Fclose(file));
     return 0;
 }
 
@@ -520,17 +514,17 @@ raw_one(hid_t g, const char *name, const H5L_info2_t *info, void *op)
         goto done;
     hid_t   fs = H5Dget_space(d);
     hsize_t nchunks = 0;
-    CHECK(H5Dget_num_chunks(d, fs, &nchunks));
+    ASSERT_H5(H5Dget_num_chunks(d, fs, &nchunks));
     printf("%s nchunks %llu\n", name, (unsigned long long)nchunks);
     for (hsize_t i = 0; i < nchunks; i++) {
         hsize_t  off[8];
         unsigned mask;
         haddr_t  addr;
         hsize_t  size;
-        CHECK(H5Dget_chunk_info(d, fs, i, off, &mask, &addr, &size));
+        ASSERT_H5(H5Dget_chunk_info(d, fs, i, off, &mask, &addr, &size));
         uint8_t *b = malloc(size);
         uint32_t m2 = 0;
-        CHECK(H5Dread_chunk(d, H5P_DEFAULT, off, &m2, b));
+        ASSERT_H5(H5Dread_chunk(d, H5P_DEFAULT, off, &m2, b));
         printf("%s chunk", name);
         for (int k = 0; k < H5Sget_simple_extent_ndims(fs); k++)
             printf(" %llu", (unsigned long long)off[k]);
@@ -549,9 +543,9 @@ static int
 do_raw(const char *path, const char *only)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    CHECK(file);
-    CHECK(H5Literate2(file, H5_INDEX_NAME, H5_ITER_INC, NULL, raw_one, (void *)only));
-    CHECK(H5Fclose(file));
+    ASSERT_H5(file);
+    ASSERT_H5(H5Literate2(file, H5_INDEX_NAME, H5_ITER_INC, NULL, raw_one, (void *)only));
+    ASSERT_H5(H5Fclose(file));
     return 0;
 }
 
@@ -616,7 +610,7 @@ do_random(const char *path, unsigned seed, int ndsets)
     static const char *rfilters[] = {"s", "f", "sf", "sz", "szf", "zf", "fs"};
     rstate                        = seed * 7919ull + 1;
     hid_t file                    = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(file);
+    ASSERT_H5(file);
     for (int ds = 0; ds < ndsets; ds++) {
         dcase_t c;
         c.type    = rtypes[rnd(6)];
@@ -651,14 +645,14 @@ do_random(const char *path, unsigned seed, int ndsets)
             hid_t    ms  = random_memspace(c.rank, count, es, &nbytes);
             uint8_t *buf = malloc(nbytes);
             hid_t    fs  = H5Dget_space(d);
-            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+            ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
             if (rnd(3)) { /* write */
                 gen(buf, nbytes / es, es, seed + (unsigned)op, (size_t)ds * 1000 + (size_t)op * 7);
-                CHECK(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
+                ASSERT_H5(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
             }
             else { /* read: the whole buffer, pre-set, is hashed */
                 memset(buf, 0x3C, nbytes);
-                CHECK(H5Dread(d, type, ms, fs, H5P_DEFAULT, buf));
+                ASSERT_H5(H5Dread(d, type, ms, fs, H5P_DEFAULT, buf));
                 char what[32];
                 snprintf(what, sizeof(what), "op%d", op);
                 print_hash(name, what, buf, nbytes);
@@ -670,7 +664,7 @@ do_random(const char *path, unsigned seed, int ndsets)
         H5Dclose(d);
         H5Tclose(type);
     }
-    CHECK(H5Fclose(file));
+    ASSERT_H5(H5Fclose(file));
     return 0;
 }
 
