@@ -1,7 +1,9 @@
 /* mantid_gen.c — writes a Mantid SaveMD-like NeXus file for the index benchmark:
  * /MDEventWorkspace/experimentN/{instrument/instrument_xml/data, sample, logs/<log>/{value,time}},
  * an NX_class string attribute on every group, groups tracking creation order as the NeXus API
- * makes them. Usage: mantid_gen FILE EXPERIMENTS [LOGS=500] */
+ * makes them. Usage: mantid_gen FILE EXPERIMENTS [LOGS=500] [--units]. --units also gives every
+ * log's value and time the attributes NeXus writers put there (value: units; time: units, start),
+ * which loaders d..i read; without it the file is the one loaders a/b/c have always used. */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,17 +20,23 @@
 static hid_t gcpl;
 
 static void
-nx_class(hid_t obj, const char *cls)
+str_attr(hid_t obj, const char *name, const char *value)
 {
     hid_t t = H5Tcopy(H5T_C_S1);
-    H5Tset_size(t, strlen(cls));
+    H5Tset_size(t, strlen(value));
     hid_t s = H5Screate(H5S_SCALAR);
-    hid_t a = H5Acreate2(obj, "NX_class", t, s, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t a = H5Acreate2(obj, name, t, s, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(a);
-    CHECK(H5Awrite(a, t, cls));
+    CHECK(H5Awrite(a, t, value));
     H5Aclose(a);
     H5Sclose(s);
     H5Tclose(t);
+}
+
+static void
+nx_class(hid_t obj, const char *cls)
+{
+    str_attr(obj, "NX_class", cls);
 }
 
 static hid_t
@@ -41,12 +49,16 @@ group(hid_t parent, const char *name, const char *cls)
 }
 
 static void
-dataset(hid_t parent, const char *name, const double *v, hsize_t n)
+dataset(hid_t parent, const char *name, const double *v, hsize_t n, const char *units, const char *start)
 {
     hid_t s = H5Screate_simple(1, &n, NULL);
     hid_t d = H5Dcreate2(parent, name, H5T_NATIVE_DOUBLE, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(d);
     CHECK(H5Dwrite(d, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, v));
+    if (units)
+        str_attr(d, "units", units);
+    if (start)
+        str_attr(d, "start", start);
     H5Dclose(d);
     H5Sclose(s);
 }
@@ -54,6 +66,9 @@ dataset(hid_t parent, const char *name, const double *v, hsize_t n)
 int
 main(int argc, char **argv)
 {
+    int units = argc > 3 && strcmp(argv[argc - 1], "--units") == 0;
+    if (units)
+        argc--;
     if (argc < 3)
         return 2;
     int nexp = atoi(argv[2]), nlogs = argc > 3 ? atoi(argv[3]) : 500;
@@ -93,8 +108,9 @@ main(int argc, char **argv)
             snprintf(name, sizeof(name), "log_%03d_%s", l, l % 2 ? "temperature" : "proton_charge");
             hid_t lg = group(logs, name, "NXlog");
             v[0]     = l;
-            dataset(lg, "value", v, 1 + (hsize_t)(l % 16));
-            dataset(lg, "time", v, 1 + (hsize_t)(l % 16));
+            dataset(lg, "value", v, 1 + (hsize_t)(l % 16), units ? (l % 2 ? "K" : "uAh") : NULL, NULL);
+            dataset(lg, "time", v, 1 + (hsize_t)(l % 16), units ? "second" : NULL,
+                    units ? "2024-01-01T00:00:00" : NULL);
             H5Gclose(lg);
         }
         H5Gclose(logs);
