@@ -30,7 +30,7 @@ materialise(tb_obj_t *o)
 }
 
 herr_t
-tb_enter(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id)
+tb_enter_hooks(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id)
 {
     if (what & TB_USE) {
         if (a && !a->under && materialise(a) < 0)

@@ -94,8 +94,15 @@ void tb_hooks_register(const tb_hooks_t *h);
 #define TB_CHANGE 4u /* may change links, objects or attributes: caches of them are dropped */
 /* Runs the duties `what` calls for on a and b (either may be NULL): 0, or -1 with the error on
  * the stack. Every callback that reaches the connector below enters through here (or through
- * TB_FORWARD, which does). */
-herr_t tb_enter(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id);
+ * TB_FORWARD, which does). Inline for the common case, a real object that is only used. */
+herr_t tb_enter_hooks(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id);
+static inline herr_t
+tb_enter(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id)
+{
+    if (!(what & (TB_DRAIN | TB_CHANGE)) && (!a || a->under) && (!b || b->under))
+        return 0;
+    return tb_enter_hooks(a, b, what, dxpl_id);
+}
 /* Every subsystem's release hook, run by obj.c when a wrapper or a context goes. */
 void tb_hooks_obj_release(tb_obj_t *o);
 void tb_hooks_ctx_release(tb_ctx_t *ctx);
