@@ -21,7 +21,7 @@ run_load() {
   sum=$(awk '{print $4}' "$tmp/out")
   dbg=$(grep 'index: released' "$tmp/err" | tail -1)
   [ "$sum" = "$want" ] || fail "$label: checksum $sum, stock HDF5 gives $want"
-  echo "$label: $(echo "$dbg" | grep -o 'rejects=[0-9]*') $(echo "$dbg" | grep -o 'datasets cached=[^;]*') $(echo "$dbg" | grep -o '[0-9]* cached datasets ([0-9]* bytes)')"
+  echo "$label: $(echo "$dbg" | grep -o 'rejects=[0-9]*') $(echo "$dbg" | grep -o 'datasets cached=[^;]*') $(echo "$dbg" | grep -o '[0-9]* dataset records ([0-9]* bytes)')"
 }
 count() { echo "$dbg" | sed -n "s/.*datasets cached=\([0-9]*\) lazy=\([0-9]*\) materialised=\([0-9]*\).*/\\$1/p"; }
 
@@ -67,7 +67,7 @@ run_load off H5TURBO_INDEX_DATA=0
 # A budget of 4 KiB holds a few dozen datasets, never more than the budget.
 rm -f "$sc"
 run_load budget H5TURBO_INDEX_DATA=4K
-bytes=$(echo "$dbg" | sed -n 's/.*cached datasets (\([0-9]*\) bytes).*/\1/p')
+bytes=$(echo "$dbg" | sed -n 's/.*dataset records (\([0-9]*\) bytes).*/\1/p')
 [ "$(count 1)" -gt 0 ] && [ "$bytes" -le 4096 ] || fail "budget 4K: $(count 1) datasets, $bytes bytes"
 
 # A damaged sidecar (one byte of a cached value flipped) is rejected: same answers, rebuilt.

@@ -136,14 +136,17 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         memcpy(spaces[i] + 16, &max, 8);
         values[i] = 0.5 * i;
     }
-    uint32_t seen = 0;
+    /* (opaque to the codec: any bytes stand for an encoded creation property list) */
+    static const uint8_t dcpl_enc[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12};
+    uint32_t             seen       = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         tb_ix_obj_t *r = &d->objs[k];
         if (!r->has_info || r->type != 1)
             continue;
         if (seen % 3 == 1)
             r->dcache = TB_IX_DC_NO;
-        else if (seen % 3 == 2) {
+        /* Every other dataset has a record: metadata only (0), or content with it (2). */
+        if (seen % 3 != 1) {
             tb_ix_dset_t *x;
             if (d->ndset == d->dsetcap) {
                 d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
@@ -155,11 +158,23 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             x->type_nbytes  = sizeof(f64_enc);
             x->space_enc    = spaces[seen % 4];
             x->space_nbytes = sizeof(spaces[0]);
-            x->value        = values;
-            x->value_nbytes = 8 * (seen % 4 + 1);
-            x->compact      = (uint8_t)(seen % 2);
-            r->dcache       = TB_IX_DC_CACHED;
-            r->dset         = d->ndset++;
+            x->have         = TB_IX_DS_TYPE | TB_IX_DS_SPACE;
+            if (seen % 3 == 2) {
+                x->value        = values;
+                x->value_nbytes = 8 * (seen % 4 + 1);
+                x->layout       = (uint8_t)(seen % 2); /* compact or contiguous */
+                x->storage_size = x->value_nbytes;
+                x->space_status = 2;
+                x->have |= TB_IX_DS_VALUE | TB_IX_DS_STORAGE | TB_IX_DS_STATUS;
+                r->dcache = TB_IX_DC_CACHED;
+            }
+            else {
+                x->dcpl_enc    = dcpl_enc;
+                x->dcpl_nbytes = sizeof(dcpl_enc);
+                x->layout      = 2; /* chunked */
+                x->have |= TB_IX_DS_DCPL;
+            }
+            r->dset = d->ndset++;
         }
         seen++;
     }

@@ -117,29 +117,36 @@ test_roundtrip(void)
             }
         }
     }
-    uint32_t cached = 0;
+    uint32_t cached = 0, records = 0;
     uint64_t cbytes = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
-        if (!d.objs[k].dcache)
+        if (!d.objs[k].dcache && d.objs[k].dset == TB_IX_NONE)
             continue;
         uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
         ASSERT(eo != TB_IX_NONE);
         ASSERT_EQ(e.objs[eo].dcache, d.objs[k].dcache);
-        if (d.objs[k].dcache != TB_IX_DC_CACHED)
+        ASSERT_EQ(e.objs[eo].dset == TB_IX_NONE, d.objs[k].dset == TB_IX_NONE);
+        if (d.objs[k].dset == TB_IX_NONE)
             continue;
-        cached++;
+        records++;
+        cached += d.objs[k].dcache == TB_IX_DC_CACHED;
         const tb_ix_dset_t *x = &d.dsets[d.objs[k].dset], *y = &e.dsets[e.objs[eo].dset];
-        cbytes += sizeof(*x) + x->type_nbytes + x->space_nbytes + x->value_nbytes;
+        cbytes += sizeof(*x) + x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
+        ASSERT_EQ(x->have, y->have);
+        ASSERT_EQ(x->layout, y->layout);
+        ASSERT_EQ(x->storage_size, y->storage_size);
+        ASSERT_EQ(x->space_status, y->space_status);
         ASSERT_EQ(x->type_nbytes, y->type_nbytes);
         ASSERT_EQ(x->space_nbytes, y->space_nbytes);
+        ASSERT_EQ(x->dcpl_nbytes, y->dcpl_nbytes);
         ASSERT_EQ(x->value_nbytes, y->value_nbytes);
-        ASSERT_EQ(x->compact, y->compact);
         ASSERT(memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
         ASSERT(memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
-        ASSERT(memcmp(x->value, y->value, x->value_nbytes) == 0);
+        ASSERT(!x->dcpl_nbytes || memcmp(x->dcpl_enc, y->dcpl_enc, x->dcpl_nbytes) == 0);
+        ASSERT(!x->value_nbytes || memcmp(x->value, y->value, x->value_nbytes) == 0);
     }
-    ASSERT(cached > 3);
-    ASSERT_EQ(e.ndset, cached);
+    ASSERT(cached > 3 && records > cached);
+    ASSERT_EQ(e.ndset, records);
     ASSERT_EQ(e.dset_nbytes, cbytes); /* what the decoder counts against the budget */
     tb_ix_data_clear(&e);
     tb_ix_data_clear(&d);

@@ -21,12 +21,12 @@ attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t typ
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    tb_obj_t *o = obj;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return NULL;
+    tb_obj_t *o    = obj;
     tb_obj_t *lazy = tb_index_attr_open(o, loc, name, aapl_id, req);
     if (lazy)
         return lazy;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     void *a = tb_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
     tb_index_attr_opened(a, o, loc);
     return a;
@@ -67,11 +67,10 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
     herr_t    ret;
     int changes = args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
                   args->op_type == H5VL_ATTR_RENAME;
-    if (tb_enter(o, NULL, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
-        return -1;
-    if (args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
+    if (!changes && args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, 0, dxpl_id, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id, req,
+               H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t

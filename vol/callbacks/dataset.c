@@ -47,11 +47,11 @@ static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     w = tb_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
     tb_index_obj_opened(w, o, loc, name);
     return w;
@@ -124,7 +124,13 @@ dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && !req && tb_index_dset_get(o, args, &ret))
         return ret;
-    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req, H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) < 0)
+        return -1;
+    ret = H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req);
+    tb_req_wrap(req, o->ctx);
+    if (ret >= 0 && !(req && *req))
+        tb_index_dset_get_done(o, args); /* (kept for this dataset's lazy opens to come) */
+    return ret;
 }
 
 static herr_t

@@ -20,11 +20,11 @@ static void *
 datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t tapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, name, H5I_DATATYPE, tapl_id, NULL, dxpl_id, req);
     if (w)
         return w;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     w = tb_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
     tb_index_obj_opened(w, o, loc, name);
     return w;
@@ -55,6 +55,10 @@ static herr_t
 datatype_close(void *obj, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    if (!o->under) { /* a lazy datatype: nothing open below */
+        tb_obj_free(o);
+        return 0;
+    }
     TB_FORWARD_CLOSE(o, req, H5VLdatatype_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

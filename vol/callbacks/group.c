@@ -1,5 +1,6 @@
-/* group.c — H5G callbacks. Group info queries may be answered from the link/object index;
- * everything else is forwarded to the connector below. */
+/* group.c — H5G callbacks. Opening a group of a read-only file the index knows hands out a lazy
+ * group, and group info queries may be answered from the link/object index; everything else is
+ * forwarded to the connector below. */
 #include "tb_callbacks.h"
 #include "index.h"
 
@@ -18,9 +19,12 @@ static void *
 group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    tb_obj_t *w = tb_index_open(o, loc, name, H5I_GROUP, gapl_id, NULL, dxpl_id, req);
+    if (w)
+        return w;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
-    tb_obj_t *w = tb_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
+    w = tb_wrap_new(H5VLgroup_open(o->under, loc, o->under_vol_id, name, gapl_id, dxpl_id, req), o, req);
     tb_index_obj_opened(w, o, loc, name);
     return w;
 }
@@ -30,11 +34,9 @@ group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
     herr_t    ret;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return -1;
     if (tb_index_group_get(o, args, req, &ret))
         return ret;
-    TB_FORWARD(o, 0, dxpl_id, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
@@ -64,6 +66,10 @@ static herr_t
 group_close(void *obj, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    if (!o->under) { /* a lazy group: nothing open below */
+        tb_obj_free(o);
+        return 0;
+    }
     TB_FORWARD_CLOSE(o, req, H5VLgroup_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

@@ -57,11 +57,9 @@ link_get(void *obj, const H5VL_loc_params_t *loc, H5VL_link_get_args_t *args, hi
 {
     tb_obj_t *o = obj;
     herr_t    ret;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return -1;
     if (tb_index_link_get(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, 0, dxpl_id, req, H5VLlink_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLlink_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t
@@ -70,11 +68,11 @@ link_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t
     tb_obj_t *o       = obj;
     int       changes = args->op_type == H5VL_LINK_DELETE;
     herr_t    ret;
-    if (tb_enter(o, NULL, TB_USE | TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
+    if (tb_enter(o, NULL, TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
         return -1;
     if (!changes && tb_index_link_specific(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, 0, dxpl_id, req, H5VLlink_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLlink_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t

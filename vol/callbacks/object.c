@@ -8,11 +8,11 @@ static void *
 object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return NULL;
     tb_obj_t *w = tb_index_open(o, loc, NULL, H5I_BADID, H5P_DEFAULT, opened_type, dxpl_id, req);
     if (w)
         return w;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return NULL;
     w = tb_wrap_new(H5VLobject_open(o->under, loc, o->under_vol_id, opened_type, dxpl_id, req), o, req);
     tb_index_obj_opened(w, o, loc, NULL);
     return w;
@@ -50,11 +50,11 @@ object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_ar
     tb_obj_t *o       = obj;
     int       changes = args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH;
     herr_t    ret;
-    if (tb_enter(o, NULL, TB_USE | TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
+    if (tb_enter(o, NULL, TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
         return -1;
     if (!changes && tb_index_object_specific(o, loc, args, req, &ret))
         return ret;
-    TB_FORWARD(o, 0, dxpl_id, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t

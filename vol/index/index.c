@@ -36,9 +36,13 @@ tb_index_get_stats(tb_index_stats_t *out)
 void
 tb_index_print_stats(FILE *out)
 {
-    fprintf(out, "h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu attrs_lazy=%zu dsets_lazy=%zu; sidecars",
-            tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.attrs_lazy,
-            tb_ix_stats.dsets_lazy);
+    fprintf(out,
+            "h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu groups_lazy=%zu attrs_lazy=%zu "
+            "dsets_lazy=%zu materialised=%zu; sidecars",
+            tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.groups_lazy,
+            tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy,
+            tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
+                tb_ix_stats.types_materialised);
     /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
     int any = 0;
     for (int o = 0; o < TB_SC_NOUTCOMES; o++)
@@ -372,13 +376,14 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             tb_ix_memory(d, &nlinks, &nbytes);
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
-                    "loads=%zu rejects=%zu writes=%zu; attributes lazy=%zu materialised=%zu; datasets cached=%zu lazy=%zu "
-                    "materialised=%zu; %u objects %u attributes %u cached datasets (%llu bytes) "
-                    "%zu links %zu bytes (%.1f bytes/entry)\n",
+                    "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; %u objects %u attributes "
+                    "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
-                    tb_ix_stats.sidecar_writes, tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised,
-                    tb_ix_stats.dsets_cached, tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, d->nobj,
+                    tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
+                    tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
+                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
@@ -396,8 +401,6 @@ tb_index_obj_release(tb_obj_t *o)
     if (o->idx) {
         if (o->idx->lazy)
             tb_ix_lazy_free(o->idx->lazy);
-        if (o->idx->lazyd)
-            tb_ix_lazyd_free(o->idx->lazyd);
         free(o->idx->path);
         tb_objpool_put(&ixobj_pool, o->idx);
         o->idx = NULL;
@@ -410,33 +413,6 @@ tb_ix_obj_state(tb_obj_t *o)
     if (!o->idx)
         o->idx = tb_objpool_get(&ixobj_pool);
     return o->idx;
-}
-
-void
-tb_ix_lazy_enlist(struct tb_index_file *f, tb_ix_lazy_node_t *n, tb_obj_t *owner)
-{
-    n->f        = f;
-    n->owner    = owner;
-    n->detached = 0;
-    n->prev     = NULL;
-    n->next     = f->lazies;
-    if (f->lazies)
-        f->lazies->prev = n;
-    f->lazies = n;
-}
-
-void
-tb_ix_lazy_delist(tb_ix_lazy_node_t *n)
-{
-    if (n->detached)
-        return;
-    if (n->prev)
-        n->prev->next = n->next;
-    else
-        n->f->lazies = n->next;
-    if (n->next)
-        n->next->prev = n->prev;
-    n->detached = 1;
 }
 
 void *
@@ -452,21 +428,19 @@ tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t
 }
 
 void
-tb_index_obj_opened(void *child, const tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
+tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
 {
-    if (!child || !parent->idx || !parent->idx->path)
-        return;
+    struct tb_index_file *f = parent->ctx->index;
+    if (!child || !f || f->d->writable)
+        return; /* (writable files: renames would move paths the index does not follow) */
     if (loc->type == H5VL_OBJECT_BY_NAME)
         name = loc->loc_data.loc_by_name.name;
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return;
-    /* Absolute names: native records the path it walked itself. */
-    if (!name || name[0] == '/')
+    const char *base = loc->obj_type == H5I_FILE ? "/" : (parent->idx ? parent->idx->path : NULL);
+    if (!name || (!base && name[0] != '/'))
         return;
-    /* When that path cannot be told (or memory ran out), none is recorded: H5Iget_name forwards. */
-    struct tb_index_obj *x = tb_ix_obj_state(child);
-    if (x && !x->path && tb_ix_join_path(parent->idx->path, name, &x->path) != TB_OK)
-        x->path = NULL;
+    tb_ix_learn_opened(child, parent, loc->obj_type, base, name);
 }
 
 void

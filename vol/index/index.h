@@ -24,16 +24,17 @@ tb_answer_t tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, 
                                      void **req, herr_t *ret_out);
 tb_answer_t tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
 
-/* Opening a dataset or committed datatype by a multi-component absolute path (or one from the
- * file): our wrapper of the object opened straight by its cached token, or NULL to forward.
- * `want` is H5I_DATASET, H5I_DATATYPE, or H5I_BADID for H5Oopen (any of those two); `apl_id`
- * the access property list of the call (anything but the default forwards). */
+/* Opening a group, dataset or named datatype of a read-only file (H5Gopen, H5Dopen, H5Topen,
+ * H5Oopen: `want` is H5I_GROUP, H5I_DATASET, H5I_DATATYPE or H5I_BADID for any) by any name from
+ * any location whose path the index knows: a lazy object (nothing opened below), or NULL to
+ * forward. `apl_id` the access property list of the call (anything but a default forwards). */
 tb_obj_t *tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
                           hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
-/* An object was opened (forwarded) from `parent` by a relative name (`loc`, or `name` for the
- * H5Dopen/H5Gopen/H5Topen forms): when the index opened parent (native recorded no path for
- * it), the child gets the path native would have recorded, for H5Iget_name. */
-void tb_index_obj_opened(void *child, const tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
+/* An object of a read-only file was opened (forwarded) from `parent` (`loc`, or `name` for the
+ * H5Dopen/H5Gopen/H5Topen forms): it gets the path native records, when the index can tell it
+ * (from the file, or from a parent whose path it knows), for H5Iget_name and for the lazy opens
+ * made from it. */
+void tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
 /* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
  * reports when the index opened parent. */
 void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc);
@@ -56,15 +57,19 @@ tb_answer_t tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *r
  * other object. */
 void *tb_index_attr_sentinel(const tb_obj_t *o);
 
-/* ---- the small-dataset cache (index_dset.c), read-only files only */
+/* ---- datasets (index_dset.c), read-only files only */
 
 /* After a successful read of a real dataset (one dataset, this call's arguments): a whole read
- * with the default transfer list captures the dataset's content, once, if it is small. */
+ * with a transfer list that cannot change the result captures the dataset's content, once, if it
+ * is small. */
 void tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
-                              hid_t dxpl_id, const void *buf);
-/* H5Dread and H5Dget_space/type/storage_size/space_status of a lazy dataset: TB_ANSWERED (status
- * in *ret_out), or TB_FORWARD when the caller must make it real (tb_enter with TB_USE) and
- * forward. */
+                             hid_t dxpl_id, const void *buf);
+/* After a successful H5Dget_type/_space/_create_plist/_storage_size/_space_status forwarded for a
+ * real dataset: the answer is recorded for the dataset's lazy opens to come. */
+void tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args);
+/* H5Dread and H5Dget_space/type/create_plist/storage_size/space_status of a lazy dataset:
+ * TB_ANSWERED (status in *ret_out), or TB_FORWARD when the caller must make it real (tb_enter
+ * with TB_USE) and forward. */
 tb_answer_t tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
                                hid_t dxpl_id, void *buf, herr_t *ret_out);
 tb_answer_t tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
@@ -77,6 +82,10 @@ typedef struct tb_index_stats {
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;
+    size_t groups_lazy;        /* groups opened from the index */
+    size_t groups_materialised; /* lazy groups made real */
+    size_t types_lazy;         /* named datatypes opened from the index */
+    size_t types_materialised;
     size_t attrs_lazy;        /* attributes opened from the cache */
     size_t attrs_materialised; /* lazy attributes made real */
     size_t dsets_cached;       /* datasets whose content was captured */

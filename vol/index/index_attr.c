@@ -11,22 +11,6 @@
 
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
-/* A lazy attribute: what it answers from, and how to open the real one. One allocation; the
- * strings and bytes follow the struct. */
-struct tb_ix_lazy {
-    tb_ix_lazy_node_t node; /* (first) in its open's list */
-    const char            *name;
-    /* How the application opened it, replayed to open the real one: native gives an attribute
-     * its location's object location and path (not its object's), which H5Iget_name reports and
-     * native's search for already open attributes compares. */
-    int   loc_is_file;
-    char *loc_path; /* the location's path ("/" for the file) */
-    char *rel_name; /* the name from the location (H5Aopen_by_name), or NULL (H5Aopen) */
-    const void            *type_enc, *space_enc, *value;
-    size_t                 type_nbytes, space_nbytes, value_nbytes;
-    H5A_info_t             ainfo;
-};
-
 /* ------------------------------------------------------------------ loading */
 typedef struct acollect {
     char       **names;
@@ -257,7 +241,7 @@ open_real(struct tb_index_file *f, hid_t vol, int loc_is_file, const char *loc_p
 void *
 tb_index_attr_sentinel(const tb_obj_t *o)
 {
-    const struct tb_ix_lazy *lz = o->idx ? o->idx->lazy : NULL;
+    const tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_ATTR);
     return lz && lz->node.f->sentinel ? lz->node.f->sentinel : NULL;
 }
 
@@ -312,13 +296,12 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     char       *rel   = loc->type == H5VL_OBJECT_BY_NAME ? strdup(loc->loc_data.loc_by_name.name) : NULL;
     int         ok    = xpath && lpath && (loc->type != H5VL_OBJECT_BY_NAME || rel);
     free(path);
-    struct tb_ix_lazy *lz =
-        ok ? malloc(sizeof(*lz) + x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes) : NULL;
-    tb_obj_t            *w  = lz ? tb_obj_new(NULL, o->ctx) : NULL;
-    struct tb_index_obj *xo = w ? tb_ix_obj_state(w) : NULL;
-    if (!xo) {
+    tb_obj_t     *w  = ok ? tb_obj_new(NULL, o->ctx) : NULL;
+    tb_ix_lazy_t *lz = w ? tb_ix_lazy_new(f, w, H5I_ATTR, t,
+                                          x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes)
+                         : NULL;
+    if (!lz) {
         tb_obj_free(w);
-        free(lz);
         free(xpath);
         free(lpath);
         free(rel);
@@ -341,36 +324,25 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     p += x->space_nbytes;
     if (x->value_nbytes)
         memcpy(p, x->value, x->value_nbytes);
-    lz->value                = p;
-    lz->value_nbytes         = x->value_nbytes;
-    lz->ainfo.corder_valid   = x->corder_valid;
-    lz->ainfo.corder         = x->corder;
-    lz->ainfo.cset           = (H5T_cset_t)x->cset;
-    lz->ainfo.data_size      = x->value_nbytes;
-    tb_ix_lazy_enlist(f, &lz->node, w);
-    xo->state = TB_IXO_FOREIGN; /* an attribute: never a location for the index */
-    xo->path  = xpath;           /* what H5Iget_name reports */
-    xo->lazy  = lz;
+    lz->value              = p;
+    lz->value_nbytes       = x->value_nbytes;
+    lz->ainfo.corder_valid = x->corder_valid;
+    lz->ainfo.corder       = x->corder;
+    lz->ainfo.cset         = (H5T_cset_t)x->cset;
+    lz->ainfo.data_size    = x->value_nbytes;
+    w->idx->state = TB_IXO_FOREIGN; /* an attribute: never a location for the index */
+    w->idx->path  = xpath;           /* what H5Iget_name reports */
     tb_ix_stats.attrs_lazy++;
     tb_ix_stats.answered++;
     return w;
 }
 
-void
-tb_ix_lazy_free(struct tb_ix_lazy *lz)
-{
-    tb_ix_lazy_delist(&lz->node);
-    free(lz->loc_path);
-    free(lz->rel_name);
-    free(lz);
-}
-
 tb_status_t
 tb_index_attr_materialise(tb_obj_t *o)
 {
-    if (o->under || !o->idx || !o->idx->lazy)
+    tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_ATTR);
+    if (o->under || !lz)
         return TB_OK;
-    struct tb_ix_lazy *lz = o->idx->lazy;
     if (!lz->node.f->file_under) {
         TB_PUSH("index", TB_ERR_HDF5, "attribute \"%s\" was opened from the cache of a file closed since", lz->name);
         return TB_ERR_HDF5;
@@ -388,35 +360,9 @@ tb_index_attr_materialise(tb_obj_t *o)
     return TB_OK;
 }
 
-void
-tb_index_file_closing(tb_obj_t *file)
-{
-    struct tb_index_file *f = file->ctx->index;
-    if (!f || f->file_under != file->under)
-        return;
-    tb_ix_check_unchanged(f, file->under, file->under_vol_id);
-    /* No longer sure the file below stays open: every lazy attribute and dataset of this open
-     * becomes real now (they then keep it open as native's would), and no more are handed out. */
-    while (f->lazies) {
-        tb_ix_lazy_node_t *n = f->lazies;
-        if (tb_index_materialise(n->owner) < 0) {
-            /* It stays lazy (what it answers still works); anything else on it will fail. */
-            tb_ix_lazy_delist(n);
-            H5Eclear2(H5E_DEFAULT);
-        }
-    }
-    if (f->sentinel) {
-        hid_t saved = tb_err_save();
-        H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
-        tb_err_restore(saved);
-        f->sentinel = NULL;
-    }
-    f->file_under = NULL;
-}
-
 /* ------------------------------------------------------------------ answers for lazy attributes */
 static hid_t
-lazy_ftype(struct tb_ix_lazy *lz)
+lazy_ftype(const tb_ix_lazy_t *lz)
 {
     return tb_ix_type_get(lz->type_enc, lz->type_nbytes);
 }
@@ -424,7 +370,7 @@ lazy_ftype(struct tb_ix_lazy *lz)
 tb_answer_t
 tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out)
 {
-    struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
+    tb_ix_lazy_t *lz = tb_ix_lazy_of(a, H5I_ATTR);
     if (!lz)
         return TB_FORWARD;
     *ret_out = 0;
@@ -478,7 +424,7 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
 tb_answer_t
 tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out)
 {
-    struct tb_ix_lazy *lz = a->idx ? a->idx->lazy : NULL;
+    tb_ix_lazy_t *lz = tb_ix_lazy_of(a, H5I_ATTR);
     if (!lz)
         return TB_FORWARD;
     *ret_out = 0;

@@ -7,17 +7,34 @@
 #include "index.h"
 #include "index_model.h"
 
-struct tb_ix_lazy;  /* index_attr.c: a lazy attribute's cached state */
-struct tb_ix_lazyd; /* index_dset.c: a lazy dataset's cached state */
-
-/* A lazy object's place in its open's list (the first member of both lazy states): what must be
- * made real before the file below is closed. */
+/* A lazy object's place in its open's list: what must be made real before the file below is
+ * closed. */
 typedef struct tb_ix_lazy_node {
     struct tb_ix_lazy_node *prev, *next;
     struct tb_index_file   *f;
     tb_obj_t               *owner;    /* the wrapper this is the state of */
-    int                      detached; /* left f's list (its file closed and it could not be made real) */
+    int                     detached; /* left f's list (its file closed and it could not be made real) */
 } tb_ix_lazy_node_t;
+
+/* A lazy object (index_lazy.c): a wrapper with nothing open below (under == NULL) that the index
+ * opened from what it knows, and that it answers for until something it cannot answer needs the
+ * real object (tb_index_materialise: groups, datasets and named datatypes are opened by token
+ * from the file, attributes by replaying the application's open). One kind of state for all. */
+typedef struct tb_ix_lazy {
+    tb_ix_lazy_node_t node;  /* (first) in its open's list */
+    H5I_type_t        kind;  /* H5I_ATTR, H5I_GROUP, H5I_DATASET or H5I_DATATYPE */
+    uint32_t          obj;   /* its object record (an attribute's: its object's) */
+    hid_t             space; /* datasets: their dataspace, built once to compare selections with */
+    /* Attributes (index_attr.c) carry their own copy of what they answer (the bytes follow the
+     * struct: attribute records can move), and how the application opened them. */
+    const char *name;
+    int         loc_is_file;
+    char       *loc_path; /* the location's path ("/" for the file) */
+    char       *rel_name; /* the name from the location (H5Aopen_by_name), or NULL (H5Aopen) */
+    const void *type_enc, *space_enc, *value;
+    size_t      type_nbytes, space_nbytes, value_nbytes;
+    H5A_info_t  ainfo;
+} tb_ix_lazy_t;
 
 /* One open of a file (ctx->index). */
 struct tb_index_file {
@@ -45,10 +62,8 @@ struct tb_index_obj {
     /* The path native HDF5 would have recorded for an object the index opened by token (and
      * for attributes opened from it): what H5Iget_name must return. NULL otherwise. */
     char *path;
-    /* A lazy attribute (index_attr.c) or dataset (index_dset.c): opened from the cache, nothing
-     * open below yet. */
-    struct tb_ix_lazy  *lazy;
-    struct tb_ix_lazyd *lazyd;
+    /* A lazy object: opened from the index, nothing open below yet. */
+    tb_ix_lazy_t *lazy;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
@@ -64,10 +79,9 @@ void tb_index_file_closing(tb_obj_t *file); /* lazy objects of this open become 
 /* The materialise hook: a lazy attribute or dataset becomes real (0; 0 too for anything else),
  * or -1 with the error on the stack, as tb_hooks_t asks. */
 int tb_index_materialise(tb_obj_t *o);
-/* The same for one kind: TB_OK (also when o is not a lazy one of that kind), or TB_ERR_HDF5 with
- * the error on the stack. */
+/* A lazy attribute made real by replaying its open (index_attr.c): TB_OK, or TB_ERR_HDF5 with the
+ * error on the stack. */
 tb_status_t tb_index_attr_materialise(tb_obj_t *o);
-tb_status_t tb_index_dset_materialise(tb_obj_t *o);
 void tb_index_obj_release(tb_obj_t *o);
 void tb_index_ctx_release(tb_ctx_t *ctx);
 void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets its path */
@@ -102,10 +116,17 @@ struct tb_index_obj *tb_ix_obj_state(tb_obj_t *o);
  * malloc'd. TB_OK, or why the index cannot tell (the caller forwards). */
 tb_status_t tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
                          tb_ix_anchor_t *a_out, uint32_t *t_out, char **path_out);
-/* Native's path for `name` looked up from an object whose path is `base` ("." gives base), malloc'd
- * in *path_out: TB_OK; TB_ERR_UNSUPPORTED when it cannot be told (no base, a "." component, no
- * component at all), TB_ERR_NOMEM. */
+/* Native's path for `name` looked up from an object whose path is `base` ("." components and
+ * repeated slashes skipped; absolute names from "/"), malloc'd in *path_out: TB_OK;
+ * TB_ERR_UNSUPPORTED when it cannot be told (a relative name and no base), TB_ERR_NOMEM. */
 tb_status_t tb_ix_join_path(const char *base, const char *name, char **path_out);
+/* A forwarded open of `name` from parent (of type loc_type, whose path is base) made `child`: when
+ * the index can tell, from groups it has loaded and without reading anything, that the name leads
+ * there through hard links only, child learns which object it is and the path native records for
+ * it (what H5Iget_name reports, and where relative opens from it start). Otherwise nothing is
+ * recorded (a soft or external link records another path natively). */
+void tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const char *base,
+                        const char *name);
 /* Loads the attributes of object oi (opened by token through a). TB_OK, or why not (caller
  * forwards); errors below are cleared. */
 tb_status_t tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
@@ -116,8 +137,8 @@ void tb_ix_lazy_delist(tb_ix_lazy_node_t *n);
  * *type_out. NULL on failure (error on the stack). */
 void *tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t *token,
                            H5I_type_t *type_out, hid_t dxpl_id);
-/* Frees a lazy attribute's state (from tb_index_obj_release). */
-void tb_ix_lazy_free(struct tb_ix_lazy *lz);
+/* Frees a lazy object's state (from tb_index_obj_release). */
+void tb_ix_lazy_free(tb_ix_lazy_t *lz);
 /* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
  * H5Tencode describes completely: no variable-length data, no references, no committed type. */
 bool tb_ix_type_cacheable(hid_t t);
@@ -144,10 +165,22 @@ tb_status_t tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out);
 /* A new dataspace from a checked encoding (the caller closes it). */
 hid_t  tb_ix_space_make(const void *enc);
 
-/* The small-dataset cache (index_dset.c). A lazy dataset for cached dataset record t (which
- * takes `path`, what H5Iget_name reports), or NULL (path untouched). */
-tb_obj_t *tb_ix_dset_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, char *path);
-void       tb_ix_lazyd_free(struct tb_ix_lazyd *lz);
+/* Lazy objects (index_lazy.c). A lazy group, dataset or named datatype (kind) for object record t
+ * of o's file, which takes `path` (what H5Iget_name reports): the new wrapper, or NULL (path
+ * untouched) when the index cannot hand one out (no file below, out of memory). */
+tb_obj_t *tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path);
+/* A lazy object's state for wrapper w (attributes add their own parts): NULL when out of memory. */
+tb_ix_lazy_t *tb_ix_lazy_new(struct tb_index_file *f, tb_obj_t *w, H5I_type_t kind, uint32_t obj, size_t extra);
+/* The lazy state of o when it is a lazy object of that kind, else NULL. */
+static inline tb_ix_lazy_t *
+tb_ix_lazy_of(const tb_obj_t *o, H5I_type_t kind)
+{
+    return o->idx && o->idx->lazy && o->idx->lazy->kind == kind ? o->idx->lazy : NULL;
+}
+
+/* Dataset records (index_dset.c): object oi's, created empty on first need: TB_OK, TB_ERR_NOMEM,
+ * TB_ERR_UNSUPPORTED (no room in the index_data budget). */
+tb_status_t tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_out);
 
 /* Counters (index.c) */
 extern tb_index_stats_t tb_ix_stats;

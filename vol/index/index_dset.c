@@ -1,9 +1,9 @@
-/* index_dset.c — the index's small-dataset cache, for read-only files: the datatype, dataspace and
- * whole content of small contiguous or compact datasets (no filters possible there), captured from
- * the application's first whole read and persisted in the sidecar. H5Dopen of a cached dataset then
- * hands out a "lazy" dataset (a wrapper with nothing open below) that answers H5Dget_space/type/
- * storage_size/space_status and whole reads itself; anything else opens the real one by token
- * first (tb_index_materialise). */
+/* index_dset.c — what the index knows of datasets, for read-only files: each dataset's datatype,
+ * dataspace, creation property list, storage size and space status, recorded from the answers the
+ * application's own calls got, and the whole content of small datasets of fixed-size types (any
+ * layout but external and virtual), captured from the application's first whole read. All of it
+ * persists in the sidecar; a lazy dataset (index_lazy.c) answers from it and is made real for
+ * anything else. */
 #include "index_ctx.h"
 
 #include <stdlib.h>
@@ -11,17 +11,282 @@
 
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
-/* A lazy dataset: what it answers from, and its token to open the real one by. One allocation;
- * the bytes follow the struct. */
-struct tb_ix_lazyd {
-    tb_ix_lazy_node_t     node; /* (first) in its open's list */
-    const void            *type_enc, *space_enc, *value;
-    size_t                 type_nbytes, value_nbytes;
-    hid_t                  space;   /* space_enc built, when a file space needs comparing with it */
-    hssize_t               npoints; /* of the space */
-};
+/* ------------------------------------------------------------------ records */
+tb_status_t
+tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_out)
+{
+    tb_ix_obj_t *r = &d->objs[oi];
+    if (r->dset != TB_IX_NONE) {
+        *x_out = &d->dsets[r->dset];
+        return TB_OK;
+    }
+    if (tb_ix_data_nbytes + sizeof(tb_ix_dset_t) > budget)
+        return TB_ERR_UNSUPPORTED;
+    void       *dsets;
+    tb_status_t st = tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets);
+    if (st != TB_OK)
+        return st;
+    d->dsets        = dsets;
+    tb_ix_dset_t *x = &d->dsets[d->ndset];
+    memset(x, 0, sizeof(*x));
+    r->dset = d->ndset++;
+    d->dset_nbytes += sizeof(*x);
+    tb_ix_data_nbytes += sizeof(*x);
+    *x_out = x;
+    return TB_OK;
+}
 
-/* ------------------------------------------------------------------ capture */
+/* Keeps a copy of n bytes as part `part` of record x (the record owns it): TB_OK, TB_ERR_NOMEM. */
+static tb_status_t
+keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p)
+        return TB_ERR_NOMEM;
+    memcpy(p, src, n);
+    switch (part) {
+        case TB_IX_DS_TYPE: x->type_enc = p, x->type_nbytes = (uint32_t)n; break;
+        case TB_IX_DS_SPACE: x->space_enc = p, x->space_nbytes = (uint32_t)n; break;
+        case TB_IX_DS_DCPL: x->dcpl_enc = p, x->dcpl_nbytes = (uint32_t)n; break;
+        default: x->value = p, x->value_nbytes = (uint32_t)n; break;
+    }
+    x->have |= (uint8_t)part;
+    x->owned |= (uint8_t)part;
+    d->dset_nbytes += n;
+    tb_ix_data_nbytes += n;
+    d->dirty = 1;
+    return TB_OK;
+}
+
+static tb_status_t
+keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
+{
+    const void *enc;
+    size_t      n;
+    if (x->have & TB_IX_DS_TYPE)
+        return TB_OK;
+    if (!tb_ix_type_cacheable(t))
+        return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
+    tb_status_t st = tb_ix_type_encode(t, &enc, &n);
+    return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
+}
+
+static tb_status_t
+keep_space(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t s)
+{
+    uint8_t enc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
+    size_t  n;
+    if (x->have & TB_IX_DS_SPACE)
+        return TB_OK;
+    tb_status_t st = tb_ix_space_encode(s, enc, &n);
+    return st == TB_OK ? keep_part(d, x, TB_IX_DS_SPACE, enc, n) : st;
+}
+
+static tb_status_t
+keep_dcpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t dcpl)
+{
+    if (x->have & TB_IX_DS_DCPL)
+        return TB_OK;
+    size_t n = 0;
+    if (H5Pencode2(dcpl, NULL, &n, H5P_DEFAULT) < 0 || n == 0 || n > TB_IX_DCPL_MAX_NBYTES)
+        return TB_ERR_UNSUPPORTED;
+    void *buf = malloc(n);
+    if (!buf)
+        return TB_ERR_NOMEM;
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    tb_status_t  st     = H5Pencode2(dcpl, buf, &n, H5P_DEFAULT) >= 0 && layout >= 0 ? TB_OK : TB_ERR_HDF5;
+    if (st == TB_OK && (st = keep_part(d, x, TB_IX_DS_DCPL, buf, n)) == TB_OK)
+        x->layout = (uint8_t)layout;
+    free(buf);
+    return st;
+}
+
+/* The record of o's dataset, when the index keeps one for o (a real dataset of a read-only file,
+ * whose info is known) and it may grow: TB_OK. */
+static tb_status_t
+record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_out)
+{
+    uint8_t       tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t *d;
+    uint32_t      oi;
+    tb_status_t   st;
+    if (!o->ctx->index || o->ctx->cfg.index_data_nbytes == 0)
+        return TB_ERR_UNSUPPORTED;
+    if ((st = tb_ix_for(o, H5I_DATASET, tok, &d)) != TB_OK)
+        return st;
+    if (d->writable)
+        return TB_ERR_UNSUPPORTED;
+    if ((st = tb_ix_obj_get(d, tok, &oi)) != TB_OK)
+        return st;
+    if (!d->objs[oi].has_info) {
+        /* The sidecar keeps a dataset's record only with the object's info (its type says
+         * "dataset"): asked once, from the object header the open just read. */
+        H5VL_loc_params_t      self = {.obj_type = H5I_DATASET, .type = H5VL_OBJECT_BY_SELF};
+        H5O_info2_t            info;
+        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+        ga.args.get_info.fields   = H5O_INFO_ALL;
+        ga.args.get_info.oinfo    = &info;
+        if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0) {
+            H5Eclear2(H5E_DEFAULT);
+            return TB_ERR_HDF5;
+        }
+        if ((st = tb_ix_store_info(d, oi, &info)) != TB_OK)
+            return st;
+    }
+    if ((st = tb_ix_dset_record(d, oi, o->ctx->cfg.index_data_nbytes, x_out)) != TB_OK)
+        return st;
+    *d_out  = d;
+    *oi_out = oi;
+    return TB_OK;
+}
+
+void
+tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
+{
+    if (!o->under || !o->ctx->index)
+        return;
+    switch (args->op_type) {
+        case H5VL_DATASET_GET_TYPE:
+        case H5VL_DATASET_GET_SPACE:
+        case H5VL_DATASET_GET_DCPL:
+        case H5VL_DATASET_GET_STORAGE_SIZE:
+        case H5VL_DATASET_GET_SPACE_STATUS:
+            break;
+        default:
+            return;
+    }
+    tb_ix_data_t *d;
+    tb_ix_dset_t *x;
+    uint32_t      oi;
+    /* The answer native just gave is kept as it is; the calls below only encode it. */
+    hid_t saved = tb_err_save();
+    if (record_of(o, &d, &oi, &x) == TB_OK) {
+        switch (args->op_type) {
+            case H5VL_DATASET_GET_TYPE: (void)keep_type(d, x, args->args.get_type.type_id); break;
+            case H5VL_DATASET_GET_SPACE: (void)keep_space(d, x, args->args.get_space.space_id); break;
+            case H5VL_DATASET_GET_DCPL: (void)keep_dcpl(d, x, args->args.get_dcpl.dcpl_id); break;
+            case H5VL_DATASET_GET_STORAGE_SIZE:
+                x->storage_size = *args->args.get_storage_size.storage_size;
+                x->have |= TB_IX_DS_STORAGE;
+                d->dirty = 1;
+                break;
+            default:
+                x->space_status = (uint8_t)*args->args.get_space_status.status;
+                x->have |= TB_IX_DS_STATUS;
+                d->dirty = 1;
+                break;
+        }
+    }
+    tb_err_restore(saved);
+}
+
+/* ------------------------------------------------------------------ content */
+
+/* Whether a transfer list cannot change what a whole read of a fixed-size type returns: no data
+ * transform. (Conversion callbacks and buffers are honoured by converting with the same list;
+ * error detection only matters for data that fails it, and cached data did not.) */
+static bool
+dxpl_neutral(hid_t dxpl_id)
+{
+    if (dxpl_id == H5P_DEFAULT || dxpl_id == DXPL)
+        return true;
+    hid_t   saved = tb_err_save();
+    ssize_t n     = H5Pget_data_transform(dxpl_id, NULL, 0);
+    tb_err_restore(saved);
+    return n == 0;
+}
+
+/* The layout of o's dataset, for the content cache: compact, contiguous (not external) or
+ * chunked: TB_OK with it in *layout_out, and in *allocated_out whether its storage is all there
+ * (compact, or contiguous and allocated); TB_ERR_UNSUPPORTED for virtual and external storage. */
+static tb_status_t
+content_layout(tb_obj_t *o, tb_ix_data_t *d, tb_ix_dset_t *x, H5D_layout_t *layout_out, bool *allocated_out)
+{
+    *allocated_out = true;
+    if (tb_dset_contig_addr(o->under, o->under_vol_id, DXPL) != HADDR_UNDEF) {
+        *layout_out = H5D_CONTIGUOUS; /* (allocated, in this file) */
+        return TB_OK;
+    }
+    /* Compact, chunked, unallocated, external or virtual: the creation property list says. */
+    H5VL_dataset_get_args_t ga = {.op_type = H5VL_DATASET_GET_DCPL};
+    ga.args.get_dcpl.dcpl_id   = H5I_INVALID_HID;
+    if (H5VLdataset_get(o->under, o->under_vol_id, &ga, DXPL, NULL) < 0)
+        return TB_ERR_HDF5;
+    hid_t        dcpl   = ga.args.get_dcpl.dcpl_id;
+    H5D_layout_t layout = H5Pget_layout(dcpl);
+    int          nefl   = H5Pget_external_count(dcpl);
+    (void)keep_dcpl(d, x, dcpl);
+    H5Pclose(dcpl);
+    if (layout < 0 || layout == H5D_VIRTUAL || nefl != 0)
+        return TB_ERR_UNSUPPORTED;
+    *layout_out    = layout;
+    *allocated_out = layout == H5D_COMPACT;
+    return TB_OK;
+}
+
+/* Reads what the content cache records of dataset record oi from the open dataset below;
+ * `mem_type` and `buf` are what the application's whole read just returned (used when mem_type is
+ * the file type). The record's content becomes TB_IX_DC_CACHED or TB_IX_DC_NO; it stays unknown
+ * when only this moment stands in the way (memory, budget). */
+static void
+capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_type, const void *buf)
+{
+    hid_t                   t = H5I_INVALID_HID, s = H5I_INVALID_HID, vol = o->under_vol_id;
+    int                     kind = TB_IX_DC_NO;
+    uint8_t                *val  = NULL;
+    H5VL_dataset_get_args_t gt   = {.op_type = H5VL_DATASET_GET_TYPE};
+    H5VL_dataset_get_args_t gs   = {.op_type = H5VL_DATASET_GET_SPACE};
+    gt.args.get_type.type_id     = H5I_INVALID_HID;
+    gs.args.get_space.space_id   = H5I_INVALID_HID;
+    if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) < 0 || (t = gt.args.get_type.type_id) < 0 ||
+        !tb_ix_type_cacheable(t) || H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 ||
+        (s = gs.args.get_space.space_id) < 0)
+        goto done;
+    hssize_t npoints = H5Sget_simple_extent_npoints(s);
+    size_t   tsize   = H5Tget_size(t);
+    if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
+        goto done;
+    size_t       nbytes = (size_t)npoints * tsize;
+    H5D_layout_t layout;
+    bool         allocated;
+    if (content_layout(o, d, x, &layout, &allocated) != TB_OK)
+        goto done;
+    kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
+    if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
+        goto done; /* (encodings counted too, at most what they can take) */
+    if (keep_type(d, x, t) != TB_OK || keep_space(d, x, s) != TB_OK || !(val = malloc(nbytes)))
+        goto done;
+    if (H5Tequal(t, mem_type) > 0)
+        memcpy(val, buf, nbytes); /* native converted nothing: these are the stored bytes */
+    else {
+        hid_t all = H5S_ALL;
+        void *dst = val;
+        if (H5VLdataset_read(1, &o->under, vol, &t, &all, &all, DXPL, &dst, NULL) < 0)
+            goto done;
+    }
+    if (keep_part(d, x, TB_IX_DS_VALUE, val, nbytes) != TB_OK)
+        goto done;
+    x->layout = (uint8_t)layout;
+    if (allocated && !(x->have & (TB_IX_DS_STORAGE | TB_IX_DS_STATUS))) {
+        /* All of it stored, uncompressed: what H5Dget_storage_size and _space_status say. */
+        x->storage_size = nbytes;
+        x->space_status = H5D_SPACE_STATUS_ALLOCATED;
+        x->have |= TB_IX_DS_STORAGE | TB_IX_DS_STATUS;
+    }
+    kind = TB_IX_DC_CACHED;
+    tb_ix_stats.dsets_cached++;
+done:
+    if (kind != TB_IX_DC_UNKNOWN) {
+        d->objs[oi].dcache = (uint8_t)kind;
+        d->dirty           = 1;
+    }
+    free(val);
+    if (t >= 0)
+        H5Tclose(t);
+    if (s >= 0)
+        H5Sclose(s);
+    H5Eclear2(H5E_DEFAULT);
+}
 
 /* Whether the selection of space `sid` (H5S_ALL included) covers every element in order, for a
  * dataset of `npoints` elements. */
@@ -33,290 +298,132 @@ whole_selection(hid_t sid, hssize_t npoints)
     return H5Sget_select_type(sid) == H5S_SEL_ALL && H5Sget_simple_extent_npoints(sid) == npoints;
 }
 
-/* The layout of a dataset whose content may be cached, in *compact_out: compact (true) or
- * contiguous (false: allocated, not external): TB_OK. TB_ERR_UNSUPPORTED for anything else
- * (chunked, virtual, external, unallocated; filters need chunks), TB_ERR_HDF5. */
-static tb_status_t
-cacheable_layout(void *dset, hid_t vol, bool *compact_out)
-{
-    if (tb_dset_contig_addr(dset, vol, DXPL) != HADDR_UNDEF) {
-        *compact_out = false;
-        return TB_OK;
-    }
-    H5VL_dataset_get_args_t ga = {.op_type = H5VL_DATASET_GET_DCPL};
-    ga.args.get_dcpl.dcpl_id   = H5I_INVALID_HID;
-    if (H5VLdataset_get(dset, vol, &ga, DXPL, NULL) < 0)
-        return TB_ERR_HDF5;
-    *compact_out = H5Pget_layout(ga.args.get_dcpl.dcpl_id) == H5D_COMPACT;
-    H5Pclose(ga.args.get_dcpl.dcpl_id);
-    return *compact_out ? TB_OK : TB_ERR_UNSUPPORTED;
-}
-
-/* Reads what the cache records of dataset record oi from the open dataset below; `mem_type` and
- * `buf` are what the application's whole read just returned (used when mem_type is the file
- * type). The record becomes TB_IX_DC_CACHED or TB_IX_DC_NO; it stays unknown when only this
- * moment stands in the way (memory, budget). */
-static void
-capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, hid_t mem_type, const void *buf)
-{
-    hid_t                   t = H5I_INVALID_HID, s = H5I_INVALID_HID, vol = o->under_vol_id;
-    uint8_t                *blk  = NULL;
-    int                     kind = TB_IX_DC_NO;
-    H5VL_dataset_get_args_t gt   = {.op_type = H5VL_DATASET_GET_TYPE};
-    H5VL_dataset_get_args_t gs   = {.op_type = H5VL_DATASET_GET_SPACE};
-    gt.args.get_type.type_id     = H5I_INVALID_HID;
-    gs.args.get_space.space_id   = H5I_INVALID_HID;
-    if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) < 0 || (t = gt.args.get_type.type_id) < 0 ||
-        !tb_ix_type_cacheable(t) || H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 ||
-        (s = gs.args.get_space.space_id) < 0)
-        goto done;
-    hssize_t npoints = H5Sget_simple_extent_npoints(s);
-    size_t   tsize   = H5Tget_size(t), tn = 0, sn = 0;
-    if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
-        goto done;
-    size_t nbytes = (size_t)npoints * tsize;
-    bool   compact;
-    if (cacheable_layout(o->under, vol, &compact) != TB_OK)
-        goto done;
-    kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
-    if (tb_ix_data_nbytes + nbytes + sizeof(tb_ix_dset_t) + TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 >
-        o->ctx->cfg.index_data_nbytes)
-        goto done; /* (record and encodings counted too, at most what they can take) */
-    const void *tenc;
-    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, senc, &sn) != TB_OK ||
-        !(blk = malloc(tn + sn + nbytes)))
-        goto done;
-    memcpy(blk, tenc, tn);
-    memcpy(blk + tn, senc, sn);
-    if (H5Tequal(t, mem_type) > 0)
-        memcpy(blk + tn + sn, buf, nbytes); /* native converted nothing: these are the stored bytes */
-    else {
-        hid_t all = H5S_ALL;
-        void *dst = blk + tn + sn;
-        if (H5VLdataset_read(1, &o->under, vol, &t, &all, &all, DXPL, &dst, NULL) < 0)
-            goto done;
-    }
-    void *dsets;
-    if (tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets) != TB_OK)
-        goto done;
-    d->dsets         = dsets;
-    tb_ix_dset_t *x = &d->dsets[d->ndset];
-    memset(x, 0, sizeof(*x));
-    x->type_enc          = blk;
-    x->space_enc         = blk + tn;
-    x->value             = blk + tn + sn;
-    x->type_nbytes       = (uint32_t)tn;
-    x->space_nbytes      = (uint32_t)sn;
-    x->value_nbytes      = (uint32_t)nbytes;
-    x->compact           = (uint8_t)compact;
-    x->owned             = 1;
-    blk                  = NULL;
-    d->objs[oi].dset     = d->ndset++;
-    kind                 = TB_IX_DC_CACHED;
-    d->dset_nbytes      += sizeof(tb_ix_dset_t) + tn + sn + nbytes;
-    tb_ix_data_nbytes  += sizeof(tb_ix_dset_t) + tn + sn + nbytes;
-    tb_ix_stats.dsets_cached++;
-done:
-    if (kind != TB_IX_DC_UNKNOWN) {
-        d->objs[oi].dcache = (uint8_t)kind;
-        d->dirty           = 1;
-    }
-    free(blk);
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
-    H5Eclear2(H5E_DEFAULT);
-}
-
 void
 tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
-                         const void *buf)
+                        const void *buf)
 {
-    if (!o->ctx->index || !o->under || !buf || o->ctx->cfg.index_data_nbytes == 0 || dxpl_id != DXPL)
+    if (!o->ctx->index || !o->under || !buf || o->ctx->cfg.index_data_nbytes == 0)
         return;
-    /* Only what a whole read in storage order returned (the file space must be the dataset's);
-     * asked first, as it costs nothing and rules out every partial read. */
-    if (file_space_id != H5S_ALL || (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
+    /* Only what a whole read in storage order returned; asked first, as it costs nothing and rules
+     * out most partial reads. */
+    if ((file_space_id != H5S_ALL && H5Sget_select_type(file_space_id) != H5S_SEL_ALL) ||
+        (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL))
         return;
-    uint8_t        tok[TB_IX_TOKEN_NBYTES];
     tb_ix_data_t *d;
-    uint32_t       oi;
-    if (tb_ix_for(o, H5I_DATASET, tok, &d) != TB_OK || d->writable)
+    tb_ix_dset_t *x;
+    uint32_t      oi;
+    if (record_of(o, &d, &oi, &x) != TB_OK || d->objs[oi].dcache != TB_IX_DC_UNKNOWN || !dxpl_neutral(dxpl_id))
         return;
-    if (tb_ix_obj_get(d, tok, &oi) != TB_OK || d->objs[oi].dcache != TB_IX_DC_UNKNOWN)
-        return;
-    if (!d->objs[oi].has_info) {
-        /* The sidecar keeps content only with the object's info (its type says "dataset"). */
-        H5VL_loc_params_t      self = {.obj_type = H5I_DATASET, .type = H5VL_OBJECT_BY_SELF};
-        H5O_info2_t            info;
-        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-        ga.args.get_info.fields   = H5O_INFO_ALL;
-        ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-            tb_ix_store_info(d, oi, &info) != TB_OK) {
-            H5Eclear2(H5E_DEFAULT);
+    /* A file space naming its own selection must be the dataset's whole extent. */
+    if (file_space_id != H5S_ALL && (x->have & TB_IX_DS_SPACE)) {
+        uint64_t npoints;
+        if (tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) != TB_OK ||
+            H5Sget_simple_extent_npoints(file_space_id) != (hssize_t)npoints)
             return;
-        }
     }
-    capture(o, d, oi, mem_type_id, buf);
+    else if (file_space_id != H5S_ALL)
+        return; /* (its extent cannot be compared yet: a later read) */
+    capture(o, d, oi, x, mem_type_id, buf);
 }
 
 /* ------------------------------------------------------------------ lazy datasets */
-tb_obj_t *
-tb_ix_dset_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, char *path)
+
+/* The record of lazy dataset o, or NULL. */
+static const tb_ix_dset_t *
+lazy_record(const tb_obj_t *o, tb_ix_lazy_t **lz_out)
 {
-    struct tb_index_file *f = o->ctx->index;
-    const tb_ix_dset_t   *x = &d->dsets[d->objs[t].dset];
-    if (!f->file_under || o->ctx->cfg.index_data_nbytes == 0)
+    tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_DATASET);
+    if (!lz)
         return NULL;
-    size_t               n  = (size_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
-    struct tb_ix_lazyd *lz = malloc(sizeof(*lz) + n);
-    tb_obj_t           *w  = lz ? tb_obj_new(NULL, o->ctx) : NULL;
-    struct tb_index_obj *xo = w ? tb_ix_obj_state(w) : NULL;
-    if (!xo) {
-        tb_obj_free(w);
-        free(lz);
-        return NULL;
-    }
-    uint8_t *p = (uint8_t *)(lz + 1);
-    memcpy(p, x->type_enc, x->type_nbytes);
-    lz->type_enc = p;
-    p += x->type_nbytes;
-    memcpy(p, x->space_enc, x->space_nbytes);
-    lz->space_enc = p;
-    p += x->space_nbytes;
-    memcpy(p, x->value, x->value_nbytes);
-    lz->value        = p;
-    lz->type_nbytes  = x->type_nbytes;
-    lz->value_nbytes = x->value_nbytes;
-    lz->space        = H5I_INVALID_HID;
-    uint64_t npoints = 0;
-    if (tb_ix_space_check(lz->space_enc, x->space_nbytes, &npoints) != TB_OK)
-        npoints = 0; /* (not reached: checked when cached or decoded) */
-    lz->npoints = (hssize_t)npoints;
-    tb_ix_lazy_enlist(f, &lz->node, w);
-    xo->state = TB_IXO_MINE; /* a location the index answers for, by its token */
-    memcpy(xo->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
-    xo->path  = path;
-    xo->lazyd = lz;
-    tb_ix_stats.dsets_lazy++;
-    return w;
-}
-
-void
-tb_ix_lazyd_free(struct tb_ix_lazyd *lz)
-{
-    tb_ix_lazy_delist(&lz->node);
-    if (lz->space >= 0)
-        H5Sclose(lz->space); /* (a valid space: it cannot fail, and no error of this call is pending) */
-    free(lz);
-}
-
-tb_status_t
-tb_index_dset_materialise(tb_obj_t *o)
-{
-    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
-    if (o->under || !lz)
-        return TB_OK;
-    if (!lz->node.f->file_under) {
-        TB_PUSH("index", TB_ERR_HDF5, "dataset %s was opened from the cache of a file closed since",
-                 o->idx->path ? o->idx->path : "?");
-        return TB_ERR_HDF5;
-    }
-    H5I_type_t type;
-    void      *under = tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
-    if (!under || type != H5I_DATASET) {
-        tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: tokens are unique) */
-        TB_PUSH("index", TB_ERR_HDF5, "cannot open dataset %s", o->idx->path ? o->idx->path : "?");
-        return TB_ERR_HDF5;
-    }
-    o->under      = under;
-    o->idx->lazyd = NULL;
-    tb_ix_lazyd_free(lz);
-    tb_ix_stats.dsets_materialised++;
-    return TB_OK;
-}
-
-int
-tb_index_materialise(tb_obj_t *o)
-{
-    if (o->under || !o->idx)
-        return 0;
-    tb_status_t st = o->idx->lazyd ? tb_index_dset_materialise(o) : tb_index_attr_materialise(o);
-    return st == TB_OK ? 0 : -1;
+    const tb_ix_data_t *d = lz->node.f->d;
+    uint32_t            k = d->objs[lz->obj].dset;
+    *lz_out               = lz;
+    return k == TB_IX_NONE ? NULL : &d->dsets[k];
 }
 
 /* Whether file space fs (H5S_ALL included) selects all of the dataset, as native would take it
  * (false too when the dataset's space cannot be built to compare). */
 static bool
-whole_file_selection(struct tb_ix_lazyd *lz, hid_t fs)
+whole_file_selection(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t fs)
 {
     if (fs == H5S_ALL)
         return true;
-    if (lz->space < 0 && (lz->space = tb_ix_space_make(lz->space_enc)) < 0)
+    if (lz->space < 0 && (lz->space = tb_ix_space_make(x->space_enc)) < 0)
         return false;
     return H5Sget_select_type(fs) == H5S_SEL_ALL && H5Sextent_equal(fs, lz->space) > 0;
 }
 
 tb_answer_t
 tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
-                    void *buf, herr_t *ret_out)
+                   void *buf, herr_t *ret_out)
 {
-    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
-    if (!lz || !buf || dxpl_id != DXPL)
+    tb_ix_lazy_t       *lz;
+    const tb_ix_dset_t *x = lazy_record(o, &lz);
+    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id))
         return TB_FORWARD;
-    bool done = false;
-    if (whole_selection(mem_space_id, lz->npoints) && whole_file_selection(lz, file_space_id)) {
-        hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
-        done     = ft >= 0 &&
-               tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id) == TB_OK;
+    uint64_t npoints;
+    bool     done = false;
+    if (tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == TB_OK &&
+        whole_selection(mem_space_id, (hssize_t)npoints) && whole_file_selection(lz, x, file_space_id)) {
+        hid_t ft = tb_ix_type_get(x->type_enc, x->type_nbytes);
+        done = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, x->value, x->value_nbytes, buf, dxpl_id) == TB_OK;
     }
     if (!done) {
         H5Eclear2(H5E_DEFAULT);
         return TB_FORWARD;
     }
     *ret_out = 0;
+    tb_ix_stats.answered++;
     return TB_ANSWERED;
 }
 
 tb_answer_t
 tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
 {
-    struct tb_ix_lazyd *lz = o->idx ? o->idx->lazyd : NULL;
-    if (!lz)
+    tb_ix_lazy_t       *lz;
+    const tb_ix_dset_t *x = lazy_record(o, &lz);
+    if (!x)
         return TB_FORWARD;
     switch (args->op_type) {
         case H5VL_DATASET_GET_SPACE: {
-            hid_t s = tb_ix_space_make(lz->space_enc);
+            hid_t s = (x->have & TB_IX_DS_SPACE) ? tb_ix_space_make(x->space_enc) : H5I_INVALID_HID;
             if (s < 0)
                 break;
             args->args.get_space.space_id = s;
-            *ret_out                      = 0;
-            return TB_ANSWERED;
+            goto answered;
         }
         case H5VL_DATASET_GET_TYPE: {
-            hid_t ft = tb_ix_type_get(lz->type_enc, lz->type_nbytes);
+            hid_t ft = (x->have & TB_IX_DS_TYPE) ? tb_ix_type_get(x->type_enc, x->type_nbytes) : H5I_INVALID_HID;
             hid_t t  = ft >= 0 ? tb_ix_type_copy_rdonly(ft) : H5I_INVALID_HID;
             if (t < 0)
                 break;
             args->args.get_type.type_id = t;
-            *ret_out                    = 0;
-            return TB_ANSWERED;
+            goto answered;
+        }
+        case H5VL_DATASET_GET_DCPL: {
+            hid_t p = (x->have & TB_IX_DS_DCPL) ? H5Pdecode(x->dcpl_enc) : H5I_INVALID_HID;
+            if (p < 0)
+                break;
+            args->args.get_dcpl.dcpl_id = p;
+            goto answered;
         }
         case H5VL_DATASET_GET_SPACE_STATUS:
-            /* Only allocated storage (or compact data) is ever cached. */
-            *args->args.get_space_status.status = H5D_SPACE_STATUS_ALLOCATED;
-            *ret_out                            = 0;
-            return TB_ANSWERED;
+            if (!(x->have & TB_IX_DS_STATUS))
+                break;
+            *args->args.get_space_status.status = (H5D_space_status_t)x->space_status;
+            goto answered;
         case H5VL_DATASET_GET_STORAGE_SIZE:
-            *args->args.get_storage_size.storage_size = lz->value_nbytes;
-            *ret_out                                  = 0;
-            return TB_ANSWERED;
+            if (!(x->have & TB_IX_DS_STORAGE))
+                break;
+            *args->args.get_storage_size.storage_size = x->storage_size;
+            goto answered;
         default:
-            return TB_FORWARD;
+            break;
     }
     H5Eclear2(H5E_DEFAULT);
     return TB_FORWARD;
+answered:
+    *ret_out = 0;
+    tb_ix_stats.answered++;
+    return TB_ANSWERED;
 }

@@ -12,17 +12,44 @@
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
 static tb_answer_t get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
-static tb_status_t native_path(const char *name, char **path_out);
 
 /* ------------------------------------------------------------------ paths */
 
 /* Where a path led: the group holding its last component and that link (TB_IX_NONE: no such
- * link). */
+ * link); or, for a name with no component left after "." ones ("." itself, "a/.", "/"), the
+ * object reached (`self`, in gobj: native's traversal ends at that location, with no link). */
 typedef struct resolved {
     uint32_t gobj;
     uint32_t gi;
     uint32_t link;
+    bool     self;
 } resolved_t;
+
+/* The next component of a path at *pp that is not "." (skipped natively, as are repeated
+ * slashes): its start, length in *len_out, and *pp moved past it; NULL when none is left. */
+static const char *
+next_component(const char **pp, size_t *len_out)
+{
+    const char *p = *pp;
+    for (;;) {
+        while (*p == '/')
+            p++;
+        if (!*p) {
+            *pp = p;
+            return NULL;
+        }
+        const char *e = p;
+        while (*e && *e != '/')
+            e++;
+        if (e - p == 1 && p[0] == '.') {
+            p = e;
+            continue;
+        }
+        *pp      = e;
+        *len_out = (size_t)(e - p);
+        return p;
+    }
+}
 
 /* Fills a with what o's queries make by-token calls against: false when there is nothing (a lazy
  * dataset whose file is closed). */
@@ -39,9 +66,11 @@ anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
     return a->under != NULL;
 }
 
-/* Walks `name` from object `start` through hard links of loaded (or loadable) groups: TB_OK with
- * r filled; TB_ERR_UNSUPPORTED when native semantics would need something the index does not
- * model; the status of a group load that failed. */
+/* Walks `name` from object `start` through hard links of loaded (or loadable) groups, as native
+ * traversal does ("." components and repeated slashes skipped): TB_OK with r filled;
+ * TB_ERR_UNSUPPORTED when native semantics would need something the index does not model (a soft
+ * or external link on the way, an intermediate that is not a group); the status of a group load
+ * that failed. With no anchor (a == NULL), only groups already loaded are walked. */
 static tb_status_t
 resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *name, resolved_t *r)
 {
@@ -52,37 +81,34 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
             return st;
         cur = root; /* (a copy: the walk's cursor stays in a register) */
     }
-    const char *p = name;
-    while (*p == '/')
-        p++;
-    if (!*p)
-        return TB_ERR_UNSUPPORTED; /* "/" and the like: no last component */
+    const char    *p    = name;
     const uint32_t cur0 = cur;
     if (d->rc_valid && d->rc_start == cur0 && strncmp(name, d->rc_prefix, d->rc_len) == 0 &&
         name[d->rc_len] != '\0' && !strchr(name + d->rc_len, '/')) {
         cur = d->rc_obj; /* the same parent group as the last lookup */
         p   = name + d->rc_len;
     }
-    for (;;) {
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        size_t      len  = (size_t)(e - p);
-        const char *next = e;
-        while (*next == '/')
-            next++;
-        if (len == 1 && p[0] == '.')
-            return TB_ERR_UNSUPPORTED; /* "." is skipped natively in ways not worth modelling */
+    size_t      len;
+    const char *comp = next_component(&p, &len);
+    r->self          = false;
+    while (comp) {
+        const char *after = p;
+        size_t      nlen;
+        const char *next = next_component(&after, &nlen);
+        if (d->objs[cur].has_info && d->objs[cur].type != H5O_TYPE_GROUP)
+            return TB_ERR_UNSUPPORTED; /* a lookup in something that is not a group: native errs */
+        if (!a && d->objs[cur].group == TB_IX_NONE)
+            return TB_ERR_UNSUPPORTED;
         if ((st = tb_ix_load_group(d, a, cur, NULL, false)) != TB_OK)
             return st;
         uint32_t gi = d->objs[cur].group;
-        uint32_t k  = tb_ix_link_find(&d->groups[gi], p, len);
-        if (!*next) {
-            r->gobj = cur;
-            r->gi   = gi;
-            r->link = k;
-            size_t plen = (size_t)(p - name);
-            if (cur != cur0 && plen < sizeof(d->rc_prefix) && *e == '\0') {
+        uint32_t k  = tb_ix_link_find(&d->groups[gi], comp, len);
+        if (!next) {
+            r->gobj     = cur;
+            r->gi       = gi;
+            r->link     = k;
+            size_t plen = (size_t)(comp - name);
+            if (cur != cur0 && plen < sizeof(d->rc_prefix) && comp[len] == '\0') {
                 memcpy(d->rc_prefix, name, plen);
                 d->rc_prefix[plen] = '\0';
                 d->rc_len          = (uint32_t)plen;
@@ -97,11 +123,29 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
         uint32_t t = d->groups[gi].links[k].obj;
         if (t == TB_IX_NONE)
             return TB_ERR_UNSUPPORTED;
-        if (d->objs[t].has_info && d->objs[t].type != H5O_TYPE_GROUP)
-            return TB_ERR_UNSUPPORTED;
-        cur = t;
-        p   = next;
+        cur  = t;
+        comp = next;
+        len  = nlen;
+        p    = after;
     }
+    /* No component (left): native's traversal ends at the location it reached, with no link. */
+    r->gobj = cur;
+    r->gi   = TB_IX_NONE;
+    r->link = TB_IX_NONE;
+    r->self = true;
+    return TB_OK;
+}
+
+/* The object a resolved path names: its hard link's target, or the location reached (self);
+ * TB_IX_NONE for a missing, soft or external last link. */
+static uint32_t
+target_of(const tb_ix_data_t *d, const resolved_t *r)
+{
+    if (r->self)
+        return r->gobj;
+    if (r->link == TB_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
+        return TB_IX_NONE;
+    return d->groups[r->gi].links[r->link].obj;
 }
 
 /* The object a resolved hard link points to, with its info loaded, in *t_out: TB_OK;
@@ -110,6 +154,12 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
 static tb_status_t
 target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, uint32_t *t_out)
 {
+    if (r->self) { /* the location itself: known, or asked below by the caller */
+        if (!d->objs[r->gobj].has_info)
+            return TB_ERR_UNSUPPORTED;
+        *t_out = r->gobj;
+        return TB_OK;
+    }
     if (r->link == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
     const tb_ix_link_t *l = &d->groups[r->gi].links[r->link];
@@ -132,17 +182,6 @@ target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, 
         return TB_ERR_UNSUPPORTED;
     *t_out = t;
     return TB_OK;
-}
-
-/* The object a resolved hard link points to, when its info is already in the index (no loading);
- * TB_IX_NONE when there is no such record. */
-static uint32_t
-target_known(const tb_ix_data_t *d, const resolved_t *r)
-{
-    if (r->link == TB_IX_NONE || d->groups[r->gi].links[r->link].type != H5L_TYPE_HARD)
-        return TB_IX_NONE;
-    uint32_t t = d->groups[r->gi].links[r->link].obj;
-    return t != TB_IX_NONE && d->objs[t].has_info ? t : TB_IX_NONE;
 }
 
 /* ------------------------------------------------------------------ orders */
@@ -327,21 +366,18 @@ static tb_status_t
 resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc_by_idx_t *bi,
                resolved_t *r)
 {
-    uint32_t    g = self;
+    uint32_t    g;
     tb_status_t st;
-    if (!(bi->name[0] == '.' && bi->name[1] == '\0')) {
-        resolved_t gr;
-        if ((st = resolve(d, a, self, bi->name, &gr)) != TB_OK)
-            return st;
-        if (gr.link == TB_IX_NONE || d->groups[gr.gi].links[gr.link].type != H5L_TYPE_HARD)
-            return TB_ERR_UNSUPPORTED;
-        if ((g = d->groups[gr.gi].links[gr.link].obj) == TB_IX_NONE)
-            return TB_ERR_UNSUPPORTED;
-    }
+    resolved_t  gr;
+    if ((st = resolve(d, a, self, bi->name, &gr)) != TB_OK)
+        return st;
+    if ((g = target_of(d, &gr)) == TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED;
     if ((st = tb_ix_load_group(d, a, g, NULL, false)) != TB_OK)
         return st;
     r->gobj = g;
     r->gi   = d->objs[g].group;
+    r->self = false;
     if (bi->idx_type == H5_INDEX_CRT_ORDER && (st = ensure_corder_state(d, a, r->gi)) != TB_OK)
         return st;
     return nth_link(&d->groups[r->gi], bi->idx_type, bi->order, bi->n, &r->link);
@@ -395,6 +431,32 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_
         H5Eclear2(H5E_DEFAULT);
     }
     return id;
+}
+
+void
+tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const char *base, const char *name)
+{
+    struct tb_index_file *f  = parent->ctx->index;
+    struct tb_index_obj  *px = parent->idx, *cx = tb_ix_obj_state(child);
+    tb_ix_data_t         *d  = f->d;
+    uint32_t              self, t;
+    resolved_t            r;
+    if (!cx || cx->path || cx->state != TB_IXO_UNKNOWN)
+        return;
+    if (loc_type == H5I_FILE)
+        self = tb_ix_obj_find(d, d->file.id.root_token);
+    else if (px && px->state == TB_IXO_MINE)
+        self = tb_ix_obj_find(d, px->token);
+    else
+        return;
+    if (self == TB_IX_NONE || resolve(d, NULL, self, name, &r) != TB_OK || (t = target_of(d, &r)) == TB_IX_NONE)
+        return;
+    if (tb_ix_join_path(base, name, &cx->path) != TB_OK) {
+        cx->path = NULL;
+        return;
+    }
+    cx->state = TB_IXO_MINE;
+    memcpy(cx->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
 }
 
 void
@@ -463,9 +525,7 @@ group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc
         resolved_t r;
         if ((st = resolve(d, a, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
             return st;
-        if (r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return TB_ERR_UNSUPPORTED;
-        g = d->groups[r.gi].links[r.link].obj;
+        g = target_of(d, &r);
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return TB_ERR_UNSUPPORTED;
@@ -775,8 +835,9 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
 
     if (args->op_type == H5VL_LINK_EXISTS) {
         resolved_t r;
-        if (loc->type != H5VL_OBJECT_BY_NAME || resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK)
-            FORWARD();
+        if (loc->type != H5VL_OBJECT_BY_NAME || resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK ||
+            r.self)
+            FORWARD(); /* (a name with no component: native's own answer) */
         *args->args.exists.exists = r.link != TB_IX_NONE;
         ANSWERED(0);
     }
@@ -984,74 +1045,30 @@ tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t 
     ANSWERED(0);
 }
 
-/* Builds the absolute path native traversal records for `name` from the root ("/a//b/" gives
- * "/a/b"), malloc'd in *path_out: TB_OK; TB_ERR_UNSUPPORTED when name has no component (the root
- * itself), TB_ERR_NOMEM. ("." components are copied as they are: callers forward those.) */
-static tb_status_t
-native_path(const char *name, char **path_out)
-{
-    size_t n   = strlen(name);
-    char  *out = malloc(n + 2), *w = out;
-    if (!out)
-        return TB_ERR_NOMEM;
-    for (const char *p = name; *p;) {
-        while (*p == '/')
-            p++;
-        if (!*p)
-            break;
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        *w++ = '/';
-        memcpy(w, p, (size_t)(e - p));
-        w += e - p;
-        p = e;
-    }
-    *w = '\0';
-    if (w == out) {
-        free(out);
-        return TB_ERR_UNSUPPORTED;
-    }
-    *path_out = out;
-    return TB_OK;
-}
-
-/* Whether `name` has at least two components: opening by token only pays past one lookup. */
-static bool
-multi_component(const char *name)
-{
-    while (*name == '/')
-        name++;
-    const char *s = strchr(name, '/');
-    if (!s)
-        return false;
-    while (*s == '/')
-        s++;
-    return *s != '\0';
-}
-
 tb_obj_t *
 tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
-               H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
+              H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
 {
-    /* Native records the path an object was opened by (H5Iget_name reports it, and names of
-     * what is opened from it derive from it). The index can tell that path exactly only from the
-     * file or for absolute names; only datasets and committed datatypes are opened this way, so
-     * that only attributes derive from them. Read-only files: no renames to follow. */
+    (void)dxpl_id;
+    /* Native records the path an object was opened by (H5Iget_name reports it, and names of what
+     * is opened from it derive from it): the index hands out a lazy object only when it can tell
+     * that path, from the file or from a location whose path it knows. Read-only files: no
+     * renames to follow. */
     if (loc->type == H5VL_OBJECT_BY_NAME) { /* H5Oopen */
         name   = loc->loc_data.loc_by_name.name;
         apl_id = loc->loc_data.loc_by_name.lapl_id;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return NULL;
-    if (req || !o->ctx->index || !name || !multi_component(name))
+    if (req || !o->ctx->index || !name)
         return NULL;
-    if (loc->obj_type != H5I_FILE && name[0] != '/')
+    if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_GROUP_ACCESS_DEFAULT &&
+        apl_id != H5P_DATATYPE_ACCESS_DEFAULT && apl_id != H5P_LINK_ACCESS_DEFAULT)
+        return NULL; /* (a chunk cache, a virtual view, a prefix: what the open is asked to use) */
+    const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+    if (!base && name[0] != '/')
         return NULL;
-    if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_DATATYPE_ACCESS_DEFAULT &&
-        apl_id != H5P_LINK_ACCESS_DEFAULT)
-        return NULL;
-    uint8_t        tok[TB_IX_TOKEN_NBYTES];
+    uint8_t       tok[TB_IX_TOKEN_NBYTES];
     tb_ix_data_t *d;
     if (tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable)
         return NULL;
@@ -1060,86 +1077,57 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         return NULL;
     uint32_t   self, t;
     resolved_t r;
-    /* Only a target whose info the index already holds (a sidecar, or an earlier query): loading
-     * it here would read the object header once for the info and again to open the object, which
-     * makes a first open slower than native's walk. */
+    /* Only a target whose kind the index already knows (a sidecar, or an earlier query): finding
+     * out here would read its header, which an open does anyway. */
     if (tb_ix_obj_get(d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
-        (t = target_known(d, &r)) == TB_IX_NONE)
+        (t = target_of(d, &r)) == TB_IX_NONE)
         return NULL;
-    H5O_type_t ot = (H5O_type_t)d->objs[t].type;
-    if (!((ot == H5O_TYPE_DATASET && (want == H5I_DATASET || want == H5I_BADID)) ||
-          (ot == H5O_TYPE_NAMED_DATATYPE && (want == H5I_DATATYPE || want == H5I_BADID))))
-        return NULL;
+    H5I_type_t kind = H5I_BADID;
+    if (d->objs[t].has_info && d->objs[t].type == H5O_TYPE_GROUP)
+        kind = H5I_GROUP;
+    else if (d->objs[t].has_info && d->objs[t].type == H5O_TYPE_DATASET && d->objs[t].dset != TB_IX_NONE &&
+             (d->dsets[d->objs[t].dset].have & (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) == (TB_IX_DS_TYPE | TB_IX_DS_SPACE))
+        kind = H5I_DATASET; /* (one whose type and space are known: what any reader asks first) */
+    if (kind == H5I_BADID || (want != H5I_BADID && want != kind))
+        return NULL; /* (named datatypes are opened for real: HDF5 decodes them at once) */
     char *path;
-    if (native_path(name, &path) != TB_OK)
+    if (tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
-    if (ot == H5O_TYPE_DATASET && d->objs[t].dcache == TB_IX_DC_CACHED) {
-        tb_obj_t *lazy = tb_ix_dset_lazy_open(o, d, t, path);
-        if (lazy) {
-            if (opened_type_out)
-                *opened_type_out = H5I_DATASET;
-            tb_ix_stats.answered++;
-            return lazy;
-        }
-    }
-    H5I_type_t type;
-    void      *under = tb_ix_open_by_token(o->under, loc->obj_type, o->under_vol_id, d->objs[t].token, &type, dxpl_id);
-    if (!under) {
-        H5Eclear2(H5E_DEFAULT);
+    tb_obj_t *lazy = tb_ix_lazy_open(o, d, t, kind, path);
+    if (!lazy) {
         free(path);
         return NULL;
     }
-    tb_obj_t            *w = tb_obj_new(under, o->ctx);
-    struct tb_index_obj *x = w ? tb_ix_obj_state(w) : NULL;
-    if (!x) {
-        tb_ix_close_under(under, type, o->under_vol_id);
-        tb_obj_free(w);
-        free(path);
-        return NULL;
-    }
-    x->state = TB_IXO_MINE;
-    memcpy(x->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
-    x->path = path;
     if (opened_type_out)
-        *opened_type_out = type;
+        *opened_type_out = kind;
     tb_ix_stats.answered++;
-    return w;
+    return lazy;
 }
 
 tb_status_t
 tb_ix_join_path(const char *base, const char *name, char **path_out)
 {
-    if (!base || !name)
+    /* Native builds a path link by link (H5G_name_set): "/" then each component, "." ones and
+     * repeated slashes skipped; absolute names start at the root's "/". */
+    if (!name || (!base && name[0] != '/'))
         return TB_ERR_UNSUPPORTED;
-    for (const char *p = name; *p;) {
-        while (*p == '/')
-            p++;
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
-        if (e - p == 1 && p[0] == '.' && !(p == name && !*e))
-            return TB_ERR_UNSUPPORTED; /* "." inside a path: native's records are not modelled */
-        p = e;
-    }
-    if (strcmp(name, ".") == 0) {
-        char *out = strdup(base);
-        if (!out)
-            return TB_ERR_NOMEM;
-        *path_out = out;
-        return TB_OK;
-    }
-    if (name[0] == '/')
-        return native_path(name, path_out);
-    size_t nb = strlen(base), nn = strlen(name);
-    char  *tmp = malloc(nb + nn + 2);
-    if (!tmp)
+    const char *from = name[0] == '/' ? "/" : base;
+    size_t      n    = strlen(from);
+    char       *out  = malloc(n + strlen(name) + 2);
+    if (!out)
         return TB_ERR_NOMEM;
-    memcpy(tmp, base, nb);
-    tmp[nb] = '/';
-    memcpy(tmp + nb + 1, name, nn + 1);
-    tb_status_t st = native_path(tmp, path_out);
-    free(tmp);
-    return st;
+    memcpy(out, from, n);
+    const char *p = name, *comp;
+    size_t      len;
+    while ((comp = next_component(&p, &len))) {
+        if (n == 0 || out[n - 1] != '/')
+            out[n++] = '/';
+        memcpy(out + n, comp, len);
+        n += len;
+    }
+    out[n]    = '\0';
+    *path_out = out;
+    return TB_OK;
 }
 
 tb_status_t
@@ -1161,9 +1149,7 @@ tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t
         resolved_t r;
         if ((st = resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
             return st;
-        if (r.link == TB_IX_NONE || d->groups[r.gi].links[r.link].type != H5L_TYPE_HARD)
-            return TB_ERR_UNSUPPORTED;
-        t = d->groups[r.gi].links[r.link].obj;
+        t = target_of(d, &r);
     }
     if (t == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;

@@ -65,23 +65,43 @@ typedef struct tb_ix_attr {
 /* Datasets of at most this many bytes of raw data may have their content cached. */
 #define TB_IX_DSET_MAX_VALUE TB_INDEX_DSET_MAX_NBYTES
 
-/* What the small-dataset cache holds of one dataset (tb_ix_obj_t.dcache == TB_IX_DC_CACHED):
- * its datatype and dataspace, encoded by H5Tencode / H5Sencode, and its whole raw content in that
- * datatype. Bytes live either in one block owned by the record (`owned`: the block starts at
- * type_enc) or in the sidecar buffer. */
+/* What the index knows of one dataset (tb_ix_obj_t.dset), each part captured when the application
+ * first asks for it (or with the content): its datatype (H5Tencode's bytes), its dataspace (the
+ * caches' form below), its creation property list (H5Pencode2's bytes), its storage size and space
+ * status, and for small datasets of fixed-size types its whole raw content in the file type
+ * (tb_ix_obj_t.dcache == TB_IX_DC_CACHED). `have` says which parts are known; a part the index
+ * allocated has its `owned` bit (each part its own allocation), the others point into the sidecar
+ * buffer. */
+enum {
+    TB_IX_DS_TYPE    = 1,
+    TB_IX_DS_SPACE   = 2,
+    TB_IX_DS_DCPL    = 4,
+    TB_IX_DS_STORAGE = 8,
+    TB_IX_DS_STATUS  = 16,
+    TB_IX_DS_VALUE   = 32,
+    TB_IX_DS_ALL     = 63
+};
 typedef struct tb_ix_dset {
     const void *type_enc;
     const void *space_enc;
+    const void *dcpl_enc;
     const void *value;
     uint32_t    type_nbytes;
     uint32_t    space_nbytes;
+    uint32_t    dcpl_nbytes;
     uint32_t    value_nbytes;
-    uint8_t     compact; /* layout: compact (1) or contiguous (0) */
-    uint8_t     owned;
-    uint8_t     pad_[2];
+    uint64_t    storage_size; /* H5Dget_storage_size */
+    uint8_t     have;         /* TB_IX_DS_* known */
+    uint8_t     owned;        /* TB_IX_DS_* allocated by the index */
+    uint8_t     layout;       /* H5D_layout_t (known with TB_IX_DS_DCPL or TB_IX_DS_VALUE) */
+    uint8_t     space_status; /* H5D_space_status_t (TB_IX_DS_STATUS) */
 } tb_ix_dset_t;
 
-/* tb_ix_obj_t.dcache: what the small-dataset cache knows of a dataset. */
+/* A DCPL encoding the index keeps is at most this large (an external file list of thousands of
+ * files is not cached). */
+#define TB_IX_DCPL_MAX_NBYTES 65536
+
+/* tb_ix_obj_t.dcache: what the small-dataset cache knows of a dataset's content. */
 enum { TB_IX_DC_UNKNOWN = 0, TB_IX_DC_NO, TB_IX_DC_CACHED };
 
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
@@ -99,7 +119,7 @@ typedef struct tb_ix_obj {
     uint32_t group;  /* index into the group table when this group's links are loaded */
     uint16_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
     uint16_t ostamp;
-    uint32_t dset;      /* index into the dataset table when dcache == TB_IX_DC_CACHED */
+    uint32_t dset;      /* index into the dataset table once anything of the dataset is known */
     uint32_t num_attrs; /* (an object with more is not described here: 80 bytes a record) */
     int64_t  atime, mtime, ctime, btime;
 } tb_ix_obj_t;
@@ -215,6 +235,8 @@ uint32_t    tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len
 tb_status_t tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
 void        tb_ix_group_free(tb_ix_group_t *g);
 void        tb_ix_data_clear(tb_ix_data_t *d);
+/* Frees the parts of dataset record x that the index allocated (its owned bits). */
+void        tb_ix_dset_parts_free(tb_ix_dset_t *x);
 tb_status_t tb_ix_rehash_objs(tb_ix_data_t *d);
 
 /* ---- sidecar (sidecar_format.c): the persistent form, a pure encoder/decoder of bytes */

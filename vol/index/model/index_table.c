@@ -172,6 +172,20 @@ tb_ix_group_free(tb_ix_group_t *g)
 }
 
 void
+tb_ix_dset_parts_free(tb_ix_dset_t *x)
+{
+    if (x->owned & TB_IX_DS_TYPE)
+        free((void *)x->type_enc);
+    if (x->owned & TB_IX_DS_SPACE)
+        free((void *)x->space_enc);
+    if (x->owned & TB_IX_DS_DCPL)
+        free((void *)x->dcpl_enc);
+    if (x->owned & TB_IX_DS_VALUE)
+        free((void *)x->value);
+    x->owned = 0;
+}
+
+void
 tb_ix_data_clear(tb_ix_data_t *d)
 {
     for (uint32_t k = 0; k < d->ngroup; k++)
@@ -181,8 +195,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
             free((void *)d->attrs[k].name);
     free(d->attrs);
     for (uint32_t k = 0; k < d->ndset; k++)
-        if (d->dsets[k].owned)
-            free((void *)d->dsets[k].type_enc);
+        tb_ix_dset_parts_free(&d->dsets[k]);
     free(d->dsets);
     tb_ix_data_nbytes -= d->dset_nbytes;
     free(d->groups);

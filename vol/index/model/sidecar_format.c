@@ -19,11 +19,12 @@
  *   strings  link names (NUL-terminated), link values, attribute names (NUL-terminated), encoded
  *            datatypes and dataspaces, attribute values, dataset contents
  *   trailer  8 bytes                 checksum of everything before it
- * Version 2 added the attributes, 3 the datasets, 4 the ctime and the path (older sidecars are
- * misses, rebuilt once). Bytes not named by a field are zero. */
+ * Version 2 added the attributes, 3 the datasets' contents, 4 the ctime and the path, 5 the
+ * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
+ * part (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (4)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (5)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -50,7 +51,7 @@ const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
     [OBJ_RC]           = {"rc", 20, 4, "reference count"},
     [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
-    [OBJ_DSET]         = {"dset", 28, 4, "its dataset record when dcache = 2, else 0xffffffff"},
+    [OBJ_DSET]         = {"dset", 28, 4, "datasets: its dataset record, or 0xffffffff"},
     [OBJ_NUM_ATTRS]    = {"num_attrs", 32, 8, "number of attributes (H5O_info2_t)"},
     [OBJ_ATIME]        = {"atime", 40, 8, "access time (H5O_info2_t)"},
     [OBJ_MTIME]        = {"mtime", 48, 8, "modification time"},
@@ -95,12 +96,17 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
 };
 const sc_field_t sc_dst_fields[DST_NFIELDS] = {
     [DST_TYPE_OFF]     = {"type_off", 0, 8, "H5Tencode bytes, in the strings"},
-    [DST_TYPE_LEN]     = {"type_len", 8, 4, "their length"},
-    [DST_SPACE_LEN]    = {"space_len", 12, 4, "length of the dataspace form"},
-    [DST_SPACE_OFF]    = {"space_off", 16, 8, "dataspace form, in the strings"},
+    [DST_SPACE_OFF]    = {"space_off", 8, 8, "dataspace form, in the strings"},
+    [DST_DCPL_OFF]     = {"dcpl_off", 16, 8, "H5Pencode2 bytes of the creation property list, in the strings"},
     [DST_VALUE_OFF]    = {"value_off", 24, 8, "whole content in the file type, in the strings"},
-    [DST_VALUE_LEN]    = {"value_len", 32, 4, "its length (elements x type size)"},
-    [DST_COMPACT]      = {"compact", 36, 1, "layout: 1 compact, 0 contiguous"},
+    [DST_STORAGE]      = {"storage_size", 32, 8, "H5Dget_storage_size"},
+    [DST_TYPE_LEN]     = {"type_len", 40, 4, "length of the type (0 unless have & 1)"},
+    [DST_SPACE_LEN]    = {"space_len", 44, 4, "length of the space (0 unless have & 2)"},
+    [DST_DCPL_LEN]     = {"dcpl_len", 48, 4, "length of the creation property list (0 unless have & 4)"},
+    [DST_VALUE_LEN]    = {"value_len", 52, 4, "length of the content: elements x type size (0 unless have & 32)"},
+    [DST_HAVE]         = {"have", 56, 1, "parts known: 1 type, 2 space, 4 dcpl, 8 storage size, 16 status, 32 content"},
+    [DST_LAYOUT]       = {"layout", 57, 1, "H5D_layout_t (with dcpl or content)"},
+    [DST_STATUS]       = {"space_status", 58, 1, "H5D_space_status_t (have & 16)"},
 };
 #define NELEM(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 const sc_record_t sc_records[SC_NRECORDS] = {
@@ -119,6 +125,8 @@ const sc_record_t sc_records[SC_NRECORDS] = {
 #define SC_LINK_HARD        0
 #define SC_LINK_SOFT        1
 #define SC_LINK_UD_MIN      64
+#define SC_MAX_LAYOUT       3 /* compact, contiguous, chunked, virtual */
+#define SC_MAX_SPACE_STATUS 2 /* not allocated, partly, allocated */
 
 uint64_t
 tb_sidecar_checksum(const void *buf, size_t n)
@@ -233,9 +241,11 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
         if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > 1 || SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
-        /* Content state only for datasets; a cached one names a dataset record. */
-        if (dc > TB_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
-            (dc == TB_IX_DC_CACHED) != (dset != TB_IX_NONE) || (dc == TB_IX_DC_CACHED && dset >= ndset))
+        /* Content state and dataset records only for datasets; cached content has a record (whose
+         * own check below says it holds the content). */
+        if (dc > TB_IX_DC_CACHED || ((dc || dset != TB_IX_NONE) && !(has && type == SC_OBJ_DATASET)) ||
+            (dset != TB_IX_NONE && dset >= ndset) || (dc == TB_IX_DC_CACHED && dset == TB_IX_NONE) ||
+            (dc == TB_IX_DC_CACHED && !(SC_GET(dsts + dset * SC_DST, DST, HAVE) & TB_IX_DS_VALUE)))
             return TB_ERR_CORRUPT;
         if (afirst + acount > nattr || (!al && acount != 0))
             return TB_ERR_CORRUPT;
@@ -285,14 +295,29 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < ndset; k++) {
-        const uint8_t *x        = dsts + k * SC_DST;
+        const uint8_t *x    = dsts + k * SC_DST;
+        uint64_t       have = SC_GET(x, DST, HAVE);
         uint64_t       type_len = SC_GET(x, DST, TYPE_LEN), space_len = SC_GET(x, DST, SPACE_LEN);
-        uint64_t       value_len = SC_GET(x, DST, VALUE_LEN);
+        uint64_t       dcpl_len = SC_GET(x, DST, DCPL_LEN), value_len = SC_GET(x, DST, VALUE_LEN);
         uint64_t       type_off = SC_GET(x, DST, TYPE_OFF), space_off = SC_GET(x, DST, SPACE_OFF);
-        uint64_t       value_off = SC_GET(x, DST, VALUE_OFF);
-        if (type_len == 0 || space_len == 0 || value_len == 0 || value_len > TB_IX_DSET_MAX_VALUE ||
-            SC_GET(x, DST, COMPACT) > 1 || !range_ok(strbytes, type_off, type_len) ||
-            !range_ok(strbytes, space_off, space_len) || !range_ok(strbytes, value_off, value_len) ||
+        uint64_t       dcpl_off = SC_GET(x, DST, DCPL_OFF), value_off = SC_GET(x, DST, VALUE_OFF);
+        /* A part is there exactly when its bit says so; content needs its type and space. */
+        if ((have & ~(uint64_t)TB_IX_DS_ALL) || SC_GET(x, DST, LAYOUT) > SC_MAX_LAYOUT ||
+            SC_GET(x, DST, STATUS) > SC_MAX_SPACE_STATUS || (!(have & TB_IX_DS_STATUS) && SC_GET(x, DST, STATUS)) ||
+            (!(have & TB_IX_DS_STORAGE) && SC_GET(x, DST, STORAGE)) ||
+            ((have & TB_IX_DS_TYPE) != 0) != (type_len != 0) || ((have & TB_IX_DS_SPACE) != 0) != (space_len != 0) ||
+            ((have & TB_IX_DS_DCPL) != 0) != (dcpl_len != 0) || ((have & TB_IX_DS_VALUE) != 0) != (value_len != 0) ||
+            dcpl_len > TB_IX_DCPL_MAX_NBYTES || value_len > TB_IX_DSET_MAX_VALUE ||
+            ((have & TB_IX_DS_VALUE) && (have & (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) != (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) ||
+            !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
+            !range_ok(strbytes, dcpl_off, dcpl_len) || !range_ok(strbytes, value_off, value_len))
+            return TB_ERR_CORRUPT;
+        uint64_t npoints;
+        if ((have & TB_IX_DS_SPACE) && tb_ix_space_check(strs + space_off, space_len, &npoints) != TB_OK)
+            return TB_ERR_CORRUPT;
+        if ((have & TB_IX_DS_TYPE) && tb_ix_type_nbytes(strs + type_off, type_len) == 0)
+            return TB_ERR_CORRUPT;
+        if ((have & TB_IX_DS_VALUE) &&
             !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
             return TB_ERR_CORRUPT;
     }
@@ -311,16 +336,21 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
     d->dsetcap = (uint32_t)(ndset ? ndset : 1);
     for (uint64_t k = 0; k < ndset; k++) {
         const uint8_t *x = dsts + k * SC_DST;
-        tb_ix_dset_t *r = &d->dsets[k];
+        tb_ix_dset_t  *r = &d->dsets[k];
         memset(r, 0, sizeof(*r));
+        r->have         = (uint8_t)SC_GET(x, DST, HAVE);
         r->type_enc     = strs + SC_GET(x, DST, TYPE_OFF);
         r->type_nbytes  = (uint32_t)SC_GET(x, DST, TYPE_LEN);
         r->space_enc    = strs + SC_GET(x, DST, SPACE_OFF);
         r->space_nbytes = (uint32_t)SC_GET(x, DST, SPACE_LEN);
+        r->dcpl_enc     = strs + SC_GET(x, DST, DCPL_OFF);
+        r->dcpl_nbytes  = (uint32_t)SC_GET(x, DST, DCPL_LEN);
         r->value        = strs + SC_GET(x, DST, VALUE_OFF);
         r->value_nbytes = (uint32_t)SC_GET(x, DST, VALUE_LEN);
-        r->compact      = (uint8_t)SC_GET(x, DST, COMPACT);
-        d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->value_nbytes;
+        r->storage_size = SC_GET(x, DST, STORAGE);
+        r->layout       = (uint8_t)SC_GET(x, DST, LAYOUT);
+        r->space_status = (uint8_t)SC_GET(x, DST, STATUS);
+        d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->dcpl_nbytes + r->value_nbytes;
         d->ndset = (uint32_t)k + 1;
     }
     tb_ix_data_nbytes += d->dset_nbytes;
@@ -458,11 +488,14 @@ tb_sidecar_compact(tb_ix_data_t *d, void *buf)
     }
     for (uint32_t k = 0; k < d->ndset; k++) {
         tb_ix_dset_t *x = &d->dsets[k];
-        if (x->owned)
-            continue;
-        SC_REBASE(x->type_enc, old, nb);
-        SC_REBASE(x->space_enc, old, nb);
-        SC_REBASE(x->value, old, nb);
+        if (!(x->owned & TB_IX_DS_TYPE))
+            SC_REBASE(x->type_enc, old, nb);
+        if (!(x->owned & TB_IX_DS_SPACE))
+            SC_REBASE(x->space_enc, old, nb);
+        if (!(x->owned & TB_IX_DS_DCPL))
+            SC_REBASE(x->dcpl_enc, old, nb);
+        if (!(x->owned & TB_IX_DS_VALUE))
+            SC_REBASE(x->value, old, nb);
     }
     free(buf);
     d->sc_strs   = nb;
@@ -472,11 +505,11 @@ tb_sidecar_compact(tb_ix_data_t *d, void *buf)
 
 /* ------------------------------------------------------------------ encode */
 
-/* A dataset whose content goes into the sidecar. */
+/* A dataset whose record (metadata, content) goes into the sidecar. */
 static int
 dset_kept(const tb_ix_obj_t *r)
 {
-    return r->dcache == TB_IX_DC_CACHED && r->has_info && r->type == SC_OBJ_DATASET;
+    return r->dset != TB_IX_NONE && r->has_info && r->type == SC_OBJ_DATASET;
 }
 
 /* Objects worth keeping: those with info, loaded links, loaded attributes or a content state. */
@@ -535,7 +568,7 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
         if (dset_kept(r)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
             ndset++;
-            strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->value_nbytes;
+            strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
         }
         if (!r->attrs_loaded)
             continue;
@@ -608,14 +641,18 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
         SC_PUT(o, OBJ, DSET, TB_IX_NONE);
         if (dset_kept(r)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
-            uint8_t             *p = dsts + di * SC_DST;
+            uint8_t            *p = dsts + di * SC_DST;
             SC_PUT(o, OBJ, DSET, di++);
             PUT_BYTES(p, DST, TYPE, strs, &so, x->type_enc, x->type_nbytes);
             PUT_BYTES(p, DST, SPACE, strs, &so, x->space_enc, x->space_nbytes);
+            PUT_BYTES(p, DST, DCPL, strs, &so, x->dcpl_enc, x->dcpl_nbytes);
             PUT_BYTES(p, DST, VALUE, strs, &so, x->value, x->value_nbytes);
-            SC_PUT(p, DST, COMPACT, x->compact);
+            SC_PUT(p, DST, HAVE, x->have);
+            SC_PUT(p, DST, LAYOUT, x->layout);
+            SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
+            SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
         }
-        else if (dc == TB_IX_DC_CACHED)
+        if (dc == TB_IX_DC_CACHED && !(dset_kept(r) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
             dc = TB_IX_DC_UNKNOWN;
         SC_PUT(o, OBJ, DCACHE, dc);
         if (!r->attrs_loaded)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   4u
+#define SC_VERSION   5u
 #define SC_BYTEORDER 0x01020304u
 #define SC_TRAILER   8u /* checksum of everything before it */
 
@@ -52,7 +52,8 @@ enum sc_atr_field {
     ATR_SPACE_LEN, ATR_SPACE_OFF, ATR_VALUE_OFF, ATR_VALUE_LEN, ATR_NFIELDS
 };
 enum sc_dst_field {
-    DST_TYPE_OFF, DST_TYPE_LEN, DST_SPACE_LEN, DST_SPACE_OFF, DST_VALUE_OFF, DST_VALUE_LEN, DST_COMPACT, DST_NFIELDS
+    DST_TYPE_OFF, DST_SPACE_OFF, DST_DCPL_OFF, DST_VALUE_OFF, DST_STORAGE, DST_TYPE_LEN, DST_SPACE_LEN, DST_DCPL_LEN,
+    DST_VALUE_LEN, DST_HAVE, DST_LAYOUT, DST_STATUS, DST_NFIELDS
 };
 
 /* The record kinds in file order after the header and the path: header, objects, groups, links,
@@ -66,7 +67,7 @@ extern const sc_record_t sc_records[SC_NRECORDS];
 #define SC_GRP 32u
 #define SC_LNK 56u
 #define SC_ATR 64u
-#define SC_DST 40u
+#define SC_DST 64u
 
 extern const sc_field_t sc_hdr_fields[HDR_NFIELDS];
 extern const sc_field_t sc_obj_fields[OBJ_NFIELDS];
