@@ -3,7 +3,8 @@
 # seed, a random tree is built with stock HDF5, then the same random query sequence runs under stock
 # HDF5 and under h5turbo (index in memory, then with a sidecar: written by the first persistent run,
 # loaded by the second, which starts with lazy datasets; then read-write with modifications and
-# dataset writes interleaved); every transcript must be identical.
+# dataset writes interleaved); every transcript must be identical. A difference is reported by the
+# scenario and query it is in (index_diff compare), with the seed and run that show it.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -21,10 +22,12 @@ settle
 for seed in $(seq 1 "$seeds"); do
   d="$tmp/s$seed"
   stock "$TB_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/stock.txt" || fail "stock query $seed"
-  for mode in memory persistent persistent; do
+  for run in "memory:index in memory" "persistent:writing the sidecar" "persistent:from the sidecar"; do
+    mode=${run%%:*}
     H5TURBO_INDEX=$mode turbo "$TB_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/turbo.txt" \
-      || fail "turbo query $seed ($mode)"
-    diff -u "$d/stock.txt" "$d/turbo.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed ($mode): transcripts differ"; }
+      || fail "turbo query $seed (${run#*:})"
+    "$TB_INDEX_DIFF" compare "$d/stock.txt" "$d/turbo.txt" > "$d/why.txt" \
+      || fail "seed $seed, ${run#*:}: $(cat "$d/why.txt")"
     n=$((n+1))
   done
   [ -f "$(cache_sidecar "$d/tree.h5")" ] || fail "seed $seed: no sidecar was written"
@@ -34,7 +37,10 @@ for seed in $(seq 1 "$seeds"); do
   cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rws/"; cp "$d/tree.h5" "$d/ext.h5" "$d/tree_ext.bin" "$d/rwt/"
   stock "$TB_INDEX_DIFF" query "$d/rws/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/stock_rw.txt" || fail "stock rw $seed"
   turbo "$TB_INDEX_DIFF" query "$d/rwt/tree.h5" "$d/paths.txt" "$seed" "$nq" rw > "$d/turbo_rw.txt" || fail "turbo rw $seed"
-  diff -u "$d/stock_rw.txt" "$d/turbo_rw.txt" > "$d/diff.txt" || { head -60 "$d/diff.txt"; fail "seed $seed (rw): transcripts differ"; }
+  "$TB_INDEX_DIFF" compare "$d/stock_rw.txt" "$d/turbo_rw.txt" > "$d/why.txt" \
+    || fail "seed $seed, read-write: $(cat "$d/why.txt")"
   n=$((n+1))
 done
-echo "ok: $n transcripts of $nq queries identical under stock HDF5 and h5turbo ($seeds random trees)"
+steps=$(cat "$tmp"/s*/stock*.txt | grep -a '^## ' | cut -d'|' -f1 | sed 's/^## //; s/ $//' | sort | uniq -c |
+  awk '{n=$1; $1=""; printf "%s%s %d", sep, substr($0, 2), n; sep=", "}')
+echo "ok: $n transcripts of $nq queries identical under stock HDF5 and h5turbo ($seeds random trees; steps: $steps)"

@@ -1,0 +1,93 @@
+/* index_diff_objects.c — the object info and open queries of the index's differential test:
+ * H5Oget_info3 (by name or of the location) and H5Oget_info_by_idx3 with every field set,
+ * H5Oexists_by_name, and H5Oopen / H5Dopen2 / H5Topen2 with the name H5Iget_name then reports and
+ * an attribute opened from the object. */
+#include "index_diff.h"
+
+#include <stdio.h>
+
+#define SCENARIO "object info"
+
+static void
+query(ixd_t *run, hid_t loc, const char *name, int kind)
+{
+    herr_t r;
+    switch (kind) {
+        case IXD_OINFO: {
+            H5O_info2_t oi;
+            unsigned    fl      = ixd_rnd_fields(run);
+            int         by_name = ixd_rnd(run, 2) != 0;
+            if (by_name)
+                ixd_query(run, SCENARIO, loc, name, "H5Oget_info_by_name3 of %s, %s", name, ixd_fields_str(fl));
+            else
+                ixd_query(run, SCENARIO, loc, name, "H5Oget_info3 of the location, %s", ixd_fields_str(fl));
+            r = by_name ? H5Oget_info_by_name3(loc, name, &oi, fl, H5P_DEFAULT) : H5Oget_info3(loc, &oi, fl);
+            printf("Oget_info(%u) r=%d ", fl, r);
+            if (r >= 0)
+                ixd_print_oinfo(run, &oi, fl);
+            printf("\n");
+            break;
+        }
+        case IXD_OINFO_BY_IDX: {
+            H5O_info2_t     oi;
+            unsigned        fl    = ixd_rnd_fields(run);
+            H5_index_t      it    = ixd_rnd_idx(run);
+            H5_iter_order_t o     = ixd_rnd_order(run);
+            hsize_t         n     = ixd_rnd(run, 5);
+            const char     *group = ixd_rnd(run, 2) ? "." : name;
+            ixd_query(run, SCENARIO, loc, name, "H5Oget_info_by_idx3 of link %llu of %s %s, %s, %s",
+                      (unsigned long long)n, group, ixd_idx_str(it), ixd_order_str(o), ixd_fields_str(fl));
+            r = H5Oget_info_by_idx3(loc, group, it, o, n, &oi, fl, H5P_DEFAULT);
+            printf("Oget_info_by_idx(%d,%d,%llu,%u) r=%d ", it, o, (unsigned long long)n, fl, r);
+            if (r >= 0)
+                ixd_print_oinfo(run, &oi, fl);
+            printf("\n");
+            break;
+        }
+        case IXD_OEXISTS:
+            ixd_query(run, SCENARIO, loc, name, "H5Oexists_by_name of %s", name);
+            printf("Oexists=%d\n", (int)H5Oexists_by_name(loc, name, H5P_DEFAULT));
+            break;
+        case IXD_OOPEN: {
+            ixd_query(run, SCENARIO, loc, name, "H5Oopen of %s, its H5Iget_name and H5Oget_info3", name);
+            hid_t o = H5Oopen(loc, name, H5P_DEFAULT);
+            printf("Oopen r=%d", o >= 0);
+            if (o >= 0) {
+                H5O_info2_t oi;
+                char        nb[1024] = "";
+                H5Iget_name(o, nb, sizeof(nb));
+                H5Oget_info3(o, &oi, H5O_INFO_BASIC);
+                printf(" itype=%d name=%s ", (int)H5Iget_type(o), nb);
+                ixd_print_oinfo(run, &oi, H5O_INFO_BASIC);
+                H5Oclose(o);
+            }
+            printf("\n");
+            break;
+        }
+        default: { /* IXD_DOPEN, IXD_TOPEN */
+            int dset = kind == IXD_DOPEN;
+            ixd_query(run, SCENARIO, loc, name, "%s of %s, its H5Iget_name, and H5Aopen of its attr0",
+                      dset ? "H5Dopen2" : "H5Topen2", name);
+            hid_t o = dset ? H5Dopen2(loc, name, H5P_DEFAULT) : H5Topen2(loc, name, H5P_DEFAULT);
+            printf("%s r=%d", dset ? "Dopen" : "Topen", o >= 0);
+            if (o >= 0) {
+                char nb[1024] = "", an[64] = "";
+                printf(" len=%zd", H5Iget_name(o, nb, 8));
+                H5Iget_name(o, nb, sizeof(nb));
+                printf(" name=%s", nb);
+                if (H5Aexists(o, "attr0") > 0) {
+                    hid_t a = H5Aopen(o, "attr0", H5P_DEFAULT);
+                    H5Iget_name(a, nb, sizeof(nb));
+                    H5Aget_name(a, sizeof(an), an);
+                    printf(" attr=%s on %s", an, nb);
+                    H5Aclose(a);
+                }
+                H5Oclose(o);
+            }
+            printf("\n");
+            break;
+        }
+    }
+}
+
+const ixd_scenario_t ixd_objects = {SCENARIO, query};
