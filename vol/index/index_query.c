@@ -385,47 +385,108 @@ resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5
 
 /* ------------------------------------------------------------------ callback IDs */
 
-/* The path of the object being registered for a callback, until the wrap class has made our
- * wrapper of it (callbacks are serialised by HDF5; registration does not nest). */
+/* The object being registered for a callback, until the wrap class has made our wrapper of it
+ * (callbacks are serialised by HDF5; registration does not nest): the object below, or for a lazy
+ * one this struct's own address standing in for it, and the path and record the wrapper takes. */
 static struct {
-    void *under;
-    char *path;
+    void      *under;
+    char      *path;
+    H5I_type_t lazy_kind; /* H5I_BADID: a real object */
+    uint32_t   lazy_obj;
+    tb_ix_data_t *d;
+    struct tb_index_file *f;
+    bool       failed;    /* the lazy wrapper could not be made (out of memory) */
 } pending_wrap;
 
-/* Opens `name` (a group when want_group) below, the way native iteration opens the object it
- * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. */
+/* Registers an ID for `obj` below (or, with lazy_kind not H5I_BADID, for a lazy object of record t)
+ * as the application's call wraps it, with `path` (taken). */
 static hid_t
-open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_group)
+register_for_callback(tb_obj_t *o, void *obj, H5I_type_t type, H5I_type_t lazy_kind, uint32_t t, char *path)
 {
-    H5VL_loc_params_t self = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_SELF};
+    pending_wrap.under     = lazy_kind != H5I_BADID ? (void *)&pending_wrap : obj;
+    pending_wrap.path      = path;
+    pending_wrap.lazy_kind = lazy_kind;
+    pending_wrap.lazy_obj  = t;
+    pending_wrap.d         = o->ctx->index->d;
+    pending_wrap.f         = o->ctx->index;
+    pending_wrap.failed    = false;
+    hid_t id               = H5VLwrap_register(pending_wrap.under, type);
+    free(pending_wrap.path); /* (not taken: no wrapper of ours was made) */
+    bool failed            = pending_wrap.failed;
+    memset(&pending_wrap, 0, sizeof(pending_wrap));
+    pending_wrap.lazy_kind = H5I_BADID;
+    if (id >= 0 && failed) {
+        hid_t saved = tb_err_save();
+        H5Idec_ref(id); /* (a wrapper with nothing below and no state: its close only frees it) */
+        tb_err_restore(saved);
+        id = H5I_INVALID_HID;
+    }
+    return id;
+}
+
+/* Opens `name` (a group when want_group) from o, the way native iteration opens the object it
+ * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. In a
+ * read-only file whose index knows the object (record t, not TB_IX_NONE) and its path, that is a
+ * lazy object: nothing opened below. */
+static hid_t
+open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_group, tb_ix_data_t *d, uint32_t t)
+{
+    /* Native records the path of what it hands to the callback; in a read-only file the index can
+     * tell it too, and what is opened from the callback's object then opens from the index. */
+    char *path = NULL;
+    if (o->ctx->index && !d->writable) {
+        const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+        if (base && tb_ix_join_path(base, name, &path) != TB_OK)
+            path = NULL; /* (none when it cannot be told: H5Iget_name forwards) */
+    }
+    if (path && t != TB_IX_NONE && o->ctx->index->file_under) {
+        const tb_ix_obj_t *r    = &d->objs[t];
+        H5I_type_t         kind = H5I_BADID;
+        if ((r->has_info && r->type == H5O_TYPE_GROUP) || r->group != TB_IX_NONE)
+            kind = H5I_GROUP;
+        else if (!want_group && r->has_info && r->type == H5O_TYPE_DATASET && r->dset != TB_IX_NONE &&
+                 (d->dsets[r->dset].have & (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) == (TB_IX_DS_TYPE | TB_IX_DS_SPACE))
+            kind = H5I_DATASET;
+        if (kind != H5I_BADID) {
+            char *p = strdup(path);
+            hid_t id = p ? register_for_callback(o, NULL, kind, kind, t, p) : H5I_INVALID_HID;
+            if (id >= 0) {
+                free(path);
+                tb_ix_stats.answered++;
+                return id;
+            }
+        }
+    }
+    /* Opened below: from o, or from the file by its path when o is lazy. */
+    void             *at    = o->under;
+    H5I_type_t        atype = loc_type;
+    const char       *nm    = name;
+    if (!at) {
+        at    = o->ctx->index ? o->ctx->index->file_under : NULL;
+        atype = H5I_FILE;
+        nm    = path;
+        if (!at || !nm) {
+            free(path);
+            return H5I_INVALID_HID;
+        }
+    }
+    H5VL_loc_params_t self = {.obj_type = atype, .type = H5VL_OBJECT_BY_SELF};
     void             *obj;
     H5I_type_t        type = H5I_GROUP;
     if (want_group)
-        obj = H5VLgroup_open(o->under, &self, o->under_vol_id, name, H5P_GROUP_ACCESS_DEFAULT, DXPL, NULL);
+        obj = H5VLgroup_open(at, &self, o->under_vol_id, nm, H5P_GROUP_ACCESS_DEFAULT, DXPL, NULL);
     else {
-        H5VL_loc_params_t byname          = {.obj_type = loc_type, .type = H5VL_OBJECT_BY_NAME};
-        byname.loc_data.loc_by_name.name    = name;
+        H5VL_loc_params_t byname            = {.obj_type = atype, .type = H5VL_OBJECT_BY_NAME};
+        byname.loc_data.loc_by_name.name    = nm;
         byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        obj = H5VLobject_open(o->under, &byname, o->under_vol_id, &type, DXPL, NULL);
+        obj = H5VLobject_open(at, &byname, o->under_vol_id, &type, DXPL, NULL);
     }
     if (!obj) {
+        free(path);
         H5Eclear2(H5E_DEFAULT);
         return H5I_INVALID_HID;
     }
-    /* Native records the path of what it hands to the callback; in a read-only file the index can
-     * tell it too, and attributes opened from the callback's object then open from the cache. The
-     * path is handed to our wrapper of obj when the wrap class makes it (tb_index_obj_wrapped). */
-    if (o->ctx->index && !o->ctx->index->d->writable) {
-        const char *base = loc_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-        pending_wrap.under = obj;
-        pending_wrap.path  = NULL; /* (none when it cannot be told: H5Iget_name forwards) */
-        if (base && tb_ix_join_path(base, name, &pending_wrap.path) != TB_OK)
-            pending_wrap.path = NULL;
-    }
-    hid_t id = H5VLwrap_register(obj, type);
-    free(pending_wrap.path); /* (not taken: no wrapper of ours was made) */
-    pending_wrap.under = NULL;
-    pending_wrap.path  = NULL;
+    hid_t id = register_for_callback(o, obj, type, H5I_BADID, TB_IX_NONE, path);
     if (id < 0) {
         tb_ix_close_under(obj, type, o->under_vol_id);
         H5Eclear2(H5E_DEFAULT);
@@ -462,9 +523,23 @@ tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const
 void
 tb_index_obj_wrapped(tb_obj_t *w)
 {
-    if (!pending_wrap.path || w->under != pending_wrap.under)
+    if (!pending_wrap.under || w->under != pending_wrap.under)
         return;
-    struct tb_index_obj *x = tb_ix_obj_state(w);
+    if (pending_wrap.lazy_kind != H5I_BADID) {
+        /* A lazy object: the stand-in is not an object below. */
+        w->under = NULL;
+        if (!tb_ix_lazy_new(pending_wrap.f, w, pending_wrap.lazy_kind, pending_wrap.lazy_obj, 0)) {
+            pending_wrap.failed = true;
+            return;
+        }
+        w->idx->state = TB_IXO_MINE;
+        memcpy(w->idx->token, pending_wrap.d->objs[pending_wrap.lazy_obj].token, TB_IX_TOKEN_NBYTES);
+        if (pending_wrap.lazy_kind == H5I_GROUP)
+            tb_ix_stats.groups_lazy++;
+        else
+            tb_ix_stats.dsets_lazy++;
+    }
+    struct tb_index_obj *x = pending_wrap.path ? tb_ix_obj_state(w) : NULL;
     if (x && !x->path) {
         x->path           = pending_wrap.path;
         pending_wrap.path = NULL;
@@ -733,7 +808,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
 
     v->d      = d;
     v->fileno = o->ctx->index->fileno;
-    v->id     = open_for_callback(o, loc->obj_type, name, !v->objects);
+    v->id     = open_for_callback(o, loc->obj_type, name, !v->objects, d, start);
     if (v->id < 0)
         return TB_FORWARD;
     herr_t ret = H5_ITER_CONT;
@@ -868,7 +943,7 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
         (skip > 0 && skip >= d->groups[gi].nlinks))
         FORWARD(); /* native errs (or orders as the index cannot know) */
     hid_t gid = open_for_callback(o, loc->obj_type,
-                                  loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", true);
+                                  loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : ".", true, d, g);
     if (gid < 0)
         FORWARD();
     herr_t ret = iterate_answer(d, gi, perm, rev, gid, it);
