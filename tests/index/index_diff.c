@@ -239,6 +239,27 @@ ixd_print_oinfo(const ixd_t *run, const H5O_info2_t *oi, unsigned fields)
     printf("na=%llu", (unsigned long long)oi->num_attrs);
 }
 
+static herr_t
+innermost(unsigned n, const H5E_error2_t *e, void *out)
+{
+    if (n == 0) {
+        char maj[64] = "", min[64] = "";
+        H5Eget_msg(e->maj_num, NULL, maj, sizeof(maj));
+        H5Eget_msg(e->min_num, NULL, min, sizeof(min));
+        snprintf(out, 512, "error(%s / %s: %s)", maj, min, e->desc ? e->desc : "");
+    }
+    return 0;
+}
+
+void
+ixd_print_innermost_error(void)
+{
+    char buf[512] = "error(none)";
+    H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, innermost, buf);
+    H5Eclear2(H5E_DEFAULT);
+    printf("%s", buf);
+}
+
 void
 ixd_print_id(hid_t id)
 {

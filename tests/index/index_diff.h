@@ -89,6 +89,8 @@ const char     *ixd_order_str(H5_iter_order_t order);
 void ixd_print_token(const ixd_t *run, const H5O_token_t *tok);
 void ixd_print_linfo(const ixd_t *run, const H5L_info2_t *li);
 void ixd_print_oinfo(const ixd_t *run, const H5O_info2_t *oi, unsigned fields);
+/* The most specific error of the stack (what h5py turns into its exception), then clears it. */
+void ixd_print_innermost_error(void);
 void ixd_print_id(hid_t id); /* [type name] of an ID handed to a callback */
 
 /* ------------------------------------------------------------------ scenarios */

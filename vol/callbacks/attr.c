@@ -21,9 +21,8 @@ attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t typ
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    tb_obj_t *o    = obj;
-    tb_obj_t *lazy = tb_index_attr_open(o, loc, name, aapl_id, req);
-    if (lazy)
+    tb_obj_t *o = obj, *lazy;
+    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy) == TB_ANSWERED)
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;

@@ -7,13 +7,20 @@ static herr_t
 get_conn_cls(void *obj, H5VL_get_conn_lvl_t lvl, const H5VL_class_t **cls_out)
 {
     tb_obj_t *o = obj;
-    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
-        return -1;
     if (lvl == H5VL_GET_CONN_LVL_CURR) {
         *cls_out = &tb_vol_class;
         return 0;
     }
-    return H5VLintrospect_get_conn_cls(o->under, o->under_vol_id, lvl, cls_out);
+    if (o->ctx->term_cls) { /* (a lazy object stays lazy: H5Oget_info1 asks this of every object) */
+        *cls_out = o->ctx->term_cls;
+        return 0;
+    }
+    if (tb_enter(o, NULL, TB_USE, H5P_DEFAULT) < 0)
+        return -1;
+    herr_t ret = H5VLintrospect_get_conn_cls(o->under, o->under_vol_id, lvl, cls_out);
+    if (ret >= 0)
+        o->ctx->term_cls = *cls_out;
+    return ret;
 }
 
 static herr_t

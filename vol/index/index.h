@@ -44,10 +44,11 @@ void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_par
 /* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */
 tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
                                  void **req, herr_t *ret_out);
-/* H5Aopen / H5Aopen_by_name of a cached attribute: a lazy attribute (under == NULL), or NULL to
- * forward. */
-tb_obj_t *tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
-                               void **req);
+/* H5Aopen / H5Aopen_by_name: TB_ANSWERED with a lazy attribute (under == NULL) of the cache in
+ * *out, or with NULL in *out (an attribute the index knows is missing, asked of a lazy object:
+ * native's error on the stack); TB_FORWARD. */
+tb_answer_t tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
+                               void **req, tb_obj_t **out);
 /* H5Aread and H5Aget_type/space/info/name of a lazy attribute: TB_ANSWERED, or TB_FORWARD when
  * the caller must make it real (tb_enter with TB_USE) and forward. */
 tb_answer_t tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);

@@ -261,21 +261,53 @@ tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specif
     return TB_ANSWERED;
 }
 
-tb_obj_t *
-tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req)
+/* An attribute the index knows is not there, asked of a lazy object: native's failure, from an
+ * open by the object's path from the file (the object header is read, as native reads it, and
+ * the error stack names the attribute and its storage as native's does), without opening the
+ * object itself. TB_ANSWERED (*out NULL, the error on the stack), or TB_FORWARD when it unexpectedly
+ * opens or the path cannot be told. */
+static tb_answer_t
+open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void **req, tb_obj_t **out)
+{
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       t;
+    char          *path = NULL;
+    if (tb_ix_locate(o, loc, req, &d, &a, &t, &path) != TB_OK || !path)
+        return TB_FORWARD;
+    void *attr = open_real(o->ctx->index, o->under_vol_id, 1, NULL, path, name);
+    free(path);
+    if (attr) {
+        hid_t saved = tb_err_save();
+        H5VLattr_close(attr, o->under_vol_id, DXPL, NULL);
+        tb_err_restore(saved);
+        return TB_FORWARD;
+    }
+    *out = NULL;
+    tb_ix_stats.answered++;
+    return TB_ANSWERED;
+}
+
+tb_answer_t
+tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req,
+                   tb_obj_t **out)
 {
     if (aapl_id != H5P_DEFAULT && aapl_id != H5P_ATTRIBUTE_ACCESS_DEFAULT)
-        return NULL;
+        return TB_FORWARD;
     struct tb_index_file *f = o->ctx->index;
     if (!f || !f->file_under || !name)
-        return NULL;
+        return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     char           *path = NULL;
     uint32_t        t, t_again;
     if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
-        return NULL;
-    const tb_ix_attr_t *x = tb_ix_load_attrs(d, &a, t) != TB_OK ? NULL : attr_find(d, t, name);
+        return TB_FORWARD;
+    if (tb_ix_load_attrs(d, &a, t) != TB_OK)
+        return TB_FORWARD;
+    const tb_ix_attr_t *x = attr_find(d, t, name);
+    if (!x && !o->under)
+        return open_missing(o, loc, name, req, out);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened. */
     if (x && x->cached && !f->sentinel &&
@@ -286,7 +318,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     }
     if (!x || !x->cached) {
         free(path);
-        return NULL;
+        return TB_FORWARD;
     }
     /* Native records the location's path in the attribute (H5Iget_name reports it), not its
      * object's: "/" for the file. */
@@ -305,7 +337,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
         free(xpath);
         free(lpath);
         free(rel);
-        return NULL;
+        return TB_FORWARD;
     }
     lz->loc_is_file = loc->obj_type == H5I_FILE;
     lz->loc_path    = lpath;
@@ -334,7 +366,8 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     w->idx->path  = xpath;           /* what H5Iget_name reports */
     tb_ix_stats.attrs_lazy++;
     tb_ix_stats.answered++;
-    return w;
+    *out = w;
+    return TB_ANSWERED;
 }
 
 tb_status_t

@@ -424,6 +424,24 @@ register_for_callback(tb_obj_t *o, void *obj, H5I_type_t type, H5I_type_t lazy_k
     return id;
 }
 
+/* What an open of record t in a read-only file can hand out without opening anything below: a lazy
+ * group, a lazy dataset, or H5I_BADID (named datatypes are opened for real: HDF5 decodes them at
+ * once). A lazy dataset answers what the application asked of it before from its record and opens
+ * the real one by its path for anything else: so only one with a record, or any dataset of an
+ * index read from a sidecar (the run that wrote it recorded what it asked; a walk that asks a
+ * dataset nothing but its attributes, as h5py's visititems does, then opens none), never in a
+ * first open that has yet to learn what is asked. */
+static H5I_type_t
+lazy_kind(const tb_ix_data_t *d, uint32_t t)
+{
+    const tb_ix_obj_t *r = &d->objs[t];
+    if ((r->has_info && r->type == H5O_TYPE_GROUP) || r->group != TB_IX_NONE)
+        return H5I_GROUP;
+    if (r->has_info && r->type == H5O_TYPE_DATASET && ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || d->sc_buf))
+        return H5I_DATASET;
+    return H5I_BADID;
+}
+
 /* Opens `name` (a group when want_group) from o, the way native iteration opens the object it
  * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. In a
  * read-only file whose index knows the object (record t, not TB_IX_NONE) and its path, that is a
@@ -440,14 +458,8 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_
             path = NULL; /* (none when it cannot be told: H5Iget_name forwards) */
     }
     if (path && t != TB_IX_NONE && o->ctx->index->file_under) {
-        const tb_ix_obj_t *r    = &d->objs[t];
-        H5I_type_t         kind = H5I_BADID;
-        if ((r->has_info && r->type == H5O_TYPE_GROUP) || r->group != TB_IX_NONE)
-            kind = H5I_GROUP;
-        else if (!want_group && r->has_info && r->type == H5O_TYPE_DATASET && r->dset != TB_IX_NONE &&
-                 (d->dsets[r->dset].have & (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) == (TB_IX_DS_TYPE | TB_IX_DS_SPACE))
-            kind = H5I_DATASET;
-        if (kind != H5I_BADID) {
+        H5I_type_t kind = lazy_kind(d, t);
+        if (kind == H5I_GROUP || (kind == H5I_DATASET && !want_group)) {
             char *p = strdup(path);
             hid_t id = p ? register_for_callback(o, NULL, kind, kind, t, p) : H5I_INVALID_HID;
             if (id >= 0) {
@@ -1129,17 +1141,20 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
      * is opened from it derive from it): the index hands out a lazy object only when it can tell
      * that path, from the file or from a location whose path it knows. Read-only files: no
      * renames to follow. */
-    if (loc->type == H5VL_OBJECT_BY_NAME) { /* H5Oopen */
-        name   = loc->loc_data.loc_by_name.name;
-        apl_id = loc->loc_data.loc_by_name.lapl_id;
+    if (loc->type == H5VL_OBJECT_BY_NAME) { /* H5Oopen: a link access list (h5py's sets an external
+                                              * link file access list), which only soft and external
+                                              * links use, and the index resolves through neither */
+        name = loc->loc_data.loc_by_name.name;
+        if (!lapl_ok(loc))
+            return NULL;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return NULL;
+    else if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_GROUP_ACCESS_DEFAULT &&
+             apl_id != H5P_DATATYPE_ACCESS_DEFAULT)
+        return NULL; /* (a chunk cache, a virtual view, a prefix: what the open is asked to use) */
     if (req || !o->ctx->index || !name)
         return NULL;
-    if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_GROUP_ACCESS_DEFAULT &&
-        apl_id != H5P_DATATYPE_ACCESS_DEFAULT && apl_id != H5P_LINK_ACCESS_DEFAULT)
-        return NULL; /* (a chunk cache, a virtual view, a prefix: what the open is asked to use) */
     const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
     if (!base && name[0] != '/')
         return NULL;
@@ -1157,12 +1172,7 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     if (tb_ix_obj_get(d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
         (t = target_of(d, &r)) == TB_IX_NONE)
         return NULL;
-    H5I_type_t kind = H5I_BADID;
-    if (d->objs[t].has_info && d->objs[t].type == H5O_TYPE_GROUP)
-        kind = H5I_GROUP;
-    else if (d->objs[t].has_info && d->objs[t].type == H5O_TYPE_DATASET && d->objs[t].dset != TB_IX_NONE &&
-             (d->dsets[d->objs[t].dset].have & (TB_IX_DS_TYPE | TB_IX_DS_SPACE)) == (TB_IX_DS_TYPE | TB_IX_DS_SPACE))
-        kind = H5I_DATASET; /* (one whose type and space are known: what any reader asks first) */
+    H5I_type_t kind = lazy_kind(d, t);
     if (kind == H5I_BADID || (want != H5I_BADID && want != kind))
         return NULL; /* (named datatypes are opened for real: HDF5 decodes them at once) */
     char *path;
