@@ -30,9 +30,10 @@ print_stats(void *ctx)
     (void)ctx;
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
-            "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu\n",
+            "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
+            "converted_writes=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
-            s->forwarded_reads, s->fallbacks, s->behind_writes);
+            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes);
     stats_registered = 0;
 }
 
@@ -381,9 +382,19 @@ tb_pipe_release(tb_obj_t *o)
     o->pipe = NULL;
 }
 
-/* The dataset's state, or NULL when this call must be forwarded. */
+/* Integer and floating-point types: HDF5 converts them element by element, with no background
+ * buffer, so converting a chunk's elements with H5Tconvert gives what H5Dread/H5Dwrite give. */
+static int
+type_numeric(hid_t t)
+{
+    H5T_class_t c = H5Tget_class(t);
+    return c == H5T_INTEGER || c == H5T_FLOAT;
+}
+
+/* The dataset's state, or NULL when this call must be forwarded. *convert_out: the memory type
+ * is a numeric type other than the file's (elements go through H5Tconvert). */
 static tb_pipe_dset_t *
-ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out)
+ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out, int *convert_out)
 {
     if (!o->pipe) {
         tb_pipe_dset_t *p = calloc(1, sizeof(*p));
@@ -400,8 +411,15 @@ ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out)
     if (p->state != 1 || (intent & (H5F_ACC_SWMR_WRITE | H5F_ACC_SWMR_READ)) ||
         (writing && !(intent & H5F_ACC_RDWR)))
         return NULL;
-    if (H5Tequal(mem_type_id, p->type_id) <= 0)
+    *convert_out = 0;
+    htri_t eq    = H5Tequal(mem_type_id, p->type_id);
+    if (eq < 0)
         return NULL;
+    if (eq == 0) {
+        if (!type_numeric(p->type_id) || !type_numeric(mem_type_id) || H5Tget_size(mem_type_id) == 0)
+            return NULL;
+        *convert_out = 1;
+    }
     *edc_out = 1;
     if (dxpl_id != H5P_DATASET_XFER_DEFAULT) {
         /* A data transform changes values on the way: native's job. (The query fails, quietly,
@@ -680,6 +698,11 @@ typedef struct rchunk {
     size_t       raw_nbytes;
     uint32_t     mask;
     tb_status_t st;
+    /* Conversion: the chunk's part of the selection as a dense array, file type on the way in,
+     * memory type once converted (tb_buf; NULL: nothing to convert, the buffer stays as it is). */
+    void        *conv;
+    size_t       conv_nbytes;
+    int          decoded; /* job mutex: conv may be converted */
 } rchunk_t;
 
 typedef struct rjob {
@@ -692,17 +715,20 @@ typedef struct rjob {
     unsigned               inner_threads;
     size_t                 inflight_max;
     pthread_t              owner;
+    hid_t                  mem_type_id, dxpl_id; /* conversion: the application's thread only */
     pthread_mutex_t        mu; /* protects the fields below */
     pthread_cond_t         cv;
     size_t                 nread;    /* chunks [0, nread) are read and may be decoded */
     size_t                 next;     /* next chunk to claim for decoding */
     size_t                 ndecoded;
-    size_t                 inflight; /* raw bytes read and not yet decoded */
+    size_t                 nconverted; /* conversion: chunks [0, nconverted) are in the user's buffer */
+    size_t                 inflight; /* raw bytes read and not yet decoded, decoded bytes not yet converted */
     int                    abort, failed;
+    int                    conv_failed; /* H5Tconvert failed: its error stands, native is not asked again */
     int                    no_index; /* nothing stored yet: left to native (not a failure) */
 } rjob_t;
 
-/* Unfilters chunk i into the user's buffer (any thread). */
+/* Unfilters chunk i into the user's buffer, or into its conversion array (any thread). */
 static void
 decode_one(rjob_t *j, size_t i)
 {
@@ -710,10 +736,27 @@ decode_one(rjob_t *j, size_t i)
     rchunk_t              *c = &j->c[i];
     hsize_t                off[TB_PIPE_RANK];
     tb_pipe_region_t      r;
+    int                    convert = j->plan->convert;
     tb_pipe_chunk_offset(p, j->plan, i, off);
     tb_pipe_region(p, j->plan, off, &r);
+    if (convert && (c->raw || !p->skip_missing)) {
+        /* Room for the region's elements in whichever of the two types is larger: H5Tconvert
+         * converts in place. */
+        size_t nelem   = tb_pipe_region_nelem(p, &r);
+        size_t es      = p->type_nbytes > j->plan->es ? p->type_nbytes : j->plan->es;
+        c->conv_nbytes = nelem * es;
+        if (!(c->conv = tb_buf_get(c->conv_nbytes))) {
+            c->st = TB_ERR_NOMEM;
+            goto out;
+        }
+        if (!c->raw) {
+            /* HDF5 converts a missing chunk's fill value like stored elements. */
+            tb_pipe_fill_dense(p, c->conv, nelem);
+            return;
+        }
+    }
     if (!c->raw) {
-        if (!p->skip_missing)
+        if (!p->skip_missing && !convert)
             tb_pipe_fill_user(p, j->plan, &r, j->user);
         return;
     }
@@ -724,11 +767,14 @@ decode_one(rjob_t *j, size_t i)
         uint8_t    *direct = r.direct ? j->user + r.user_off : NULL;
         const void *dec    = NULL;
         c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->inner_threads);
-        if (c->st == TB_OK && dec != direct)
+        if (c->st == TB_OK && convert)
+            tb_pipe_pack_chunk(p, &r, dec, c->conv);
+        else if (c->st == TB_OK && dec != direct)
             tb_pipe_scatter(p, j->plan, &r, dec, j->user);
     }
     tb_buf_put(bufs[0]);
     tb_buf_put(bufs[1]);
+out:
     tb_buf_put(c->raw);
     c->raw = NULL;
 }
@@ -744,9 +790,46 @@ decode_claimed(rjob_t *j)
     pthread_mutex_lock(&j->mu);
     j->ndecoded++;
     j->inflight -= nbytes;
+    j->inflight += j->c[i].conv_nbytes;
+    j->c[i].decoded = 1;
     if (j->c[i].st != TB_OK)
         j->failed = j->abort = 1;
     pthread_cond_broadcast(&j->cv);
+}
+
+/* Conversion, on the application's thread: converts the decoded chunks that are next in order
+ * (HDF5's order: chunk by chunk, each chunk's elements in row-major order, so that a conversion
+ * exception callback on the transfer list sees the same sequence) and copies them to the user's
+ * buffer. Called with j->mu held, returns with it held. */
+static void
+convert_ready(rjob_t *j)
+{
+    while (!j->abort && j->nconverted < j->n && j->c[j->nconverted].decoded) {
+        size_t    i = j->nconverted;
+        rchunk_t *c = &j->c[i];
+        pthread_mutex_unlock(&j->mu);
+        int ok = 1;
+        if (c->conv) {
+            hsize_t           off[TB_PIPE_RANK];
+            tb_pipe_region_t r;
+            tb_pipe_chunk_offset(j->p, j->plan, i, off);
+            tb_pipe_region(j->p, j->plan, off, &r);
+            size_t nelem = tb_pipe_region_nelem(j->p, &r);
+            if (H5Tconvert(j->p->type_id, j->mem_type_id, nelem, c->conv, NULL, j->dxpl_id) < 0)
+                ok = 0;
+            else
+                tb_pipe_unpack_user(j->p, j->plan, &r, c->conv, j->user);
+            tb_buf_put(c->conv);
+            c->conv = NULL;
+        }
+        pthread_mutex_lock(&j->mu);
+        j->inflight -= c->conv_nbytes;
+        j->nconverted++;
+        if (!ok) {
+            j->conv_failed = j->failed = j->abort = 1;
+            pthread_cond_broadcast(&j->cv); /* workers waiting for chunks to decode stop */
+        }
+    }
 }
 
 static void
@@ -767,17 +850,23 @@ read_worker(void *arg)
 }
 
 /* The application's thread: reads raw chunks in order, ahead of the decoders by at most
- * inflight_max bytes, decoding itself while it may not read further; then helps finish. */
+ * inflight_max bytes, decoding (and converting) itself while it may not read further; then
+ * helps finish. */
 static int
 read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
 {
+    int convert = j->plan->convert;
     for (size_t i = 0; i < j->n; i++) {
         pthread_mutex_lock(&j->mu);
+        if (convert)
+            convert_ready(j);
         while (!j->abort && j->inflight > j->inflight_max && j->ndecoded < j->nread) {
             if (j->next < j->nread)
                 decode_claimed(j);
             else
                 pthread_cond_wait(&j->cv, &j->mu);
+            if (convert)
+                convert_ready(j);
         }
         int stop = j->abort;
         pthread_mutex_unlock(&j->mu);
@@ -820,20 +909,30 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
     pthread_mutex_lock(&j->mu);
     if (j->failed)
         j->abort = 1;
-    while (!j->abort && j->next < j->n)
+    while (!j->abort && j->next < j->n) {
         decode_claimed(j);
+        if (convert)
+            convert_ready(j);
+    }
     /* Wait for the chunks other threads claimed (also after an abort: they own their buffers). */
-    while (j->ndecoded < (j->abort ? j->next : j->n))
+    for (;;) {
+        if (convert)
+            convert_ready(j);
+        if (j->ndecoded >= (j->abort ? j->next : j->n) && (j->abort || !convert || j->nconverted >= j->n))
+            break;
         pthread_cond_wait(&j->cv, &j->mu);
+    }
     int failed = j->failed;
     pthread_mutex_unlock(&j->mu);
     return failed ? -1 : 0;
 }
 
 /* Runs one eligible read: 1 done; 0 left to native (nothing stored yet); -1 failed (the caller
- * reads again through native, which then reports the error HDF5 reports). */
+ * reads again through native, which then reports the error HDF5 reports); -2 the conversion
+ * failed (H5Tconvert's error is on the stack, as H5Dread's own would be: the read fails). */
 static int
-run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, void *buf, int edc)
+run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id, hid_t dxpl_id,
+         void *buf, int edc)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
@@ -849,6 +948,8 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     j.edc          = edc;
     j.inflight_max = o->ctx->cfg.inflight_nbytes;
     j.owner        = pthread_self();
+    j.mem_type_id  = mem_type_id;
+    j.dxpl_id      = dxpl_id;
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
 
@@ -864,14 +965,16 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     int rc = read_stream(o, &j, dxpl_id);
     tb_taskgroup_wait(&g);
 
-    for (size_t i = 0; i < n; i++)
+    for (size_t i = 0; i < n; i++) {
         tb_buf_put(c[i].raw);
+        tb_buf_put(c[i].conv);
+    }
     free(c);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
     if (rc == 0)
         tb_pipe_stats_g.chunks_read += n;
-    return rc == 0 ? 1 : j.no_index ? 0 : -1;
+    return rc == 0 ? 1 : j.conv_failed ? -2 : j.no_index ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ entry points */
@@ -891,12 +994,12 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     register_stats();
     quiet_t q;
     quiet_on(&q);
-    int              done = 0, edc = 1, behind = 0, drain_failed = 0;
-    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc);
+    int              done = 0, edc = 1, behind = 0, drain_failed = 0, convert = 0;
+    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
     hsize_t          dims[TB_PIPE_RANK];
     tb_pipe_plan_t  plan;
-    int              planned = p && current_dims(o, p, dxpl_id, dims) &&
-                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
+    int              planned = p && !convert && current_dims(o, p, dxpl_id, dims) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, p->type_nbytes, 0, &plan) &&
                   plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     if (planned && o->ctx->cfg.write_behind)
         behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
@@ -941,25 +1044,36 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     register_stats();
     quiet_t q;
     quiet_on(&q);
-    int              done = 0, edc = 1;
-    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc);
+    int              done = 0, edc = 1, convert = 0, conv_failed = 0;
+    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc, &convert);
     if (p) {
         hsize_t         dims[TB_PIPE_RANK];
         tb_pipe_plan_t plan;
-        if (current_dims(o, p, dxpl_id, dims) && tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, &plan) &&
+        size_t          mes = convert ? H5Tget_size(mem_type_id) : p->type_nbytes;
+        if (current_dims(o, p, dxpl_id, dims) &&
+            tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, &plan) &&
             plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes) {
-            int rc = run_read(o, p, &plan, dxpl_id, buf, edc);
-            done   = rc == 1;
-            if (rc < 0)
+            int rc      = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc);
+            done        = rc == 1;
+            conv_failed = rc == -2;
+            if (rc == -1)
                 tb_pipe_stats_g.fallbacks++;
         }
-        if (!done)
+        if (!done && !conv_failed)
             tb_pipe_stats_g.forwarded_reads++;
     }
-    H5Eclear2(H5E_DEFAULT);
+    /* A failed conversion is the read's error, as in H5Dread: its stack stays. */
+    if (!conv_failed)
+        H5Eclear2(H5E_DEFAULT);
     quiet_off(&q);
+    if (conv_failed) {
+        *ret_out = -1;
+        return TB_ANSWERED;
+    }
     if (done) {
         tb_pipe_stats_g.reads++;
+        if (convert)
+            tb_pipe_stats_g.converted_reads++;
         *ret_out = 0;
     }
     return done ? TB_ANSWERED : TB_FORWARD;

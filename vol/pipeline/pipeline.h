@@ -1,6 +1,6 @@
 /* pipeline.h — the parallel chunk pipeline of the h5turbo connector: what dataset.c, file.c and
  * wrap.c call. H5Dwrite/H5Dread of eligible datasets (chunked, only shuffle/deflate/fletcher32/
- * Blosc filters, no type conversion, box selections) are filtered on the thread pool and moved
+ * Blosc filters, numeric or no type conversion, box selections) are filtered on the thread pool and moved
  * with native direct chunk I/O; everything else is left to the caller to forward. */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H
@@ -39,6 +39,7 @@ typedef struct tb_pipe_stats {
     size_t forwarded_writes, forwarded_reads; /* calls of filtered chunked datasets left to native */
     size_t fallbacks;                     /* calls retried through native after a pipeline failure */
     size_t behind_writes;                 /* calls queued by write-behind (also counted in writes) */
+    size_t converted_reads, converted_writes; /* calls with a type conversion (also in reads, writes) */
 } tb_pipe_stats_t;
 void tb_pipe_stats(tb_pipe_stats_t *out);
 

@@ -59,7 +59,9 @@ typedef struct tb_pipe_dset {
  * the range of chunks the box touches. */
 typedef struct tb_pipe_plan {
     int     rank;
-    size_t  es;                       /* element size */
+    size_t  es;                       /* element size in the user's buffer (the memory type's) */
+    int     convert;                  /* the memory type differs from the file type: elements go
+                                       * through H5Tconvert on the application's thread */
     hsize_t dims[TB_PIPE_RANK];      /* current extent */
     hsize_t fstart[TB_PIPE_RANK];    /* file box */
     hsize_t fcount[TB_PIPE_RANK];
@@ -95,9 +97,11 @@ int  tb_pipe_behind_write(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *
 void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 
 /* ---- pipeline_select.c */
-/* Builds the plan; 0 when the selections are not ones the pipeline handles (forward). */
+/* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
+ * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
+ * type (no chunk is then laid out in the user's buffer as in the file). */
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                        tb_pipe_plan_t *plan_out);
+                        size_t mem_type_nbytes, int convert, tb_pipe_plan_t *plan_out);
 /* The element offset of the i-th chunk the plan touches (row-major order of chunk indices). */
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);
 void tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *offset,
@@ -107,6 +111,17 @@ void tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const t
                      uint8_t *chunk, const uint8_t *user);
 void tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                       const uint8_t *chunk, uint8_t *user);
+/* Conversion: a region's elements as one dense array in row-major order (the order in which
+ * HDF5 converts them), from a chunk buffer (file type), from or to the user's buffer (memory
+ * type). */
+size_t tb_pipe_region_nelem(const tb_pipe_dset_t *p, const tb_pipe_region_t *r);
+void tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *chunk, uint8_t *dense);
+void tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                        const uint8_t *user, uint8_t *dense);
+void tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                          const uint8_t *dense, uint8_t *user);
+/* Sets nelem dense elements (file type) to the fill value (or zeros). */
+void tb_pipe_fill_dense(const tb_pipe_dset_t *p, uint8_t *dense, size_t nelem);
 /* Sets a whole chunk buffer to the fill value (or zeros). */
 void tb_pipe_fill_chunk(const tb_pipe_dset_t *p, uint8_t *chunk);
 /* Writes the fill value (or zeros) into the region of the user's buffer. */

@@ -43,14 +43,15 @@ select_box(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *
 
 int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                   tb_pipe_plan_t *plan)
+                   size_t mem_type_nbytes, int convert, tb_pipe_plan_t *plan)
 {
     int     rank = p->rank;
-    size_t  es   = p->type_nbytes;
+    size_t  es   = mem_type_nbytes;
     hsize_t npoints;
     memset(plan, 0, sizeof(*plan));
-    plan->rank = rank;
-    plan->es   = es;
+    plan->rank    = rank;
+    plan->es      = es;
+    plan->convert = convert;
     memcpy(plan->dims, dims, sizeof(hsize_t) * (size_t)rank);
 
     if (file_space_id == H5S_ALL) {
@@ -190,7 +191,7 @@ tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
         r->user_off += (size_t)(lo - plan->fstart[d]) * plan->mstride[d];
         cstride *= (size_t)p->chunk[d];
     }
-    r->direct = r->direct && r->full && !r->edge;
+    r->direct = r->direct && r->full && !r->edge && !plan->convert;
 }
 
 /* ---- N-dimensional copies */
@@ -304,6 +305,61 @@ tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
 {
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, p->fill, NULL, p->type_nbytes,
             p->fill ? COPY_PATTERN : COPY_ZERO);
+}
+
+size_t
+tb_pipe_region_nelem(const tb_pipe_dset_t *p, const tb_pipe_region_t *r)
+{
+    size_t n = 1;
+    for (int d = 0; d < p->rank; d++)
+        n *= (size_t)r->cnt[d];
+    return n;
+}
+
+/* Strides of a dense row-major array of the region's shape. */
+static void
+dense_strides(int rank, const hsize_t *cnt, size_t es, size_t *ds)
+{
+    size_t s = es;
+    for (int d = rank - 1; d >= 0; d--) {
+        ds[d] = s;
+        s *= (size_t)cnt[d];
+    }
+}
+
+void
+tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *chunk, uint8_t *dense)
+{
+    size_t cs[TB_PIPE_RANK], ds[TB_PIPE_RANK];
+    chunk_strides(p, cs);
+    dense_strides(p->rank, r->cnt, p->type_nbytes, ds);
+    copy_nd(p->rank, r->cnt, dense, ds, chunk + r->chunk_off, cs, p->type_nbytes, COPY_DATA);
+}
+
+void
+tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                   const uint8_t *user, uint8_t *dense)
+{
+    size_t ds[TB_PIPE_RANK];
+    dense_strides(p->rank, r->cnt, plan->es, ds);
+    copy_nd(p->rank, r->cnt, dense, ds, user + r->user_off, plan->mstride, plan->es, COPY_DATA);
+}
+
+void
+tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                     const uint8_t *dense, uint8_t *user)
+{
+    size_t ds[TB_PIPE_RANK];
+    dense_strides(p->rank, r->cnt, plan->es, ds);
+    copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, dense, ds, plan->es, COPY_DATA);
+}
+
+void
+tb_pipe_fill_dense(const tb_pipe_dset_t *p, uint8_t *dense, size_t nelem)
+{
+    hsize_t cnt[1] = {nelem};
+    size_t  ds[1]  = {p->type_nbytes};
+    copy_nd(1, cnt, dense, ds, p->fill, NULL, p->type_nbytes, p->fill ? COPY_PATTERN : COPY_ZERO);
 }
 
 void
