@@ -2,9 +2,10 @@
 # pipe_xfer.sh BIN [THREADS] [--no-py] — conversions (and selections) through the chunk pipeline
 # against stock HDF5: one file written by stock HDF5, read by pipe_xfer.c into every numeric
 # memory type with and without a conversion exception callback, stock vs h5turbo, every read's
-# hash identical; the pipeline must really have converted (its counters), never fallen back.
-# h5py's float32 reads of an integer dataset (read_direct, astype) are compared the same way
-# when .venv exists.
+# hash identical; files written from other memory types (float32 into integers: overflow, NaN)
+# by both, read back by stock HDF5 identically; the pipeline must really have converted (its
+# counters), never fallen back. h5py's float32 reads of an integer dataset (read_direct, astype)
+# are compared the same way when .venv exists.
 source "$TB_SRC/tests/integration/lib.sh"
 bin=$1
 if [ -n "${2:-}" ]; then export H5TURBO_THREADS=$2; fi
@@ -25,6 +26,28 @@ diff rs.txt rt.txt > diff.txt || { head -20 diff.txt; fail "h5turbo reads differ
 grep -q 'pipeline writes=0 reads=[1-9].* fallbacks=0 .*converted_reads=[1-9]' stats.log ||
   { cat stats.log; fail "the pipeline converted nothing (or fell back)"; }
 grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "reads were forwarded"; }
+
+# Writes with a conversion: every file type from these memory types, stock and h5turbo, then
+# both files read by stock HDF5 (each dataset in its own type).
+: > stats.log
+for mt in f32 f64 i64 u8 i16 u32 f64be; do
+  stock "$bin" write Ws.h5 $mt
+  turbo "$bin" write Wt.h5 $mt
+  stock "$bin" dump Ws.h5 > ws.txt
+  stock "$bin" dump Wt.h5 > wt.txt
+  [ "$(wc -l < ws.txt)" -eq 65 ] || fail "write from $mt: expected 65 datasets"
+  diff ws.txt wt.txt || fail "write from $mt: stock HDF5 reads the h5turbo file differently"
+done
+grep -q 'fallbacks=0 .*converted_writes=[1-9]' stats.log || { cat stats.log; fail "the pipeline converted no write"; }
+[ "$(grep 'pipeline writes' stats.log | grep -c 'converted_writes=0 *$')" = 0 ] || { cat stats.log; fail "a run converted no write"; }
+# The same with write-behind (the converted copy queued).
+: > stats.log
+stock "$bin" write Ws.h5 f32
+H5TURBO_WRITE_BEHIND=1 turbo "$bin" write Wt.h5 f32
+stock "$bin" dump Ws.h5 > ws.txt
+stock "$bin" dump Wt.h5 > wt.txt
+diff ws.txt wt.txt || fail "write-behind from f32: stock HDF5 reads the h5turbo file differently"
+grep -q 'behind_writes=[1-9].*converted_writes=[1-9]' stats.log || { cat stats.log; fail "write-behind converted nothing"; }
 
 if [ -x "$py" ]; then
   : > stats.log

@@ -977,6 +977,113 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     return rc == 0 ? 1 : j.conv_failed ? -2 : j.no_index ? 0 : -1;
 }
 
+/* ------------------------------------------------------------------ conversion on write */
+/* The box's elements in row-major order are also in chunk order (each chunk's part one run,
+ * chunks in increasing order): true when, before the first dimension crossing chunks, the box is
+ * one element thick, and after it, within one chunk. */
+static int
+box_order_is_chunk_order(const tb_pipe_plan_t *plan)
+{
+    int d0 = 0;
+    while (d0 < plan->rank && plan->chi[d0] - plan->clo[d0] == 1)
+        d0++;
+    for (int d = 0; d < d0; d++)
+        if (plan->fcount[d] != 1)
+            return 0;
+    for (int d = d0 + 1; d < plan->rank; d++)
+        if (plan->chi[d] - plan->clo[d] != 1)
+            return 0;
+    return 1;
+}
+
+/* Whether any chunk of the plan is written whole (else the write is left to native). */
+static int
+plan_has_full_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan)
+{
+    hsize_t           off[TB_PIPE_RANK];
+    tb_pipe_region_t r;
+    for (size_t i = 0; i < plan->nchunks; i++) {
+        tb_pipe_chunk_offset(p, plan, i, off);
+        tb_pipe_region(p, plan, off, &r);
+        if (r.full && !r.edge)
+            return 1;
+    }
+    return 0;
+}
+
+/* Converts the elements a write selects from the memory type into the file type, on the
+ * application's thread, as H5Dwrite does: chunk by chunk, each chunk's elements in row-major
+ * order, through H5Tconvert with the transfer list. Returns a buffer (free) holding them as a
+ * dense array of the file box, and in *splan_out the plan that writes from it; NULL when the
+ * write is better left to native (too large, or the conversion failed). */
+static void *
+convert_for_write(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t limit_nbytes, hid_t mem_type_id,
+                  hid_t dxpl_id, const uint8_t *user, tb_pipe_plan_t *splan_out)
+{
+    size_t fes = p->type_nbytes, mes = plan->es, big = fes > mes ? fes : mes;
+    if (plan->npoints > limit_nbytes / big)
+        return NULL;
+    *splan_out         = *plan;
+    splan_out->es      = fes;
+    splan_out->convert = 0;
+    splan_out->mbase   = 0;
+    int    dense       = 1;
+    size_t fs = fes, ms = mes;
+    for (int d = plan->rank - 1; d >= 0; d--) {
+        splan_out->mstride[d] = fs;
+        if (plan->fcount[d] > 1 && plan->mstride[d] != ms)
+            dense = 0;
+        fs *= (size_t)plan->fcount[d];
+        ms *= (size_t)plan->fcount[d];
+    }
+    uint8_t *out = malloc(plan->npoints * big);
+    if (!out)
+        return NULL;
+    if (dense && box_order_is_chunk_order(plan)) {
+        /* One conversion of the whole selection visits the elements in the same order. */
+        memcpy(out, user + plan->mbase, plan->npoints * mes);
+        if (H5Tconvert(mem_type_id, p->type_id, plan->npoints, out, NULL, dxpl_id) < 0) {
+            free(out);
+            return NULL;
+        }
+        return out;
+    }
+    uint8_t *tmp = malloc(p->chunk_nelem * big);
+    if (!tmp) {
+        free(out);
+        return NULL;
+    }
+    hsize_t           off[TB_PIPE_RANK];
+    tb_pipe_region_t r, rs;
+    for (size_t i = 0; i < plan->nchunks; i++) {
+        tb_pipe_chunk_offset(p, plan, i, off);
+        tb_pipe_region(p, plan, off, &r);
+        tb_pipe_region(p, splan_out, off, &rs);
+        size_t n = tb_pipe_region_nelem(p, &r);
+        tb_pipe_pack_user(p, plan, &r, user, tmp);
+        if (H5Tconvert(mem_type_id, p->type_id, n, tmp, NULL, dxpl_id) < 0) {
+            free(tmp);
+            free(out);
+            return NULL;
+        }
+        tb_pipe_unpack_user(p, splan_out, &rs, tmp, out);
+    }
+    free(tmp);
+    return out;
+}
+
+/* A conversion exception callback on the transfer list: native runs the write, so that the
+ * callback sees each exception once even when the write fails part-way. */
+static int
+has_conv_cb(hid_t dxpl_id)
+{
+    H5T_conv_except_func_t op   = NULL;
+    void                  *data = NULL;
+    if (dxpl_id == H5P_DATASET_XFER_DEFAULT)
+        return 0;
+    return H5Pget_type_conv_cb(dxpl_id, &op, &data) < 0 || op != NULL;
+}
+
 /* ------------------------------------------------------------------ entry points */
 tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
@@ -998,9 +1105,22 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
     hsize_t          dims[TB_PIPE_RANK];
     tb_pipe_plan_t  plan;
-    int              planned = p && !convert && current_dims(o, p, dxpl_id, dims) &&
-                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, p->type_nbytes, 0, &plan) &&
+    size_t           mes  = p && convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
+    int              planned = p && !(convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, &plan) &&
                   plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
+    /* Conversion first (application's thread), then the filters in parallel from its output. */
+    void *converted = NULL;
+    if (planned && convert) {
+        tb_pipe_plan_t splan;
+        planned = plan_has_full_chunk(p, &plan) &&
+                  (converted = convert_for_write(p, &plan, o->ctx->cfg.inflight_nbytes, mem_type_id, dxpl_id, buf,
+                                                 &splan)) != NULL;
+        if (planned) {
+            plan = splan;
+            buf  = converted;
+        }
+    }
     if (planned && o->ctx->cfg.write_behind)
         behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
     if (!behind && tb_pipe_drain(o, dxpl_id) < 0)
@@ -1013,6 +1133,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         if (rc < 0)
             tb_pipe_stats_g.fallbacks++;
     }
+    free(converted);
     if (p && !done && !drain_failed)
         tb_pipe_stats_g.forwarded_writes++;
     if (!drain_failed)
@@ -1024,6 +1145,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     }
     if (done) {
         tb_pipe_stats_g.writes++;
+        if (convert)
+            tb_pipe_stats_g.converted_writes++;
         *ret_out = 0;
     }
     return done ? TB_ANSWERED : TB_FORWARD;
