@@ -93,15 +93,23 @@ tb_push_error(const char *file, const char *func, unsigned line, const char *par
     H5Epush2(H5E_DEFAULT, file, func, line, cls_id, maj, min_ids[tb_status_index(st)], "%s", msg);
 }
 
+/* An empty stack (the common case: callbacks that save around bookkeeping after a success) is not
+ * copied: restoring it is clearing what was pushed since. */
+#define SAVED_EMPTY ((hid_t)0) /* (never an HDF5 ID) */
+
 hid_t
 tb_err_save(void)
 {
+    if (H5Eget_num(H5E_DEFAULT) == 0)
+        return SAVED_EMPTY;
     return H5Eget_current_stack();
 }
 
 void
 tb_err_restore(hid_t saved)
 {
-    if (saved >= 0)
+    if (saved == SAVED_EMPTY)
+        H5Eclear2(H5E_DEFAULT);
+    else if (saved >= 0)
         H5Eset_current_stack(saved);
 }
