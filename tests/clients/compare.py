@@ -23,6 +23,8 @@ def load(path):
             rootdir = rootdir or nid
         elif kind == "collected":
             outcome.setdefault(nid, "notrun")
+        elif kind == "deselected":
+            outcome.pop(nid, None)
         elif kind == "running":
             # Replaced by the test's outcome unless the process died inside it.
             outcome[nid] = "crashed"

@@ -28,6 +28,12 @@ def pytest_collection_modifyitems(session, config, items):
         _write("collected", item.nodeid)
 
 
+def pytest_deselected(items):
+    # Left out on purpose (-m, --deselect): not tests of this run, whatever hook order collected them.
+    for item in items:
+        _write("deselected", item.nodeid)
+
+
 def pytest_runtest_logstart(nodeid, location):
     # Still "running" at the end of the file: the process died inside this test.
     _write("running", nodeid)
