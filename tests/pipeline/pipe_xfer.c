@@ -284,6 +284,38 @@ make_sels(sel_t *s)
     s[n++] = (sel_t){"inbig", box_space(3, dims, (hsize_t[]){0, 8, 8}, NULL, (hsize_t[]){5, 12, 20}, NULL),
                      box_space(3, (hsize_t[]){6, 14, 30}, (hsize_t[]){1, 1, 3}, NULL, (hsize_t[]){5, 12, 20}, NULL),
                      6 * 14 * 30};
+    /* A region of interest of every frame (cuts every chunk). */
+    s[n++] = (sel_t){"roi", box_space(3, dims, (hsize_t[]){0, 0, 4}, NULL, (hsize_t[]){5, 8, 9}, NULL),
+                     H5Screate_simple(3, (hsize_t[]){5, 8, 9}, NULL), 5 * 8 * 9};
+    /* Every other frame, whole. */
+    s[n++] = (sel_t){"frames/2", box_space(3, dims, (hsize_t[]){0, 0, 0}, (hsize_t[]){2, 1, 1}, (hsize_t[]){3, 1, 1},
+                                           (hsize_t[]){1, 24, 36}),
+                     H5Screate_simple(3, (hsize_t[]){3, 24, 36}, NULL), 3 * 24 * 36};
+    /* Strided along every dimension, into a dense buffer and into one shaped like the dataset. */
+    s[n++] = (sel_t){"strided", box_space(3, dims, (hsize_t[]){1, 2, 1}, (hsize_t[]){3, 5, 4}, (hsize_t[]){2, 4, 8}, NULL),
+                     H5Screate_simple(1, (hsize_t[]){2 * 4 * 8}, NULL), 2 * 4 * 8};
+    s[n++] = (sel_t){"strided/all",
+                     box_space(3, dims, (hsize_t[]){0, 1, 3}, (hsize_t[]){2, 7, 11}, (hsize_t[]){3, 3, 3}, NULL), H5S_ALL,
+                     NELEM};
+    /* Points in no order, some twice, some in chunks never written (fill values). */
+    enum { NPT = 60 };
+    hsize_t pts[NPT * 3];
+    for (int i = 0; i < NPT; i++) {
+        uint64_t r      = mix((uint64_t)i * 77 + 5);
+        pts[i * 3 + 0]  = r % dims[0];
+        pts[i * 3 + 1]  = (r >> 8) % dims[1];
+        pts[i * 3 + 2]  = (r >> 16) % dims[2];
+        if (i % 10 == 9) /* the same point as 3 before */
+            memcpy(&pts[i * 3], &pts[(i - 3) * 3], sizeof(hsize_t) * 3);
+    }
+    hid_t fp = H5Screate_simple(3, dims, NULL);
+    ASSERT_H5(H5Sselect_elements(fp, H5S_SELECT_SET, NPT, pts));
+    s[n++]   = (sel_t){"points", fp, H5Screate_simple(1, (hsize_t[]){NPT}, NULL), NPT};
+    hid_t fp2 = H5Scopy(fp);
+    s[n++]    = (sel_t){"points/all", fp2, H5S_ALL, NELEM};
+    hid_t fp3 = H5Scopy(fp);
+    s[n++]    = (sel_t){"points/row", fp3, box_space(2, (hsize_t[]){3, NPT}, (hsize_t[]){1, 0}, NULL, (hsize_t[]){1, NPT}, NULL),
+                     3 * NPT};
     return n;
 }
 
@@ -326,7 +358,7 @@ do_read(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_H5(file);
-    sel_t sels[8];
+    sel_t sels[16];
     int   nsel = make_sels(sels);
     hid_t dx[3];
     for (int k = 0; k < 3; k++) {

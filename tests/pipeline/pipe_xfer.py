@@ -1,5 +1,6 @@
 # pipe_xfer.py write FILE | read FILE — h5py's reads with a type conversion (what a processing
-# step does with integer detector frames): read_direct into float32 and astype('f4'), of a
+# step does with integer detector frames): read_direct into float32 and astype('f4'), and
+# selections that cut chunks (a region of interest, every 4th frame, a mask), of a
 # gzip+shuffle(+fletcher32) dataset; prints one hash per read. pipe_xfer.sh runs it stock and
 # under h5turbo and compares.
 import hashlib
@@ -34,6 +35,15 @@ def main():
             out = np.empty((10,) + ds.shape[1:], dtype=np.float32)
             ds.read_direct(out, np.s_[5:15], np.s_[0:10])
             print(name, "read_direct f4 [5:15]", hashlib.sha1(out.tobytes()).hexdigest())
+            for label, sel in (("roi [:, 0:16, :]", np.s_[:, 0:16, :]), ("frames [::4]", np.s_[::4]),
+                               ("strided [1::4, ::3, 5:40]", np.s_[1::4, ::3, 5:40])):
+                print(name, label, hashlib.sha1(ds[sel].tobytes()).hexdigest())
+                print(name, label, "f4", hashlib.sha1(ds.astype("f4")[sel].tobytes()).hexdigest())
+            mask = np.zeros(ds.shape, dtype=bool)
+            mask[3, 10:20, 7] = True
+            mask[17, 5, :] = True
+            mask[33, 40:, 40:] = True
+            print(name, "mask", hashlib.sha1(ds[mask].tobytes()).hexdigest())
 
 
 main()

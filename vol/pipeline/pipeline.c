@@ -768,7 +768,7 @@ decode_one(rjob_t *j, size_t i)
         const void *dec    = NULL;
         c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->inner_threads);
         if (c->st == TB_OK && convert)
-            tb_pipe_pack_chunk(p, &r, dec, c->conv);
+            tb_pipe_pack_chunk(p, j->plan, &r, dec, c->conv);
         else if (c->st == TB_OK && dec != direct)
             tb_pipe_scatter(p, j->plan, &r, dec, j->user);
     }
@@ -1107,7 +1107,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     tb_pipe_plan_t  plan;
     size_t           mes  = p && convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
     int              planned = p && !(convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
-                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, &plan) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, 1, &plan) &&
                   plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     /* Conversion first (application's thread), then the filters in parallel from its output. */
     void *converted = NULL;
@@ -1174,13 +1174,15 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         tb_pipe_plan_t plan;
         size_t          mes = convert ? H5Tget_size(mem_type_id) : p->type_nbytes;
         if (current_dims(o, p, dxpl_id, dims) &&
-            tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, &plan) &&
-            plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes) {
-            int rc      = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc);
-            done        = rc == 1;
-            conv_failed = rc == -2;
-            if (rc == -1)
-                tb_pipe_stats_g.fallbacks++;
+            tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, 0, &plan)) {
+            if (plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes) {
+                int rc      = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc);
+                done        = rc == 1;
+                conv_failed = rc == -2;
+                if (rc == -1)
+                    tb_pipe_stats_g.fallbacks++;
+            }
+            tb_pipe_plan_free(&plan);
         }
         if (!done && !conv_failed)
             tb_pipe_stats_g.forwarded_reads++;

@@ -1,6 +1,7 @@
 /* pipeline.h — the parallel chunk pipeline of the h5turbo connector: what dataset.c, file.c and
  * wrap.c call. H5Dwrite/H5Dread of eligible datasets (chunked, only shuffle/deflate/fletcher32/
- * Blosc filters, numeric or no type conversion, box selections) are filtered on the thread pool and moved
+ * Blosc filters, numeric or no type conversion; box selections, and on reads also strided
+ * hyperslabs and points) are filtered on the thread pool and moved
  * with native direct chunk I/O; everything else is left to the caller to forward. */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H

@@ -55,27 +55,50 @@ typedef struct tb_pipe_dset {
     struct tb_behind_q *behind;   /* write-behind queue (pipeline_behind.c), NULL until used */
 } tb_pipe_dset_t;
 
-/* One H5Dread/H5Dwrite: the file box, where each element of it lives in the user's buffer, and
- * the range of chunks the box touches. */
+/* What a plan's file selection is. Writes take only boxes; reads all three. */
+typedef enum tb_plan_kind {
+    TB_PLAN_BOX,     /* one box */
+    TB_PLAN_STRIDED, /* a regular hyperslab: along each dimension a run, or single elements
+                      * `fstride` apart */
+    TB_PLAN_POINTS   /* a point selection, in the order the points were given */
+} tb_plan_kind_t;
+
+/* One H5Dread/H5Dwrite: the file selection, where each element of it lives in the user's buffer,
+ * and the chunks it touches. Along dimension d the selection has fcount[d] elements; the k-th
+ * lies at fstart + k * fstride (fstride 1 for a run). HDF5 pairs the selection's elements in
+ * row-major order with those of the memory selection. */
 typedef struct tb_pipe_plan {
+    tb_plan_kind_t kind;
     int     rank;
     size_t  es;                       /* element size in the user's buffer (the memory type's) */
     int     convert;                  /* the memory type differs from the file type: elements go
                                        * through H5Tconvert on the application's thread */
     hsize_t dims[TB_PIPE_RANK];      /* current extent */
-    hsize_t fstart[TB_PIPE_RANK];    /* file box */
+    hsize_t fstart[TB_PIPE_RANK];    /* file box, or the regular hyperslab's pattern */
     hsize_t fcount[TB_PIPE_RANK];
+    hsize_t fstride[TB_PIPE_RANK];
     size_t  mstride[TB_PIPE_RANK];   /* bytes between neighbours along each file dim, in the buffer */
     size_t  mbase;                    /* byte offset of the box's first element in the buffer */
     hsize_t clo[TB_PIPE_RANK];       /* chunks touched: scaled [clo, chi) per dim */
     hsize_t chi[TB_PIPE_RANK];
     size_t  nchunks;
     size_t  npoints;
+    /* Strided and point plans: the element offsets of the chunks touched, rank per chunk, in
+     * chunk order (NULL for a box: every chunk of [clo, chi) is touched). */
+    hsize_t *coffs;
+    /* Point plans: the points sorted by chunk (stable, so that each chunk's keep the given
+     * order), their byte offsets in the user's buffer, and where each chunk's run starts
+     * (nchunks + 1 entries). */
+    hsize_t *pts;
+    size_t  *pt_user_off;
+    size_t  *pt_first;
 } tb_pipe_plan_t;
 
 /* The part of one chunk a plan touches. */
 typedef struct tb_pipe_region {
-    hsize_t cnt[TB_PIPE_RANK];       /* extent of the intersection */
+    hsize_t cnt[TB_PIPE_RANK];       /* extent of the intersection (selected elements per dim) */
+    size_t  cstride[TB_PIPE_RANK];   /* bytes between them in the chunk buffer */
+    size_t  pt0, pt1;                /* point plans: the chunk's points [pt0, pt1) */
     size_t  chunk_off;                /* byte offset of its first element in the chunk buffer */
     size_t  user_off;                 /* ... and in the user's buffer */
     int     full;                     /* it covers every in-extent element of the chunk */
@@ -99,23 +122,26 @@ void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 /* ---- pipeline_select.c */
 /* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
  * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
- * type (no chunk is then laid out in the user's buffer as in the file). */
+ * type (no chunk is then laid out in the user's buffer as in the file); box_only: accept only
+ * box selections (writes). A plan made is released with tb_pipe_plan_free. */
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                        size_t mem_type_nbytes, int convert, tb_pipe_plan_t *plan_out);
+                        size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan_out);
+void tb_pipe_plan_free(tb_pipe_plan_t *plan);
 /* The element offset of the i-th chunk the plan touches (row-major order of chunk indices). */
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);
 void tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *offset,
                      tb_pipe_region_t *r_out);
-/* Copies the region between a chunk buffer and the user's buffer. */
+/* Copies the region between a chunk buffer and the user's buffer (gather: boxes only). */
 void tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      uint8_t *chunk, const uint8_t *user);
 void tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                       const uint8_t *chunk, uint8_t *user);
 /* Conversion: a region's elements as one dense array in row-major order (the order in which
- * HDF5 converts them), from a chunk buffer (file type), from or to the user's buffer (memory
+ * HDF5 converts them), between it and a chunk buffer (file type) or the user's buffer (memory
  * type). */
 size_t tb_pipe_region_nelem(const tb_pipe_dset_t *p, const tb_pipe_region_t *r);
-void tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *chunk, uint8_t *dense);
+void tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                        const uint8_t *chunk, uint8_t *dense);
 void tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                         const uint8_t *user, uint8_t *dense);
 void tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,

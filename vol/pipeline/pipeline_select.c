@@ -1,9 +1,10 @@
 /* pipeline_select.c — turns the dataspaces of an H5Dread/H5Dwrite into a plan the pipeline can
- * run (one box in the file, a strided view of the user's buffer), and copies chunk regions between
- * chunk buffers and the user's buffer. HDF5 pairs the elements of the two selections in row-major
+ * run (a box, a strided hyperslab or points in the file; a strided view of the user's buffer), and
+ * copies chunk regions between chunk buffers and the user's buffer. HDF5 pairs the elements of the two selections in row-major
  * order; the plan reproduces that pairing for the selections it accepts and rejects the rest. */
 #include "pipeline_int.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The box a selection covers, when it is exactly one box lying inside its extent. Hyperslab
@@ -41,9 +42,185 @@ select_box(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *
     return 1;
 }
 
+/* A regular hyperslab whose every dimension is a run or single elements at a fixed stride:
+ * fstart/fcount/fstride as in the plan. 0 for anything else (blocks of several elements
+ * repeated with gaps are left to native), or when it leaves the extent. */
+static int
+select_strided(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *count, hsize_t *stride,
+               hsize_t *npoints_out)
+{
+    if (H5Sget_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
+        return 0;
+    hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], n = 1;
+    if (H5Sget_regular_hyperslab(space, st, sd, ct, bk) < 0)
+        return 0;
+    for (int d = 0; d < rank; d++) {
+        if (ct[d] == 0 || bk[d] == 0)
+            return 0;
+        start[d] = st[d];
+        if (ct[d] == 1 || sd[d] == bk[d]) { /* a run */
+            count[d]  = ct[d] * bk[d];
+            stride[d] = 1;
+        }
+        else if (bk[d] == 1) {
+            count[d]  = ct[d];
+            stride[d] = sd[d];
+        }
+        else
+            return 0;
+        if (start[d] + (count[d] - 1) * stride[d] >= dims[d])
+            return 0;
+        n *= count[d];
+    }
+    *npoints_out = n;
+    return 1;
+}
+
+void
+tb_pipe_plan_free(tb_pipe_plan_t *plan)
+{
+    free(plan->coffs);
+    free(plan->pts);
+    free(plan->pt_user_off);
+    free(plan->pt_first);
+    plan->coffs = plan->pts = NULL;
+    plan->pt_user_off = plan->pt_first = NULL;
+}
+
+/* Strided plans: the chunks touched along each dimension, then every combination of them in
+ * row-major order. */
+static int
+strided_chunks(const tb_pipe_dset_t *p, tb_pipe_plan_t *plan)
+{
+    int      rank = plan->rank;
+    hsize_t *list[TB_PIPE_RANK] = {NULL};
+    size_t   n[TB_PIPE_RANK], total = 1;
+    int      ok = 1;
+    for (int d = 0; d < rank && ok; d++) {
+        size_t cap = plan->fstride[d] == 1 ? (size_t)(plan->chi[d] - plan->clo[d]) : (size_t)plan->fcount[d];
+        if (!(list[d] = malloc(cap * sizeof(hsize_t)))) {
+            ok = 0;
+            break;
+        }
+        n[d] = 0;
+        if (plan->fstride[d] == 1)
+            for (hsize_t c = plan->clo[d]; c < plan->chi[d]; c++)
+                list[d][n[d]++] = c;
+        else
+            for (hsize_t k = 0; k < plan->fcount[d]; k++) {
+                hsize_t c = (plan->fstart[d] + k * plan->fstride[d]) / p->chunk[d];
+                if (n[d] == 0 || list[d][n[d] - 1] != c)
+                    list[d][n[d]++] = c;
+            }
+        total *= n[d];
+    }
+    if (ok && !(plan->coffs = malloc(total * (size_t)rank * sizeof(hsize_t))))
+        ok = 0;
+    if (ok) {
+        size_t idx[TB_PIPE_RANK] = {0};
+        for (size_t i = 0; i < total; i++) {
+            for (int d = 0; d < rank; d++)
+                plan->coffs[i * (size_t)rank + (size_t)d] = list[d][idx[d]] * p->chunk[d];
+            for (int d = rank - 1; d >= 0; d--) {
+                if (++idx[d] < n[d])
+                    break;
+                idx[d] = 0;
+            }
+        }
+        plan->nchunks = total;
+    }
+    for (int d = 0; d < rank; d++)
+        free(list[d]);
+    return ok;
+}
+
+/* Point plans: the points (as given), each point's place in the user's buffer (dense: the k-th
+ * at mbase + k * es; mem_all: where the point lies in a buffer shaped like the dataset), sorted
+ * by chunk. */
+typedef struct pt_key {
+    size_t  chunk; /* linear chunk index */
+    size_t  k;     /* position in the selection */
+} pt_key_t;
+
+static int
+pt_key_cmp(const void *a, const void *b)
+{
+    const pt_key_t *x = a, *y = b;
+    if (x->chunk != y->chunk)
+        return x->chunk < y->chunk ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+static int
+points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *plan)
+{
+    int      rank = plan->rank;
+    size_t   n = plan->npoints, r = (size_t)rank;
+    hsize_t *given = malloc(n * r * sizeof(hsize_t));
+    pt_key_t *keys = malloc(n * sizeof(pt_key_t));
+    int       ok   = given && keys && H5Sget_select_elem_pointlist(space, 0, n, given) >= 0;
+    if (ok) {
+        plan->pts         = malloc(n * r * sizeof(hsize_t));
+        plan->pt_user_off = malloc(n * sizeof(size_t));
+        ok                = plan->pts && plan->pt_user_off;
+    }
+    hsize_t nchunk_dim[TB_PIPE_RANK];
+    for (int d = 0; d < rank; d++)
+        nchunk_dim[d] = (plan->dims[d] + p->chunk[d] - 1) / p->chunk[d];
+    for (size_t k = 0; ok && k < n; k++) {
+        size_t c = 0;
+        for (int d = 0; d < rank; d++) {
+            hsize_t x = given[k * r + (size_t)d];
+            if (x >= plan->dims[d]) {
+                ok = 0; /* outside the extent: native reports it */
+                break;
+            }
+            c = c * (size_t)nchunk_dim[d] + (size_t)(x / p->chunk[d]);
+        }
+        keys[k].chunk = c;
+        keys[k].k     = k;
+    }
+    size_t nchunks = 0;
+    if (ok) {
+        qsort(keys, n, sizeof(*keys), pt_key_cmp);
+        for (size_t i = 0; i < n; i++)
+            if (i == 0 || keys[i].chunk != keys[i - 1].chunk)
+                nchunks++;
+        plan->pt_first = malloc((nchunks + 1) * sizeof(size_t));
+        plan->coffs    = malloc(nchunks * r * sizeof(hsize_t));
+        ok             = plan->pt_first && plan->coffs;
+    }
+    if (ok) {
+        size_t ci = 0;
+        for (size_t i = 0; i < n; i++) {
+            const hsize_t *x = given + keys[i].k * r;
+            memcpy(plan->pts + i * r, x, r * sizeof(hsize_t));
+            if (mem_all) {
+                size_t lin = 0;
+                for (int d = 0; d < rank; d++)
+                    lin = lin * (size_t)plan->dims[d] + (size_t)x[d];
+                plan->pt_user_off[i] = lin * plan->es;
+            }
+            else
+                plan->pt_user_off[i] = plan->mbase + keys[i].k * plan->es;
+            if (i == 0 || keys[i].chunk != keys[i - 1].chunk) {
+                plan->pt_first[ci] = i;
+                for (int d = 0; d < rank; d++)
+                    plan->coffs[ci * r + (size_t)d] = x[d] / p->chunk[d] * p->chunk[d];
+                ci++;
+            }
+        }
+        plan->pt_first[nchunks] = n;
+        plan->nchunks           = nchunks;
+    }
+    free(given);
+    free(keys);
+    return ok;
+}
+
 int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                   size_t mem_type_nbytes, int convert, tb_pipe_plan_t *plan)
+                   size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan)
 {
     int     rank = p->rank;
     size_t  es   = mem_type_nbytes;
@@ -52,7 +229,10 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
     plan->rank    = rank;
     plan->es      = es;
     plan->convert = convert;
+    plan->kind    = TB_PLAN_BOX;
     memcpy(plan->dims, dims, sizeof(hsize_t) * (size_t)rank);
+    for (int d = 0; d < rank; d++)
+        plan->fstride[d] = 1;
 
     if (file_space_id == H5S_ALL) {
         npoints = 1;
@@ -70,18 +250,60 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
         for (int d = 0; d < rank; d++)
             if (fdims[d] != dims[d])
                 return 0;
-        if (!select_box(file_space_id, rank, dims, plan->fstart, plan->fcount, &npoints))
+        if (select_box(file_space_id, rank, dims, plan->fstart, plan->fcount, &npoints))
+            ;
+        else if (box_only)
+            return 0;
+        else if (select_strided(file_space_id, rank, dims, plan->fstart, plan->fcount, plan->fstride, &npoints))
+            plan->kind = TB_PLAN_STRIDED;
+        else if (H5Sget_select_type(file_space_id) == H5S_SEL_POINTS) {
+            hssize_t np = H5Sget_select_npoints(file_space_id);
+            if (np <= 0)
+                return 0;
+            npoints    = (hsize_t)np;
+            plan->kind = TB_PLAN_POINTS;
+        }
+        else
             return 0;
     }
     if (npoints == 0)
         return 0;
     plan->npoints = (size_t)npoints;
 
+    if (plan->kind == TB_PLAN_POINTS) {
+        /* The k-th point goes to the k-th element of the memory selection: only a buffer shaped
+         * like the dataset (the same points) or one contiguous run of it is taken. */
+        int mem_all = mem_space_id == H5S_ALL;
+        if (!mem_all) {
+            int     mrank = H5Sget_simple_extent_ndims(mem_space_id);
+            hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mcount[TB_PIPE_RANK], mnp = 1;
+            if (mrank < 1 || mrank > TB_PIPE_RANK || H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
+                !select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnp) || mnp != npoints)
+                return 0;
+            int k = 0;
+            while (k < mrank && mcount[k] == 1)
+                k++;
+            for (int d = k + 1; d < mrank; d++)
+                if (mcount[d] != mdims[d])
+                    return 0;
+            size_t stride = es;
+            for (int d = mrank - 1; d >= 0; d--) {
+                plan->mbase += (size_t)mstart[d] * stride;
+                stride *= (size_t)mdims[d];
+            }
+        }
+        if (!points_plan(p, file_space_id, mem_all, plan)) {
+            tb_pipe_plan_free(plan);
+            return 0;
+        }
+        return 1;
+    }
+
     if (mem_space_id == H5S_ALL) {
         /* The buffer is shaped like the dataset and the file selection applies to it too. */
         size_t stride = es;
         for (int d = rank - 1; d >= 0; d--) {
-            plan->mstride[d] = stride;
+            plan->mstride[d] = stride * (size_t)plan->fstride[d];
             plan->mbase += (size_t)plan->fstart[d] * stride;
             stride *= (size_t)dims[d];
         }
@@ -108,7 +330,7 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
             stride *= (size_t)mdims[d];
         }
         /* Case 1: the memory box is one contiguous run: the elements are consecutive in the
-         * buffer, so the file box maps onto a dense array of its own shape. */
+         * buffer, so the file selection maps onto a dense array of its own shape. */
         int k = 0;
         while (k < mrank && mcount[k] == 1)
             k++;
@@ -147,22 +369,41 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
 
     size_t nchunks = 1;
     for (int d = 0; d < rank; d++) {
+        hsize_t last = plan->fstart[d] + (plan->fcount[d] - 1) * plan->fstride[d];
         plan->clo[d] = plan->fstart[d] / p->chunk[d];
-        plan->chi[d] = (plan->fstart[d] + plan->fcount[d] - 1) / p->chunk[d] + 1;
+        plan->chi[d] = last / p->chunk[d] + 1;
         nchunks *= (size_t)(plan->chi[d] - plan->clo[d]);
     }
     plan->nchunks = nchunks;
+    if (plan->kind == TB_PLAN_STRIDED && !strided_chunks(p, plan)) {
+        tb_pipe_plan_free(plan);
+        return 0;
+    }
     return 1;
 }
 
 void
 tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset)
 {
+    if (plan->coffs) {
+        memcpy(offset, plan->coffs + i * (size_t)plan->rank, sizeof(hsize_t) * (size_t)plan->rank);
+        return;
+    }
     for (int d = plan->rank - 1; d >= 0; d--) {
         hsize_t n = plan->chi[d] - plan->clo[d];
         offset[d] = (plan->clo[d] + i % n) * p->chunk[d];
         i /= n;
     }
+}
+
+/* The number of the selection's elements along d that lie before coordinate c. */
+static hsize_t
+k_before(const tb_pipe_plan_t *plan, int d, hsize_t c)
+{
+    if (c <= plan->fstart[d])
+        return 0;
+    hsize_t k = (c - plan->fstart[d] + plan->fstride[d] - 1) / plan->fstride[d];
+    return k < plan->fcount[d] ? k : plan->fcount[d];
 }
 
 void
@@ -174,21 +415,48 @@ tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
     r->full        = 1;
     r->edge        = 0;
     r->direct      = 1;
+    r->pt0 = r->pt1 = 0;
+    if (plan->kind == TB_PLAN_POINTS) {
+        /* Which of the plan's chunks this is: they are sorted, find it by bisection. */
+        size_t lo = 0, hi = plan->nchunks, rk = (size_t)plan->rank;
+        while (hi - lo > 1) {
+            size_t mid = (lo + hi) / 2;
+            int cmp = 0;
+            for (size_t d = 0; d < rk && !cmp; d++)
+                cmp = plan->coffs[mid * rk + d] < offset[d] ? -1 : plan->coffs[mid * rk + d] > offset[d];
+            if (cmp <= 0)
+                lo = mid;
+            else
+                hi = mid;
+        }
+        r->pt0    = plan->pt_first[lo];
+        r->pt1    = plan->pt_first[lo + 1];
+        r->full   = 0;
+        r->direct = 0;
+        for (int d = 0; d < plan->rank; d++) {
+            r->cnt[d] = 1;
+            if (offset[d] + p->chunk[d] > plan->dims[d])
+                r->edge = 1;
+        }
+        r->cnt[plan->rank - 1] = (hsize_t)(r->pt1 - r->pt0);
+        return;
+    }
     for (int d = plan->rank - 1; d >= 0; d--) {
-        hsize_t lo     = offset[d] > plan->fstart[d] ? offset[d] : plan->fstart[d];
         hsize_t cend   = offset[d] + p->chunk[d];
-        hsize_t fend   = plan->fstart[d] + plan->fcount[d];
-        hsize_t hi     = cend < fend ? cend : fend;
         hsize_t ext_hi = cend < plan->dims[d] ? cend : plan->dims[d];
-        r->cnt[d]      = hi - lo;
-        if (lo != offset[d] || hi != ext_hi)
+        hsize_t klo    = k_before(plan, d, offset[d]);
+        hsize_t khi    = k_before(plan, d, cend);
+        hsize_t lo     = plan->fstart[d] + klo * plan->fstride[d];
+        r->cnt[d]      = khi - klo;
+        r->cstride[d]  = cstride * (size_t)plan->fstride[d];
+        if (r->cnt[d] != ext_hi - offset[d])
             r->full = 0;
         if (cend > plan->dims[d])
             r->edge = 1;
         if (p->chunk[d] > 1 && plan->mstride[d] != cstride)
             r->direct = 0;
         r->chunk_off += (size_t)(lo - offset[d]) * cstride;
-        r->user_off += (size_t)(lo - plan->fstart[d]) * plan->mstride[d];
+        r->user_off += (size_t)klo * plan->mstride[d];
         cstride *= (size_t)p->chunk[d];
     }
     r->direct = r->direct && r->full && !r->edge && !plan->convert;
@@ -272,37 +540,61 @@ copy_nd(int rank, const hsize_t *cnt, uint8_t *dst, const size_t *dstride, const
     }
 }
 
-static void
-chunk_strides(const tb_pipe_dset_t *p, size_t *cs)
+/* Point plans: where point i lies in a chunk at offset. */
+static size_t
+pt_chunk_off(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, const hsize_t *offset)
 {
-    size_t s = p->type_nbytes;
-    for (int d = p->rank - 1; d >= 0; d--) {
-        cs[d] = s;
-        s *= (size_t)p->chunk[d];
-    }
+    const hsize_t *x   = plan->pts + i * (size_t)plan->rank;
+    size_t         off = 0;
+    for (int d = 0; d < plan->rank; d++)
+        off = off * (size_t)p->chunk[d] + (size_t)(x[d] - offset[d]);
+    return off * p->type_nbytes;
+}
+
+/* The chunk's offset from a region (point plans keep none: recomputed from the first point). */
+static void
+pt_region_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, hsize_t *offset)
+{
+    const hsize_t *x = plan->pts + r->pt0 * (size_t)plan->rank;
+    for (int d = 0; d < plan->rank; d++)
+        offset[d] = x[d] / p->chunk[d] * p->chunk[d];
 }
 
 void
 tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *chunk,
                 const uint8_t *user)
 {
-    size_t cs[TB_PIPE_RANK];
-    chunk_strides(p, cs);
-    copy_nd(p->rank, r->cnt, chunk + r->chunk_off, cs, user + r->user_off, plan->mstride, p->type_nbytes, COPY_DATA);
+    copy_nd(p->rank, r->cnt, chunk + r->chunk_off, r->cstride, user + r->user_off, plan->mstride, p->type_nbytes,
+            COPY_DATA);
 }
 
 void
 tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                  const uint8_t *chunk, uint8_t *user)
 {
-    size_t cs[TB_PIPE_RANK];
-    chunk_strides(p, cs);
-    copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, chunk + r->chunk_off, cs, p->type_nbytes, COPY_DATA);
+    if (plan->kind == TB_PLAN_POINTS) {
+        hsize_t off[TB_PIPE_RANK];
+        pt_region_offset(p, plan, r, off);
+        for (size_t i = r->pt0; i < r->pt1; i++)
+            copy_elem(user + plan->pt_user_off[i], chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
+        return;
+    }
+    copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, chunk + r->chunk_off, r->cstride, p->type_nbytes,
+            COPY_DATA);
 }
 
 void
 tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_POINTS) {
+        for (size_t i = r->pt0; i < r->pt1; i++) {
+            if (p->fill)
+                memcpy(user + plan->pt_user_off[i], p->fill, p->type_nbytes);
+            else
+                memset(user + plan->pt_user_off[i], 0, p->type_nbytes);
+        }
+        return;
+    }
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, p->fill, NULL, p->type_nbytes,
             p->fill ? COPY_PATTERN : COPY_ZERO);
 }
@@ -328,12 +620,19 @@ dense_strides(int rank, const hsize_t *cnt, size_t es, size_t *ds)
 }
 
 void
-tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *chunk, uint8_t *dense)
+tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                    const uint8_t *chunk, uint8_t *dense)
 {
-    size_t cs[TB_PIPE_RANK], ds[TB_PIPE_RANK];
-    chunk_strides(p, cs);
+    if (plan->kind == TB_PLAN_POINTS) {
+        hsize_t off[TB_PIPE_RANK];
+        pt_region_offset(p, plan, r, off);
+        for (size_t i = r->pt0; i < r->pt1; i++)
+            copy_elem(dense + (i - r->pt0) * p->type_nbytes, chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
+        return;
+    }
+    size_t ds[TB_PIPE_RANK];
     dense_strides(p->rank, r->cnt, p->type_nbytes, ds);
-    copy_nd(p->rank, r->cnt, dense, ds, chunk + r->chunk_off, cs, p->type_nbytes, COPY_DATA);
+    copy_nd(p->rank, r->cnt, dense, ds, chunk + r->chunk_off, r->cstride, p->type_nbytes, COPY_DATA);
 }
 
 void
@@ -349,6 +648,11 @@ void
 tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      const uint8_t *dense, uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_POINTS) {
+        for (size_t i = r->pt0; i < r->pt1; i++)
+            memcpy(user + plan->pt_user_off[i], dense + (i - r->pt0) * plan->es, plan->es);
+        return;
+    }
     size_t ds[TB_PIPE_RANK];
     dense_strides(p->rank, r->cnt, plan->es, ds);
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, dense, ds, plan->es, COPY_DATA);
