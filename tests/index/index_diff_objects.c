@@ -73,6 +73,16 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 printf(" itype=%d name=%s ", (int)H5Iget_type(o), nb);
                 ixd_print_oinfo(run, &oi, H5O_INFO_BASIC);
                 if (as_h5py) {
+                    /* h5py's obj.file on every object it makes: the file's ID and its intent. */
+                    hid_t         fid = H5Iget_file_id(o);
+                    unsigned      intent = 0;
+                    unsigned long fno    = 0;
+                    if (fid >= 0) {
+                        H5Fget_intent(fid, &intent);
+                        H5Fget_fileno(fid, &fno);
+                        H5Fclose(fid);
+                    }
+                    printf(" file=%d intent=%u %s", fid >= 0, intent, fno == run->root_fileno ? "same" : "other");
                     const char *names[2] = {"NX_class", "tb_missing"};
                     for (int k = 0; k < 2; k++) {
                         hid_t a = H5Aopen_by_name(o, ".", names[k], H5P_DEFAULT, H5P_DEFAULT);

@@ -37,7 +37,8 @@ object_get(void *obj, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args
     herr_t    ret;
     if (tb_enter(o, NULL, TB_DRAIN, dxpl_id) < 0)
         return -1;
-    /* The index answers H5Iget_name of a lazy attribute; anything else needs the real one. */
+    /* The index answers H5Iget_name, H5Iget_file_id and H5Oget_info of what it knows; anything
+     * else needs the real object. */
     if (tb_index_object_get(o, loc, args, req, &ret))
         return ret;
     TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLobject_get(o->under, loc, o->under_vol_id, args, dxpl_id, req));

@@ -1031,6 +1031,15 @@ tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_a
         *ret_out = 0;
         return TB_ANSWERED;
     }
+    if (!req && args->op_type == H5VL_OBJECT_GET_FILE && !o->under && o->idx && o->idx->lazy &&
+        o->idx->lazy->node.f->file_under) {
+        /* H5Iget_file_id (h5py's obj.file, on every object it makes): a lazy object is in its
+         * index's file, which the file's own object below names (native returns that file). */
+        H5VL_loc_params_t self = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
+        *ret_out = H5VLobject_get(o->idx->lazy->node.f->file_under, &self, o->under_vol_id, args, DXPL, NULL);
+        tb_ix_stats.answered++;
+        return TB_ANSWERED;
+    }
     if (args->op_type != H5VL_OBJECT_GET_INFO)
         return TB_FORWARD;
     tb_ix_data_t  *d;
