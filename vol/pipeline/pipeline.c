@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* ------------------------------------------------------------------ statistics */
 /* Updated by the application's thread only (VOL callbacks are serialised by HDF5). */
@@ -31,10 +32,32 @@ print_stats(void *ctx)
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
-            "converted_writes=%zu\n",
+            "converted_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
-            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes);
+            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
+            (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
+            (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6);
     stats_registered = 0;
+}
+
+/* CPU time of the calling thread, in ns (for the serial-fraction counters). */
+static uint64_t
+thread_cpu_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
+/* Adds codec CPU time since t0 to the application's or the workers' counter (any thread). */
+static void
+account_codec(uint64_t t0, pthread_t owner)
+{
+    uint64_t ns = thread_cpu_ns() - t0;
+    if (pthread_equal(pthread_self(), owner))
+        tb_pipe_stats_g.codec_app_ns += ns;
+    else
+        __atomic_fetch_add(&tb_pipe_stats_g.codec_worker_ns, ns, __ATOMIC_RELAXED);
 }
 
 static void
@@ -100,6 +123,7 @@ dset_get_id(tb_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
         return H5I_INVALID_HID;
     switch (op) {
         case H5VL_DATASET_GET_DCPL: return a.args.get_dcpl.dcpl_id;
+        case H5VL_DATASET_GET_DAPL: return a.args.get_dapl.dapl_id;
         case H5VL_DATASET_GET_SPACE: return a.args.get_space.space_id;
         case H5VL_DATASET_GET_TYPE: return a.args.get_type.type_id;
         default: return H5I_INVALID_HID;
@@ -355,6 +379,17 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     }
     if (tb_pipe_stages_prepare(p) != TB_OK)
         goto done;
+    /* The dataset's chunk cache: sparse reads touching more chunks than it holds decode every
+     * chunk in native too, so they are worth the pipeline however few bytes they move. */
+    p->cache_nbytes = (size_t)1 << 20;
+    hid_t dapl      = dset_get_id(o, H5VL_DATASET_GET_DAPL, dxpl_id);
+    if (dapl >= 0) {
+        size_t nslots = 0, nbytes = 0;
+        double w0     = 0;
+        if (H5Pget_chunk_cache(dapl, &nslots, &nbytes, &w0) >= 0 && nbytes != H5D_CHUNK_CACHE_NBYTES_DEFAULT)
+            p->cache_nbytes = nbytes;
+        H5Pclose(dapl);
+    }
     p->state = 1;
 done:
     if (type >= 0)
@@ -476,6 +511,7 @@ typedef struct wjob {
     size_t                 n, window;
     int                    edc;
     unsigned               inner_threads; /* per chunk: all of them for a one-chunk job, else 1 */
+    int                    timing;        /* H5TURBO_STATS: account codec CPU time */
     pthread_t              owner;
     pthread_mutex_t        mu;
     pthread_cond_t         cv;
@@ -493,9 +529,20 @@ wchunk_release(wchunk_t *c)
     c->raw = c->bufs[0] = c->bufs[1] = NULL;
 }
 
+static void encode_chunk(wjob_t *j, size_t i);
+
 /* Gathers and filters chunk i (any thread). */
 static void
 encode_one(wjob_t *j, size_t i)
+{
+    uint64_t t0 = j->timing ? thread_cpu_ns() : 0;
+    encode_chunk(j, i);
+    if (j->timing)
+        account_codec(t0, j->owner);
+}
+
+static void
+encode_chunk(wjob_t *j, size_t i)
 {
     const tb_pipe_dset_t *p = j->p;
     wchunk_t              *c = &j->c[i];
@@ -663,6 +710,7 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
     j.n    = n;
     j.edc  = edc;
     j.owner = pthread_self();
+    j.timing = tb_config_process()->stats;
     pthread_mutex_init(&j.mu, NULL);
     pthread_cond_init(&j.cv, NULL);
     unsigned threads = job_threads(o);
@@ -692,6 +740,114 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
     return rc == 0 ? 1 : -1;
 }
 
+/* ------------------------------------------------------------------ conversions in the workers */
+/* Conversions between native numeric types that keep every value exactly (wider integers of a
+ * signedness that holds every source value, integers into a float type whose mantissa holds them,
+ * float into double) cannot raise a conversion exception, and HDF5's own conversion of them is a
+ * C cast: the same result, computed by the workers. In place, from the back (the destination
+ * element is at least as large). */
+typedef void (*tb_widen_fn)(void *buf, size_t n);
+
+#define TB_WIDEN(name, S, D)                                                                              \
+    static void name(void *buf, size_t n)                                                                 \
+    {                                                                                                     \
+        const S *s = buf;                                                                                 \
+        D       *d = buf;                                                                                 \
+        for (size_t i = n; i-- > 0;) {                                                                    \
+            S v  = s[i];                                                                                  \
+            d[i] = (D)v;                                                                                  \
+        }                                                                                                 \
+    }
+TB_WIDEN(widen_u8_u16, uint8_t, uint16_t)
+TB_WIDEN(widen_u8_i16, uint8_t, int16_t)
+TB_WIDEN(widen_u8_u32, uint8_t, uint32_t)
+TB_WIDEN(widen_u8_i32, uint8_t, int32_t)
+TB_WIDEN(widen_u8_u64, uint8_t, uint64_t)
+TB_WIDEN(widen_u8_i64, uint8_t, int64_t)
+TB_WIDEN(widen_u8_f32, uint8_t, float)
+TB_WIDEN(widen_u8_f64, uint8_t, double)
+TB_WIDEN(widen_i8_i16, int8_t, int16_t)
+TB_WIDEN(widen_i8_i32, int8_t, int32_t)
+TB_WIDEN(widen_i8_i64, int8_t, int64_t)
+TB_WIDEN(widen_i8_f32, int8_t, float)
+TB_WIDEN(widen_i8_f64, int8_t, double)
+TB_WIDEN(widen_u16_u32, uint16_t, uint32_t)
+TB_WIDEN(widen_u16_i32, uint16_t, int32_t)
+TB_WIDEN(widen_u16_u64, uint16_t, uint64_t)
+TB_WIDEN(widen_u16_i64, uint16_t, int64_t)
+TB_WIDEN(widen_u16_f32, uint16_t, float)
+TB_WIDEN(widen_u16_f64, uint16_t, double)
+TB_WIDEN(widen_i16_i32, int16_t, int32_t)
+TB_WIDEN(widen_i16_i64, int16_t, int64_t)
+TB_WIDEN(widen_i16_f32, int16_t, float)
+TB_WIDEN(widen_i16_f64, int16_t, double)
+TB_WIDEN(widen_u32_u64, uint32_t, uint64_t)
+TB_WIDEN(widen_u32_i64, uint32_t, int64_t)
+TB_WIDEN(widen_u32_f64, uint32_t, double)
+TB_WIDEN(widen_i32_i64, int32_t, int64_t)
+TB_WIDEN(widen_i32_f64, int32_t, double)
+TB_WIDEN(widen_f32_f64, float, double)
+/* Integers into a float type too narrow for some of them: HDF5 raises a precision exception
+ * for those, and without a callback on the transfer list converts them with the C cast. */
+TB_WIDEN(cast_u32_f32, uint32_t, float)
+TB_WIDEN(cast_i32_f32, int32_t, float)
+TB_WIDEN(cast_u64_f64, uint64_t, double)
+TB_WIDEN(cast_i64_f64, int64_t, double)
+
+/* Narrowing in place, from the front. */
+#define TB_NARROW(name, S, D)                                                                             \
+    static void name(void *buf, size_t n)                                                                 \
+    {                                                                                                     \
+        const S *s = buf;                                                                                 \
+        D       *d = buf;                                                                                 \
+        for (size_t i = 0; i < n; i++) {                                                                  \
+            S v  = s[i];                                                                                  \
+            d[i] = (D)v;                                                                                  \
+        }                                                                                                 \
+    }
+TB_NARROW(cast_u64_f32, uint64_t, float)
+TB_NARROW(cast_i64_f32, int64_t, float)
+
+/* Which native numeric type t is: 0..9 for u8 i8 u16 i16 u32 i32 u64 i64 f32 f64, else -1. */
+static int
+native_index(hid_t t)
+{
+    const hid_t nat[10] = {H5T_NATIVE_UINT8,  H5T_NATIVE_INT8,  H5T_NATIVE_UINT16, H5T_NATIVE_INT16,
+                           H5T_NATIVE_UINT32, H5T_NATIVE_INT32, H5T_NATIVE_UINT64, H5T_NATIVE_INT64,
+                           H5T_NATIVE_FLOAT,  H5T_NATIVE_DOUBLE};
+    for (int k = 0; k < 10; k++)
+        if (H5Tequal(t, nat[k]) > 0)
+            return k;
+    return -1;
+}
+
+/* The conversion from file type f to memory type m the workers can do, or NULL (H5Tconvert
+ * does it). cb: the transfer list has a conversion exception callback. */
+static tb_widen_fn
+widen_for(hid_t f, hid_t m, int cb)
+{
+    /* [source][destination], in native_index order. */
+    static const tb_widen_fn table[10][10] = {
+        [0] = {[2] = widen_u8_u16, [3] = widen_u8_i16, [4] = widen_u8_u32, [5] = widen_u8_i32, [6] = widen_u8_u64,
+               [7] = widen_u8_i64, [8] = widen_u8_f32, [9] = widen_u8_f64},
+        [1] = {[3] = widen_i8_i16, [5] = widen_i8_i32, [7] = widen_i8_i64, [8] = widen_i8_f32, [9] = widen_i8_f64},
+        [2] = {[4] = widen_u16_u32, [5] = widen_u16_i32, [6] = widen_u16_u64, [7] = widen_u16_i64, [8] = widen_u16_f32,
+               [9] = widen_u16_f64},
+        [3] = {[5] = widen_i16_i32, [7] = widen_i16_i64, [8] = widen_i16_f32, [9] = widen_i16_f64},
+        [4] = {[6] = widen_u32_u64, [7] = widen_u32_i64, [9] = widen_u32_f64},
+        [5] = {[7] = widen_i32_i64, [9] = widen_i32_f64},
+        [8] = {[9] = widen_f32_f64},
+    };
+    static const tb_widen_fn table_no_cb[10][10] = {
+        [4] = {[8] = cast_u32_f32}, [5] = {[8] = cast_i32_f32},
+        [6] = {[8] = cast_u64_f32, [9] = cast_u64_f64}, [7] = {[8] = cast_i64_f32, [9] = cast_i64_f64},
+    };
+    int src = native_index(f), dst = src < 0 ? -1 : native_index(m);
+    if (dst < 0)
+        return NULL;
+    return table[src][dst] ? table[src][dst] : cb ? NULL : table_no_cb[src][dst];
+}
+
 /* ------------------------------------------------------------------ read job */
 typedef struct rchunk {
     void        *raw; /* NULL: not stored */
@@ -714,6 +870,8 @@ typedef struct rjob {
     int                    edc;
     unsigned               inner_threads;
     size_t                 inflight_max;
+    int                    timing; /* H5TURBO_STATS: account codec CPU time */
+    tb_widen_fn            widen;  /* conversion done by the workers (NULL: H5Tconvert) */
     pthread_t              owner;
     hid_t                  mem_type_id, dxpl_id; /* conversion: the application's thread only */
     pthread_mutex_t        mu; /* protects the fields below */
@@ -728,37 +886,46 @@ typedef struct rjob {
     int                    no_index; /* nothing stored yet: left to native (not a failure) */
 } rjob_t;
 
+static void decode_chunk(rjob_t *j, size_t i);
+
 /* Unfilters chunk i into the user's buffer, or into its conversion array (any thread). */
 static void
 decode_one(rjob_t *j, size_t i)
+{
+    uint64_t t0 = j->timing ? thread_cpu_ns() : 0;
+    decode_chunk(j, i);
+    if (j->timing)
+        account_codec(t0, j->owner);
+}
+
+static void
+decode_chunk(rjob_t *j, size_t i)
 {
     const tb_pipe_dset_t *p = j->p;
     rchunk_t              *c = &j->c[i];
     hsize_t                off[TB_PIPE_RANK];
     tb_pipe_region_t      r;
     int                    convert = j->plan->convert;
+    size_t                 nelem   = 0;
     tb_pipe_chunk_offset(p, j->plan, i, off);
     tb_pipe_region(p, j->plan, off, &r);
     if (convert && (c->raw || !p->skip_missing)) {
-        /* Room for the region's elements in whichever of the two types is larger: H5Tconvert
-         * converts in place. */
-        size_t nelem   = tb_pipe_region_nelem(p, &r);
+        /* Room for the region's elements in whichever of the two types is larger: conversions
+         * run in place. */
         size_t es      = p->type_nbytes > j->plan->es ? p->type_nbytes : j->plan->es;
+        nelem          = tb_pipe_region_nelem(p, &r);
         c->conv_nbytes = nelem * es;
         if (!(c->conv = tb_buf_get(c->conv_nbytes))) {
             c->st = TB_ERR_NOMEM;
             goto out;
         }
-        if (!c->raw) {
-            /* HDF5 converts a missing chunk's fill value like stored elements. */
+        if (!c->raw) /* HDF5 converts a missing chunk's fill value like stored elements */
             tb_pipe_fill_dense(p, c->conv, nelem);
-            return;
-        }
     }
     if (!c->raw) {
         if (!p->skip_missing && !convert)
             tb_pipe_fill_user(p, j->plan, &r, j->user);
-        return;
+        goto widen;
     }
     void *bufs[2] = {tb_buf_get(p->buf_nbytes), tb_buf_get(p->buf_nbytes)};
     if (!bufs[0] || !bufs[1])
@@ -774,6 +941,16 @@ decode_one(rjob_t *j, size_t i)
     }
     tb_buf_put(bufs[0]);
     tb_buf_put(bufs[1]);
+widen:
+    /* A lossless widening needs no H5Tconvert (no exception can arise, every value is kept):
+     * done here, in parallel, straight into the user's buffer. */
+    if (c->st == TB_OK && c->conv && j->widen) {
+        j->widen(c->conv, nelem);
+        tb_pipe_unpack_user(p, j->plan, &r, c->conv, j->user);
+        tb_buf_put(c->conv);
+        c->conv        = NULL;
+        c->conv_nbytes = 0;
+    }
 out:
     tb_buf_put(c->raw);
     c->raw = NULL;
@@ -932,7 +1109,7 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
  * failed (H5Tconvert's error is on the stack, as H5Dread's own would be: the read fails). */
 static int
 run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id, hid_t dxpl_id,
-         void *buf, int edc)
+         void *buf, int edc, tb_widen_fn widen)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
@@ -948,6 +1125,8 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     j.edc          = edc;
     j.inflight_max = o->ctx->cfg.inflight_nbytes;
     j.owner        = pthread_self();
+    j.timing       = tb_config_process()->stats;
+    j.widen        = widen;
     j.mem_type_id  = mem_type_id;
     j.dxpl_id      = dxpl_id;
     pthread_mutex_init(&j.mu, NULL);
@@ -1099,7 +1278,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         return TB_FORWARD;
     }
     register_stats();
-    quiet_t q;
+    uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
+    quiet_t  q;
     quiet_on(&q);
     int              done = 0, edc = 1, behind = 0, drain_failed = 0, convert = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
@@ -1147,6 +1327,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         tb_pipe_stats_g.writes++;
         if (convert)
             tb_pipe_stats_g.converted_writes++;
+        if (t0 && !behind)
+            tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
         *ret_out = 0;
     }
     return done ? TB_ANSWERED : TB_FORWARD;
@@ -1165,7 +1347,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0))
         return TB_FORWARD; /* (an ineligible dataset costs no HDF5 call here) */
     register_stats();
-    quiet_t q;
+    uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
+    quiet_t  q;
     quiet_on(&q);
     int              done = 0, edc = 1, convert = 0, conv_failed = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc, &convert);
@@ -1175,8 +1358,12 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         size_t          mes = convert ? H5Tget_size(mem_type_id) : p->type_nbytes;
         if (current_dims(o, p, dxpl_id, dims) &&
             tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, 0, &plan)) {
-            if (plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes) {
-                int rc      = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc);
+            /* Small reads are native's (its chunk cache serves repeated ones), unless they touch
+             * more chunks than that cache holds. */
+            if (plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes ||
+                (plan.nchunks > 1 && plan.nchunks > p->cache_nbytes / p->chunk_nbytes)) {
+                int rc = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc,
+                                  convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL);
                 done        = rc == 1;
                 conv_failed = rc == -2;
                 if (rc == -1)
@@ -1199,6 +1386,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         tb_pipe_stats_g.reads++;
         if (convert)
             tb_pipe_stats_g.converted_reads++;
+        if (t0)
+            tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
         *ret_out = 0;
     }
     return done ? TB_ANSWERED : TB_FORWARD;

@@ -1,8 +1,8 @@
 /* pipeline.h — the parallel chunk pipeline of the h5turbo connector: what dataset.c, file.c and
  * wrap.c call. H5Dwrite/H5Dread of eligible datasets (chunked, only shuffle/deflate/fletcher32/
  * Blosc filters, numeric or no type conversion; box selections, and on reads also strided
- * hyperslabs and points) are filtered on the thread pool and moved
- * with native direct chunk I/O; everything else is left to the caller to forward. */
+ * hyperslabs and points) are filtered on the thread pool and moved with native direct chunk I/O;
+ * everything else is left to the caller to forward. */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H
 
@@ -41,6 +41,11 @@ typedef struct tb_pipe_stats {
     size_t fallbacks;                     /* calls retried through native after a pipeline failure */
     size_t behind_writes;                 /* calls queued by write-behind (also counted in writes) */
     size_t converted_reads, converted_writes; /* calls with a type conversion (also in reads, writes) */
+    /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
+     * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
+     * filter, copies, in the workers or on the application's thread) within them. What the
+     * application's thread spends outside codec work does not parallelise. */
+    uint64_t app_ns, codec_app_ns, codec_worker_ns;
 } tb_pipe_stats_t;
 void tb_pipe_stats(tb_pipe_stats_t *out);
 

@@ -48,6 +48,7 @@ typedef struct tb_pipe_dset {
     tb_pipe_stage_t stages[TB_PIPE_MAX_STAGES];
     uint8_t         *fill;         /* one element of the fill value; NULL: chunks start zeroed */
     int              skip_missing; /* reads leave the buffer alone where chunks are unallocated */
+    size_t           cache_nbytes; /* the dataset's chunk cache (rdcc_nbytes) */
     /* Which dataset this is: two handles on one dataset share its chunks (write-behind). */
     unsigned long        fileno;   /* H5O_info2_t.fileno: one per open file, shared by reopens */
     H5O_token_t          token;
