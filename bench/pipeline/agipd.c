@@ -5,11 +5,18 @@
  *   agipd write FILE NFRAMES BLOCK      H5Dwrite, BLOCK frames per call (stock or h5turbo: the
  *                                       environment decides)
  *   agipd read FILE BLOCK               H5Dread of both datasets, BLOCK frames per call
+ *   agipd readx FILE MODE BLOCK         reads as processing steps do, BLOCK frames per call:
+ *                                       MODE u32 (both into uint32: gain widened), f32 (both into
+ *                                       float32), roi (frames[:, 0:64, :]), stride4 (every 4th
+ *                                       frame), points (64 pixels of every frame)
+ *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
+ *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
  *                                       level 1 in a pool of THREADS threads, H5Dwrite_chunk,
  *                                       no fletcher32 (run it without h5turbo)
  *
- * Prints "seconds=<s> bytes=<stored chunk bytes> sum=<checksum of the data>". */
+ * Prints "seconds=<s> bytes=<stored chunk bytes> sum=<checksum of the data> app_cpu=<s>", the last
+ * the CPU time of the application's thread over the timed part (for the serial fraction). */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -42,6 +49,14 @@ now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static double
+thread_cpu(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
 }
 
@@ -87,12 +102,20 @@ stored_bytes(hid_t d)
 }
 
 static int
-do_write(const char *path, int nframes, int block)
+do_write(const char *path, int nframes, int block, int from_float)
 {
     uint8_t  *gbuf = malloc((size_t)block * NPIX);
     uint32_t *mbuf = malloc((size_t)block * NPIX * 4);
-    for (int b = 0; b < block; b++)
+    float    *gf   = malloc((size_t)block * NPIX * 4);
+    float    *mf   = malloc((size_t)block * NPIX * 4);
+    for (int b = 0; b < block; b++) {
         memcpy(mbuf + (size_t)b * NPIX, mask, sizeof(mask));
+        for (int i = 0; i < NPIX; i++)
+            mf[(size_t)b * NPIX + (size_t)i] = (float)mask[i];
+    }
+    hid_t  gmt = from_float ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT8, mmt = from_float ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT32;
+    void  *gsrc = from_float ? (void *)gf : (void *)gbuf, *msrc = from_float ? (void *)mf : (void *)mbuf;
+    double c0   = thread_cpu();
     double t0   = now();
     hid_t  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(file);
@@ -101,13 +124,18 @@ do_write(const char *path, int nframes, int block)
     hid_t fs = H5Dget_space(dg);
     for (int f = 0; f < nframes; f += block) {
         int n = nframes - f < block ? nframes - f : block;
-        for (int b = 0; b < n; b++)
-            memcpy(gbuf + (size_t)b * NPIX, gain[(f + b) % NDISTINCT], NPIX);
+        for (int b = 0; b < n; b++) {
+            if (from_float) /* the caller's own data preparation: not HDF5's work */
+                for (int i = 0; i < NPIX; i++)
+                    gf[(size_t)b * NPIX + (size_t)i] = gain[(f + b) % NDISTINCT][i];
+            else
+                memcpy(gbuf + (size_t)b * NPIX, gain[(f + b) % NDISTINCT], NPIX);
+        }
         hsize_t start[3] = {(hsize_t)f, 0, 0}, count[3] = {(hsize_t)n, NY, NX};
         CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
         hid_t ms = H5Screate_simple(3, count, NULL);
-        CHECK(H5Dwrite(dg, H5T_NATIVE_UINT8, ms, fs, H5P_DEFAULT, gbuf));
-        CHECK(H5Dwrite(dm, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, mbuf));
+        CHECK(H5Dwrite(dg, gmt, ms, fs, H5P_DEFAULT, gsrc));
+        CHECK(H5Dwrite(dm, mmt, ms, fs, H5P_DEFAULT, msrc));
         H5Sclose(ms);
     }
     hsize_t bytes = stored_bytes(dg) + stored_bytes(dm);
@@ -116,7 +144,9 @@ do_write(const char *path, int nframes, int block)
     H5Dclose(dm);
     CHECK(H5Fclose(file));
     double t1 = now();
-    printf("seconds=%.4f bytes=%llu sum=0\n", t1 - t0, (unsigned long long)bytes);
+    printf("seconds=%.4f bytes=%llu sum=0 app_cpu=%.4f\n", t1 - t0, (unsigned long long)bytes, thread_cpu() - c0);
+    free(gf);
+    free(mf);
     free(gbuf);
     free(mbuf);
     return 0;
@@ -125,6 +155,7 @@ do_write(const char *path, int nframes, int block)
 static int
 do_read(const char *path, int block)
 {
+    double c0   = thread_cpu();
     double t0   = now();
     hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     CHECK(file);
@@ -153,9 +184,86 @@ do_read(const char *path, int block)
     H5Dclose(dm);
     CHECK(H5Fclose(file));
     double t1 = now();
-    printf("seconds=%.4f bytes=0 sum=%llu\n", t1 - t0, (unsigned long long)sum);
+    printf("seconds=%.4f bytes=0 sum=%llu app_cpu=%.4f\n", t1 - t0, (unsigned long long)sum, thread_cpu() - c0);
     free(gbuf);
     free(mbuf);
+    return 0;
+}
+
+/* Reads as processing steps do (see the header); the checksum covers what was read, as doubles
+ * for the float reads. */
+static int
+do_readx(const char *path, const char *mode, int block)
+{
+    int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
+    int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points");
+    if (!u32 && !f32 && !roi && !stride4 && !points) {
+        fprintf(stderr, "readx: unknown mode %s\n", mode);
+        return 2;
+    }
+    enum { PPF = 64, ROI_NY = 64 }; /* points per frame; rows of the region of interest */
+    double c0   = thread_cpu();
+    double t0   = now();
+    hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    hid_t   dg = H5Dopen2(file, "gain", H5P_DEFAULT), dm = H5Dopen2(file, "mask", H5P_DEFAULT);
+    hid_t   fs = H5Dget_space(dg);
+    hsize_t dims[3];
+    H5Sget_simple_extent_dims(fs, dims, NULL);
+    int     nframes = (int)dims[0];
+    hid_t   gt = u32 ? H5T_NATIVE_UINT32 : f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT8;
+    hid_t   mt = f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT32;
+    size_t  ges = H5Tget_size(gt), mes = H5Tget_size(mt);
+    uint8_t *gbuf = malloc((size_t)block * NPIX * ges), *mbuf = malloc((size_t)block * NPIX * mes);
+    hsize_t *pts  = malloc((size_t)block * PPF * 3 * sizeof(hsize_t));
+    uint64_t sum  = 0;
+    int      step = stride4 ? 4 : 1;
+    for (int f = 0; f < nframes; f += block * step) {
+        int     n        = (nframes - f + step - 1) / step < block ? (nframes - f + step - 1) / step : block;
+        hsize_t start[3] = {(hsize_t)f, 0, 0}, count[3] = {(hsize_t)n, roi ? ROI_NY : NY, NX};
+        hsize_t stride[3] = {(hsize_t)step, 1, 1};
+        size_t  nelem;
+        if (points) {
+            for (int b = 0; b < n; b++)
+                for (int k = 0; k < PPF; k++) {
+                    hsize_t *p = pts + ((size_t)b * PPF + (size_t)k) * 3;
+                    p[0]       = (hsize_t)(f + b);
+                    p[1]       = (hsize_t)((k * 197 + b * 31) % NY);
+                    p[2]       = (hsize_t)((k * 61 + b * 7) % NX);
+                }
+            nelem = (size_t)n * PPF;
+            CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, nelem, pts));
+        }
+        else {
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, count, NULL));
+            nelem = (size_t)(count[0] * count[1] * count[2]);
+        }
+        hid_t ms = H5Screate_simple(1, (hsize_t[]){nelem}, NULL);
+        CHECK(H5Dread(dg, gt, ms, fs, H5P_DEFAULT, gbuf));
+        CHECK(H5Dread(dm, mt, ms, fs, H5P_DEFAULT, mbuf));
+        H5Sclose(ms);
+        for (size_t i = 0; i < nelem; i += 61) {
+            double g, m;
+            if (f32) {
+                g = ((float *)gbuf)[i];
+                m = ((float *)mbuf)[i];
+            }
+            else {
+                g = u32 ? ((uint32_t *)gbuf)[i] : gbuf[i];
+                m = ((uint32_t *)mbuf)[i];
+            }
+            sum = sum * 31 + (uint64_t)g + (uint64_t)m;
+        }
+    }
+    H5Sclose(fs);
+    H5Dclose(dg);
+    H5Dclose(dm);
+    CHECK(H5Fclose(file));
+    double t1 = now();
+    printf("seconds=%.4f bytes=0 sum=%llu app_cpu=%.4f\n", t1 - t0, (unsigned long long)sum, thread_cpu() - c0);
+    free(gbuf);
+    free(mbuf);
+    free(pts);
     return 0;
 }
 
@@ -293,11 +401,16 @@ main(int argc, char **argv)
 {
     generate();
     if (argc == 5 && !strcmp(argv[1], "write"))
-        return do_write(argv[2], atoi(argv[3]), atoi(argv[4]));
+        return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 0);
+    if (argc == 5 && !strcmp(argv[1], "writex"))
+        return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
+    if (argc == 5 && !strcmp(argv[1], "readx"))
+        return do_readx(argv[2], argv[3], atoi(argv[4]));
     if (argc == 4 && !strcmp(argv[1], "read"))
         return do_read(argv[2], atoi(argv[3]));
     if (argc == 6 && !strcmp(argv[1], "ref"))
         return do_ref(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
-    fprintf(stderr, "usage: agipd write FILE NFRAMES BLOCK | read FILE BLOCK | ref FILE NFRAMES BLOCK THREADS\n");
+    fprintf(stderr, "usage: agipd write|writex FILE NFRAMES BLOCK | read FILE BLOCK | readx FILE MODE BLOCK | "
+                    "ref FILE NFRAMES BLOCK THREADS\n");
     return 2;
 }

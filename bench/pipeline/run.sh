@@ -85,3 +85,78 @@ done
 for n in $threads_list; do
   printf '%-8s %10s %10s %11sx %11sx\n' "$n" "$(t "w$n")" "$(t "r$n")" "$(ratio "$sw32" "$(t "w$n")")" "$(ratio "$sr32" "$(t "r$n")")"
 done
+
+# ---- Reads and writes as processing steps do them (issue 14), 32 frames per call: medians of
+# XREPEAT interleaved rounds (default 5; stock and h5turbo alternate within each round), since
+# the machine is shared and noisy. Data checked against stock (checksums, h5diff).
+xrepeat=${XREPEAT:-5}
+case_all() {
+  local name=$1; shift
+  local line s
+  line=$("$@")
+  echo "$line" > "$work/$name.out"
+  s=${line#seconds=}; s=${s%% *}
+  echo "$s" >> "$work/$name.all"
+}
+median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
+xcases="r32 u32 f32 roi stride4 points r1 w32 wf32"
+xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t)
+  case $1 in
+    r32) echo "$bin read $work/s32.h5 32" ;;
+    r1) echo "$bin read $work/s32.h5 1" ;;
+    w32) echo "$bin write $work/x$2-w32.h5 $nframes 32" ;;
+    wf32) echo "$bin writex $work/x$2-wf32.h5 $nframes 32" ;;
+    *) echo "$bin readx $work/s32.h5 $1 32" ;;
+  esac
+}
+for _ in $(seq "$xrepeat"); do
+  for c in $xcases; do
+    # shellcheck disable=SC2046
+    case_all "xs_$c" stock $(xcmd "$c" s)
+    # shellcheck disable=SC2046
+    case_all "xt_$c" turbo $(xcmd "$c" t)
+  done
+done
+for c in u32 f32 roi stride4 points; do
+  [ "$(field "xs_$c" sum)" = "$(field "xt_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($c)"; exit 1; }
+done
+stock "$hdf5_bin/h5diff" "$work/xs-wf32.h5" "$work/xt-wf32.h5" >/dev/null || { echo "FAIL: h5turbo file from float32 differs"; exit 1; }
+echo
+echo "processing-step cases, 32 frames per call unless said; medians of $xrepeat interleaved rounds:"
+printf '%-44s %9s %9s %11s\n' "case" "stock s" "h5turbo s" "turbo/stock"
+xlabel() {
+  case $1 in
+    r32) echo "read, same type (uint8 / uint32)" ;;
+    u32) echo "read into uint32 (gain widened)" ;;
+    f32) echo "read into float32 (both converted)" ;;
+    roi) echo "read ROI [:, 0:64, :]" ;;
+    stride4) echo "read every 4th frame" ;;
+    points) echo "read points (64 per frame)" ;;
+    r1) echo "read, frame by frame" ;;
+    w32) echo "write, same type" ;;
+    wf32) echo "write from float32 into uint8 / uint32" ;;
+  esac
+}
+for c in $xcases; do
+  s=$(median "xs_$c") tt=$(median "xt_$c")
+  printf '%-44s %9s %9s %10sx\n' "$(xlabel "$c")" "$s" "$tt" "$(ratio "$s" "$tt")"
+done
+
+# ---- The serial fraction: one thread (H5TURBO_THREADS=1), H5TURBO_STATS accounting. The
+# application's thread CPU time over the run (app_cpu, from the program) minus the CPU time of
+# chunk codec work (unfilter/filter, copies, conversions excluded: they run on the application's
+# thread) is what does not parallelise; the codec part does. Amdahl: speedup(N) = (S+P)/(S+P/N).
+echo
+echo "serial fraction (1 thread; per chunk; Amdahl projection vs h5turbo at 1 thread):"
+printf '%-40s %8s %10s %10s %8s %8s %8s\n' "case" "chunks" "serial us" "codec us" "serial%" "x@16" "x@64"
+for c in r32 u32 f32 roi w32 wf32; do
+  # shellcheck disable=SC2046
+  out=$(env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_THREADS=1 H5TURBO_STATS=1 $(xcmd "$c" t) 2>&1)
+  app=$(echo "$out" | tr ' ' '\n' | sed -n 's/^app_cpu=//p')
+  codec=$(echo "$out" | tr ' ' '\n' | sed -n 's/^codec_app_cpu_ms=//p')
+  nch=$(echo "$out" | tr ' ' '\n' | sed -n 's/^chunks_\(read\|written\)=//p' | awk '{s+=$1} END{print s}')
+  awk -v app="$app" -v codec="$codec" -v n="$nch" -v label="$(xlabel "$c")" 'BEGIN{
+    P = codec / 1000; S = app - P; if (S < 0) S = 0
+    printf "%-40s %8d %10.1f %10.1f %7.1f%% %7.1fx %7.1fx\n", label, n, S / n * 1e6, P / n * 1e6, 100 * S / (S + P),
+      (S + P) / (S + P / 16), (S + P) / (S + P / 64) }'
+done

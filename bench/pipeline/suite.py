@@ -2,7 +2,8 @@
 AGIPD-like frames (gain uint8 + mask uint32, shuffle + deflate 1 + fletcher32, a chunk per frame),
 written 32 frames per H5Dwrite and frame by frame, read 32 frames per H5Dread: stock HDF5, the
 hand-written XFEL-style reference (thread pool + zlib 1 + H5Dwrite_chunk, no fletcher32) and
-h5turbo, for thread counts 1..CPUs. Seconds per run (lower is better); bench/pipeline/run.sh is
+h5turbo, for thread counts 1..CPUs; and at every thread count the reads processing steps do
+(into uint32 and float32, a region of interest, every 4th frame, points) and writes from float32. Seconds per run (lower is better); bench/pipeline/run.sh is
 the standalone driver with the compressed-size guard."""
 
 
@@ -41,4 +42,13 @@ def make_suite(build, tmp, quick):
             ("stock", [exe, "read", src, "32"], stock_env),
             ("h5turbo", [exe, "read", src, "32"], turbo),
         ], prepare, params={"threads": t}, parse=seconds)
+        for mode in ("u32", "f32", "roi", "stride4", "points"):
+            s.add(f"read {mode} 32 frames/call @{t}", [
+                ("stock", [exe, "readx", src, mode, "32"], stock_env),
+                ("h5turbo", [exe, "readx", src, mode, "32"], turbo),
+            ], prepare, params={"threads": t}, parse=seconds)
+        s.add(f"write from float32 32 frames/call @{t}", [
+            ("stock", [exe, "writex", w("pipe_sx.h5"), str(nframes), "32"], stock_env),
+            ("h5turbo", [exe, "writex", w("pipe_tx.h5"), str(nframes), "32"], turbo),
+        ], params={"threads": t}, parse=seconds)
     return s
