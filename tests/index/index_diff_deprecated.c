@@ -59,7 +59,12 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
         }
         case IXD_OVISIT1:
             walk_begin(run, loc, name, "H5Ovisit1", &s, &it, &o);
-            r = H5Ovisit1(loc, it, o, obj1_cb, &s);
+            if (ixd_rnd(run, 2)) { /* as h5py's visit calls it */
+                printf("  H5Ovisit_by_name1 \".\"\n");
+                r = H5Ovisit_by_name1(loc, ".", it, o, obj1_cb, &s, H5P_DEFAULT);
+            }
+            else
+                r = H5Ovisit1(loc, it, o, obj1_cb, &s);
             printf("  -> r=%d\n", r);
             break;
         default: { /* IXD_OINFO1 */

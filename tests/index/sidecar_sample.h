@@ -103,6 +103,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     for (uint32_t g = 0; g < ngroups; g++) {
         tb_ix_obj_t *r = &d->objs[g];
         r->attrs_loaded = 1;
+        r->attr_storage = g % 3; /* (unknown, in the header, dense: all three round-trip) */
         r->attr_first   = d->nattr;
         r->nattr        = (g % 2) ? 0 : 1 + g % 4;
         for (uint32_t k = 0; k < r->nattr; k++) {

@@ -101,6 +101,7 @@ test_roundtrip(void)
         uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
         ASSERT(eo != TB_IX_NONE && e.objs[eo].attrs_loaded);
         ASSERT_EQ(e.objs[eo].nattr, d.objs[k].nattr);
+        ASSERT_EQ(e.objs[eo].attr_storage, d.objs[k].attr_storage);
         for (uint32_t j = 0; j < d.objs[k].nattr; j++) {
             const tb_ix_attr_t *x = &d.attrs[d.objs[k].attr_first + j], *y = &e.attrs[e.objs[eo].attr_first + j];
             ASSERT(strcmp(x->name, y->name) == 0);

@@ -26,7 +26,10 @@ attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
-    void *a = tb_wrap_new(H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req), o, req);
+    void *under = H5VLattr_open(o->under, loc, o->under_vol_id, name, aapl_id, dxpl_id, req);
+    if (!under && !req)
+        tb_index_attr_missing(o, loc, name); /* (what native's failure says, for the next open) */
+    void *a = tb_wrap_new(under, o, req);
     tb_index_attr_opened(a, o, loc);
     return a;
 }

@@ -49,6 +49,10 @@ tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL
  * native's error on the stack); TB_FORWARD. */
 tb_answer_t tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
                                void **req, tb_obj_t **out);
+/* A forwarded H5Aopen failed (native's error on the stack, kept): when it failed because the
+ * object has no such attribute, the index keeps where the object's attributes are stored, which
+ * the error names, so that the same failure can be answered from a sidecar. */
+void tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name);
 /* H5Aread and H5Aget_type/space/info/name of a lazy attribute: TB_ANSWERED, or TB_FORWARD when
  * the caller must make it real (tb_enter with TB_USE) and forward. */
 tb_answer_t tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);

@@ -261,11 +261,78 @@ tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specif
     return TB_ANSWERED;
 }
 
-/* An attribute the index knows is not there, asked of a lazy object: native's failure, from an
- * open by the object's path from the file (the object header is read, as native reads it, and
- * the error stack names the attribute and its storage as native's does), without opening the
- * object itself. TB_ANSWERED (*out NULL, the error on the stack), or TB_FORWARD when it unexpectedly
- * opens or the path cannot be told. */
+/* ------------------------------------------------------------------ missing attributes
+ * Native's failure to open an attribute an object lacks ends in one of two errors (H5E_ATTR,
+ * H5E_NOTFOUND), by where the object keeps its attributes: in its header (H5O__attr_open_by_name)
+ * or in dense storage (H5A__dense_open, below an H5E_CANTOPENOBJ "can't open attribute"). h5py
+ * turns the failure into its KeyError with the innermost description. */
+#define MISSING_IN_HEADER "can't locate attribute: '%s'"
+#define MISSING_IN_DENSE  "can't locate attribute in name index"
+
+typedef struct missing {
+    const char *name;
+    uint8_t     storage; /* TB_IX_AS_* */
+} missing_t;
+
+static herr_t
+storage_named(unsigned n, const H5E_error2_t *e, void *missing)
+{
+    missing_t *m = missing;
+    if (n != 0 || e->cls_id != H5E_ERR_CLS || e->maj_num != H5E_ATTR || e->min_num != H5E_NOTFOUND || !e->desc)
+        return 0;
+    char header[1100];
+    snprintf(header, sizeof(header), MISSING_IN_HEADER, m->name);
+    if (strcmp(e->desc, header) == 0)
+        m->storage = TB_IX_AS_HEADER;
+    else if (strcmp(e->desc, MISSING_IN_DENSE) == 0)
+        m->storage = TB_IX_AS_DENSE;
+    return 0;
+}
+
+/* Where the failure on the stack (native's, to open attribute `name`) says the attributes are:
+ * TB_IX_AS_UNKNOWN when it is not that failure. Clears nothing. */
+static uint8_t
+storage_of_failure(const char *name)
+{
+    missing_t m = {name, TB_IX_AS_UNKNOWN};
+    if (strlen(name) <= 1000)
+        H5Ewalk2(H5E_DEFAULT, H5E_WALK_UPWARD, storage_named, &m);
+    return m.storage;
+}
+
+/* Keeps what a failure said of object t's attributes (all of them known, `name` not one). */
+static void
+keep_storage(tb_ix_data_t *d, uint32_t t, const char *name, uint8_t storage)
+{
+    if (storage != TB_IX_AS_UNKNOWN && d->objs[t].attrs_loaded && !attr_find(d, t, name) &&
+        d->objs[t].attr_storage != storage) {
+        d->objs[t].attr_storage = storage;
+        d->dirty                = 1;
+    }
+}
+
+void
+tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name)
+{
+    if (!o->ctx->index || !name)
+        return;
+    uint8_t storage = storage_of_failure(name); /* (before any call that clears the stack) */
+    if (storage == TB_IX_AS_UNKNOWN)
+        return;
+    hid_t          saved = tb_err_save();
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       t;
+    if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK)
+        keep_storage(d, t, name, storage);
+    tb_err_restore(saved);
+}
+
+/* An attribute the index knows is not there, asked of a lazy object: native's failure. When an
+ * earlier failure said where the object keeps its attributes, the same error is pushed (no I/O);
+ * else it comes from an open by the object's path from the file (its header is read, as native
+ * reads it), without opening the object itself. TB_ANSWERED (*out NULL, the error on the stack),
+ * or TB_FORWARD when it unexpectedly opens or the path cannot be told. */
 static tb_answer_t
 open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void **req, tb_obj_t **out)
 {
@@ -275,6 +342,20 @@ open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void *
     char          *path = NULL;
     if (tb_ix_locate(o, loc, req, &d, &a, &t, &path) != TB_OK || !path)
         return TB_FORWARD;
+    switch (d->objs[t].attr_storage) {
+        case TB_IX_AS_HEADER:
+            free(path);
+            H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_NOTFOUND,
+                     MISSING_IN_HEADER, name);
+            goto answered;
+        case TB_IX_AS_DENSE:
+            free(path);
+            H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_NOTFOUND, MISSING_IN_DENSE);
+            H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_CANTOPENOBJ,
+                     "can't open attribute");
+            goto answered;
+        default: break;
+    }
     void *attr = open_real(o->ctx->index, o->under_vol_id, 1, NULL, path, name);
     free(path);
     if (attr) {
@@ -283,6 +364,8 @@ open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void *
         tb_err_restore(saved);
         return TB_FORWARD;
     }
+    keep_storage(d, t, name, storage_of_failure(name)); /* (for the next time, as a forwarded one) */
+answered:
     *out = NULL;
     tb_ix_stats.answered++;
     return TB_ANSWERED;

@@ -789,7 +789,11 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     uint32_t    start = self;
     if (loc->type == H5VL_OBJECT_BY_NAME) {
         resolved_t r;
-        if (resolve(d, a, self, name, &r) != TB_OK || target_with_info(d, a, &r, &start) != TB_OK)
+        if (resolve(d, a, self, name, &r) != TB_OK)
+            return TB_FORWARD;
+        if (r.self) /* ("." as h5py's visit names it: the location, as BY_SELF) */
+            start = r.gobj;
+        else if (target_with_info(d, a, &r, &start) != TB_OK)
             return TB_FORWARD;
     }
     else if (loc->type != H5VL_OBJECT_BY_SELF)
@@ -797,13 +801,13 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     bool is_group = true;
     if (v->objects) {
         if (!d->objs[start].has_info) {
-            /* The start object's own info, fetched below once. */
+            /* The location's own info, fetched below once. */
             H5VL_loc_params_t      sl = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_SELF};
             H5O_info2_t            info;
             H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
             ga.args.get_info.fields   = H5O_INFO_ALL;
             ga.args.get_info.oinfo    = &info;
-            if (loc->type != H5VL_OBJECT_BY_SELF ||
+            if (start != self || !o->under ||
                 H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
                 tb_ix_store_info(d, start, &info) != TB_OK) {
                 H5Eclear2(H5E_DEFAULT);

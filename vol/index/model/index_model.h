@@ -104,6 +104,11 @@ typedef struct tb_ix_dset {
 /* tb_ix_obj_t.dcache: what the small-dataset cache knows of a dataset's content. */
 enum { TB_IX_DC_UNKNOWN = 0, TB_IX_DC_NO, TB_IX_DC_CACHED };
 
+/* tb_ix_obj_t.attr_storage: where native keeps an object's attributes, as a native open of one it
+ * does not have told (its error names the storage): not known yet, in the object header, or in
+ * dense storage. An index answers that failure itself only when it knows which. */
+enum { TB_IX_AS_UNKNOWN = 0, TB_IX_AS_HEADER, TB_IX_AS_DENSE };
+
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
  * attribute table. */
@@ -111,7 +116,8 @@ typedef struct tb_ix_obj {
     uint8_t  token[TB_IX_TOKEN_NBYTES];
     uint8_t  has_info;
     uint8_t  type; /* H5O_type_t */
-    uint8_t  attrs_loaded;
+    uint8_t  attrs_loaded : 1;
+    uint8_t  attr_storage : 2; /* TB_IX_AS_* */
     uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;

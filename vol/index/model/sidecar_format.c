@@ -24,7 +24,7 @@
  * part (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (5)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (6)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -47,7 +47,7 @@ const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_TOKEN]        = {"token", 0, 16, "object token"},
     [OBJ_HAS_INFO]     = {"has_info", 16, 1, "1: the H5Oget_info fields below are known"},
     [OBJ_TYPE]         = {"type", 17, 1, "H5O_type_t (group 0, dataset 1, named datatype 2)"},
-    [OBJ_ATTRS_LOADED] = {"attrs_loaded", 18, 1, "1: attr_first/nattr list all its attributes"},
+    [OBJ_ATTRS_LOADED] = {"attrs", 18, 1, "bit 0: attr_first/nattr list all its attributes; bits 1-2: their storage (0 unknown, 1 object header, 2 dense)"},
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
     [OBJ_RC]           = {"rc", 20, 4, "reference count"},
     [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
@@ -239,7 +239,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
-        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > 1 || SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
+        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (1u | (TB_IX_AS_DENSE << 1)) ||
+            SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
         /* Content state and dataset records only for datasets; cached content has a record (whose
          * own check below says it holds the content). */
@@ -247,6 +248,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             (dset != TB_IX_NONE && dset >= ndset) || (dc == TB_IX_DC_CACHED && dset == TB_IX_NONE) ||
             (dc == TB_IX_DC_CACHED && !(SC_GET(dsts + dset * SC_DST, DST, HAVE) & TB_IX_DS_VALUE)))
             return TB_ERR_CORRUPT;
+        al &= 1;
         if (afirst + acount > nattr || (!al && acount != 0))
             return TB_ERR_CORRUPT;
         if (g != TB_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
@@ -391,7 +393,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         r->mtime        = (int64_t)SC_GET(o, OBJ, MTIME);
         r->ctime        = (int64_t)SC_GET(o, OBJ, CTIME);
         r->btime        = (int64_t)SC_GET(o, OBJ, BTIME);
-        r->attrs_loaded = (uint8_t)SC_GET(o, OBJ, ATTRS_LOADED);
+        r->attrs_loaded = SC_GET(o, OBJ, ATTRS_LOADED) & 1;
+        r->attr_storage = (SC_GET(o, OBJ, ATTRS_LOADED) >> 1) & 3;
         r->attr_first   = (uint32_t)SC_GET(o, OBJ, ATTR_FIRST);
         r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
         r->dcache       = (uint8_t)SC_GET(o, OBJ, DCACHE);
@@ -657,7 +660,7 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
         SC_PUT(o, OBJ, DCACHE, dc);
         if (!r->attrs_loaded)
             continue;
-        SC_PUT(o, OBJ, ATTRS_LOADED, 1);
+        SC_PUT(o, OBJ, ATTRS_LOADED, 1u | ((unsigned)r->attr_storage << 1));
         SC_PUT(o, OBJ, ATTR_FIRST, ai);
         SC_PUT(o, OBJ, NATTR, r->nattr);
         for (uint32_t j = 0; j < r->nattr; j++, ai++) {
