@@ -3,7 +3,8 @@
  * infinities, negatives, rounding cases), from MEMTYPE when given; `read FILE` reads each into
  * every numeric memory type, with several selections and transfer lists (a conversion exception
  * callback that handles, passes or aborts), printing one hash per read; `dump FILE` prints one
- * hash per dataset (read in its own type). pipe_xfer.sh compares them stock vs h5turbo. */
+ * hash per dataset (read in its own type); `multi FILE` reads several datasets per H5Dread_multi
+ * and writes new ones with H5Dwrite_multi. pipe_xfer.sh compares them stock vs h5turbo. */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -415,6 +416,64 @@ dump_one(hid_t g, const char *name, const H5L_info2_t *info, void *data)
     return 0;
 }
 
+/* H5Dread_multi of four datasets (conversions, a box, strides, points), then H5Dwrite_multi of
+ * three new datasets (from float32, same type, strided: the pipeline takes some, not all). */
+static int
+do_multi(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_H5(file);
+    sel_t sels[16];
+    int   nsel = make_sels(sels);
+    static const char *names[4] = {"u8", "u32", "f64", "i16_fill"};
+    static const char *mnames[4] = {"u32", "f32", "i16", "f64"};
+    static const int    which[4][4] = {{0, 0, 0, 0}, {1, 4, 5, 8}, {6, 8, 9, 4}, {7, 9, 7, 0}};
+    for (int round = 0; round < 4; round++) {
+        hid_t  d[4], mt[4], ms[4], fs[4];
+        void  *buf[4];
+        size_t nb[4];
+        for (int k = 0; k < 4; k++) {
+            d[k]  = H5Dopen2(file, names[k], H5P_DEFAULT);
+            mt[k] = type_by_name(mnames[k]);
+            ASSERT_H5(d[k]);
+            const sel_t *s = &sels[which[round][k] % nsel];
+            ms[k]          = s->ms;
+            fs[k]          = s->fs;
+            nb[k]          = s->mem_nelem * H5Tget_size(mt[k]);
+            buf[k]         = malloc(nb[k]);
+            memset(buf[k], 0xa5, nb[k]);
+        }
+        ASSERT_H5(H5Dread_multi(4, d, mt, ms, fs, H5P_DEFAULT, buf));
+        for (int k = 0; k < 4; k++) {
+            printf("multi %d %s %s %016llx\n", round, names[k], mnames[k],
+                   (unsigned long long)fnv(buf[k], nb[k], 14695981039346656037ull));
+            free(buf[k]);
+            H5Dclose(d[k]);
+        }
+    }
+    /* Writes: dw0 from float32 (converted), dw1 same type, dw2 every other frame (forwarded). */
+    hid_t  d[3] = {create(file, "mw_u8", H5T_NATIVE_UINT8, "szf", 0, dims),
+                   create(file, "mw_u32", H5T_NATIVE_UINT32, "sz", 0, dims),
+                   create(file, "mw_i16", H5T_NATIVE_INT16, "szf", 1, dims)};
+    hid_t  mt[3] = {H5T_NATIVE_FLOAT, H5T_NATIVE_UINT32, H5T_NATIVE_INT16};
+    hid_t  ms[3] = {H5S_ALL, H5S_ALL, sels[5].ms};
+    hid_t  fs[3] = {H5S_ALL, H5S_ALL, sels[5].fs};
+    size_t n[3]  = {NELEM, NELEM, sels[5].mem_nelem};
+    void  *buf[3];
+    for (int k = 0; k < 3; k++) {
+        buf[k] = malloc(n[k] * H5Tget_size(mt[k]));
+        gen(mt[k], buf[k], n[k], 0, 40u + (unsigned)k);
+    }
+    ASSERT_H5(H5Dwrite_multi(3, d, mt, ms, fs, H5P_DEFAULT, (const void **)buf));
+    for (int k = 0; k < 3; k++) {
+        free(buf[k]);
+        H5Dclose(d[k]);
+    }
+    close_sels(sels, nsel);
+    H5Fclose(file);
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -423,6 +482,8 @@ main(int argc, char **argv)
         return do_write(argv[2], argc >= 4 ? argv[3] : NULL);
     if (argc == 3 && !strcmp(argv[1], "read"))
         return do_read(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "multi"))
+        return do_multi(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "dump")) {
         hid_t file = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
         ASSERT_H5(file);
@@ -430,6 +491,6 @@ main(int argc, char **argv)
         H5Fclose(file);
         return 0;
     }
-    fprintf(stderr, "usage: %s write FILE [MEMTYPE] | read FILE | dump FILE\n", argv[0]);
+    fprintf(stderr, "usage: %s write FILE [MEMTYPE] | read FILE | dump FILE | multi FILE\n", argv[0]);
     return 2;
 }

@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
-# pipe_xfer.sh BIN [THREADS] [--no-py] — conversions (and selections) through the chunk pipeline
+# pipe_xfer.sh BIN [THREADS] [--no-py] — conversions and selections through the chunk pipeline
 # against stock HDF5: one file written by stock HDF5, read by pipe_xfer.c into every numeric
-# memory type with and without a conversion exception callback, stock vs h5turbo, every read's
-# hash identical; files written from other memory types (float32 into integers: overflow, NaN)
-# by both, read back by stock HDF5 identically; the pipeline must really have converted (its
-# counters), never fallen back. h5py's float32 reads of an integer dataset (read_direct, astype)
+# memory type with many selections, with and without a conversion exception callback, stock vs
+# h5turbo, every read's hash identical; H5Dread_multi/H5Dwrite_multi; files written from other
+# memory types (float32 into integers: overflow, NaN) by both, read back by stock HDF5
+# identically; the pipeline must really have converted (its counters), never fallen back.
+# h5py's float32 reads of an integer dataset (read_direct, astype), ROI, strided and mask reads
 # are compared the same way when .venv exists.
 source "$TB_SRC/tests/integration/lib.sh"
 bin=$1
@@ -26,6 +27,20 @@ diff rs.txt rt.txt > diff.txt || { head -20 diff.txt; fail "h5turbo reads differ
 grep -q 'pipeline writes=0 reads=[1-9].* fallbacks=0 .*converted_reads=[1-9]' stats.log ||
   { cat stats.log; fail "the pipeline converted nothing (or fell back)"; }
 grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "reads were forwarded"; }
+
+# Multi-dataset calls: H5Dread_multi / H5Dwrite_multi, each dataset through the pipeline when it
+# takes it; the written files read back by stock HDF5.
+: > stats.log
+cp A.h5 Ms.h5; cp A.h5 Mt.h5
+stock "$bin" multi Ms.h5 > ms.txt
+turbo "$bin" multi Mt.h5 > mt.txt
+[ "$(wc -l < ms.txt)" -eq 16 ] || fail "multi: expected 16 reads"
+diff ms.txt mt.txt || fail "multi: h5turbo reads differ from stock HDF5's"
+stock "$bin" dump Ms.h5 > ds.txt
+stock "$bin" dump Mt.h5 > dt.txt
+diff ds.txt dt.txt || fail "multi: stock HDF5 reads the h5turbo-written datasets differently"
+grep -q 'pipeline writes=[1-9].* reads=[1-9].* fallbacks=0 ' stats.log || { cat stats.log; fail "multi: the pipeline took nothing"; }
+grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "multi: reads were forwarded"; }
 
 # Writes with a conversion: every file type from these memory types, stock and h5turbo, then
 # both files read by stock HDF5 (each dataset in its own type).

@@ -57,8 +57,8 @@ dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t da
     return w;
 }
 
-/* Everything the pipeline does not take (multi-dataset calls, ineligible datasets) goes to the
- * connector below as one call. `buf` is the caller's; writes only read it. */
+/* Everything the pipeline does not take (ineligible datasets, asynchronous multi-dataset calls)
+ * goes to the connector below as one call. `buf` is the caller's; writes only read it. */
 static herr_t
 forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
            hid_t dxpl_id, void *buf[], void **req)
@@ -82,6 +82,30 @@ forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem
     return ret;
 }
 
+/* A multi-dataset call, one dataset at a time in the caller's order: each through the pipeline
+ * when it takes it, else forwarded alone (the order keeps writes to one dataset named twice as
+ * native applies them). */
+static herr_t
+multi_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
+         hid_t dxpl_id, void *buf[])
+{
+    for (size_t i = 0; i < count; i++) {
+        herr_t pret;
+        if (tb_enter(dset[i], NULL, TB_USE, dxpl_id) < 0)
+            return -1;
+        tb_answer_t a = write ? tb_pipe_write(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id,
+                                              buf[i], NULL, &pret)
+                              : tb_pipe_read(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id,
+                                             buf[i], NULL, &pret);
+        if (!a)
+            pret = forward_io(write, 1, &dset[i], &mem_type_id[i], &mem_space_id[i], &file_space_id[i], dxpl_id,
+                              &buf[i], NULL);
+        if (pret < 0)
+            return pret;
+    }
+    return 0;
+}
+
 static herr_t
 dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
              hid_t dxpl_id, void *buf[], void **req)
@@ -97,6 +121,8 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
         if (tb_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
+    else if (!req)
+        return multi_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     pret = forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
     if (count == 1 && pret >= 0 && !req)
         tb_index_dset_read_done(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0]);
@@ -114,6 +140,8 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
         if (tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
+    else if (!req)
+        return multi_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf);
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
 }
 
