@@ -8,7 +8,8 @@
  *   agipd readx FILE MODE BLOCK         reads as processing steps do, BLOCK frames per call:
  *                                       MODE u32 (both into uint32: gain widened), f32 (both into
  *                                       float32), roi (frames[:, 0:64, :]), stride4 (every 4th
- *                                       frame), points (64 pixels of every frame)
+ *                                       frame), points (64 pixels of every frame), multi (both
+ *                                       datasets in one H5Dread_multi)
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -196,8 +197,8 @@ static int
 do_readx(const char *path, const char *mode, int block)
 {
     int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
-    int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points");
-    if (!u32 && !f32 && !roi && !stride4 && !points) {
+    int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points"), multi = !strcmp(mode, "multi");
+    if (!u32 && !f32 && !roi && !stride4 && !points && !multi) {
         fprintf(stderr, "readx: unknown mode %s\n", mode);
         return 2;
     }
@@ -239,8 +240,15 @@ do_readx(const char *path, const char *mode, int block)
             nelem = (size_t)(count[0] * count[1] * count[2]);
         }
         hid_t ms = H5Screate_simple(1, (hsize_t[]){nelem}, NULL);
-        CHECK(H5Dread(dg, gt, ms, fs, H5P_DEFAULT, gbuf));
-        CHECK(H5Dread(dm, mt, ms, fs, H5P_DEFAULT, mbuf));
+        if (multi) {
+            hid_t ds[2] = {dg, dm}, mts[2] = {gt, mt}, mss[2] = {ms, ms}, fss[2] = {fs, fs};
+            void *bufs[2] = {gbuf, mbuf};
+            CHECK(H5Dread_multi(2, ds, mts, mss, fss, H5P_DEFAULT, bufs));
+        }
+        else {
+            CHECK(H5Dread(dg, gt, ms, fs, H5P_DEFAULT, gbuf));
+            CHECK(H5Dread(dm, mt, ms, fs, H5P_DEFAULT, mbuf));
+        }
         H5Sclose(ms);
         for (size_t i = 0; i < nelem; i += 61) {
             double g, m;

@@ -42,7 +42,7 @@ def make_suite(build, tmp, quick):
             ("stock", [exe, "read", src, "32"], stock_env),
             ("h5turbo", [exe, "read", src, "32"], turbo),
         ], prepare, params={"threads": t}, parse=seconds)
-        for mode in ("u32", "f32", "roi", "stride4", "points"):
+        for mode in ("u32", "f32", "roi", "stride4", "points", "multi"):
             s.add(f"read {mode} 32 frames/call @{t}", [
                 ("stock", [exe, "readx", src, mode, "32"], stock_env),
                 ("h5turbo", [exe, "readx", src, mode, "32"], turbo),
