@@ -1358,10 +1358,15 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         size_t          mes = convert ? H5Tget_size(mem_type_id) : p->type_nbytes;
         if (current_dims(o, p, dxpl_id, dims) &&
             tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, 0, &plan)) {
-            /* Small reads are native's (its chunk cache serves repeated ones), unless they touch
-             * more chunks than that cache holds. */
-            if (plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes ||
-                (plan.nchunks > 1 && plan.nchunks > p->cache_nbytes / p->chunk_nbytes)) {
+            /* Reads native's chunk cache serves better are native's: small ones, and ones that
+             * cover no chunk whole when the chunks fit in that cache (frame by frame through
+             * chunks of several frames: native decodes each chunk once, the pipeline would decode
+             * it for every frame). Unless they touch more chunks than the cache holds: native
+             * then decodes every chunk each time too. pipeline_min 0 takes everything (tests). */
+            size_t min  = o->ctx->cfg.pipeline_min_nbytes;
+            int    fits = plan.nchunks <= p->cache_nbytes / p->chunk_nbytes;
+            if (min == 0 || (plan.nchunks > 1 && !fits) ||
+                (plan.npoints * plan.es >= min && (!fits || plan_has_full_chunk(p, &plan)))) {
                 int rc = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc,
                                   convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL);
                 done        = rc == 1;
