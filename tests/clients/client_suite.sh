@@ -119,8 +119,9 @@ t3=$(date +%s)
 # Keep the record (reruns included) in the build tree.
 record="$TB_BUILD/clients-results"; mkdir -p "$record"
 rc=0
-"$py" "$here/compare.py" final "$tmp/native.tsv" "$tmp/turbo.tsv" "${final_args[@]}" --report "$record/$pkg.txt" || rc=$?
-for f in "$tmp"/*.tsv "$tmp"/*.tsv.log; do cp "$f" "$record/$pkg.$(basename "$f")"; done
+rname=$pkg; [ $inject = 0 ] || rname=$pkg-injected # (the check of this script keeps its own record)
+"$py" "$here/compare.py" final "$tmp/native.tsv" "$tmp/turbo.tsv" "${final_args[@]}" --report "$record/$rname.txt" || rc=$?
+for f in "$tmp"/*.tsv "$tmp"/*.tsv.log; do cp "$f" "$record/$rname.$(basename "$f")"; done
 
 # Sidecars go to the temporary cache only: none beside the packages, their data or the sources.
 stray=$(find "$VENV" "$CSRC" "$tmp" -path "$XDG_CACHE_HOME" -prune -o -name '*.h5turbo-index*' -print 2>/dev/null | head -5)

@@ -334,27 +334,27 @@ tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *nam
  * reads it), without opening the object itself. TB_ANSWERED (*out NULL, the error on the stack),
  * or TB_FORWARD when it unexpectedly opens or the path cannot be told. */
 static tb_answer_t
-open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void **req, tb_obj_t **out)
+open_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, void **req, tb_ix_data_t *d, uint32_t t,
+             tb_obj_t **out)
 {
-    tb_ix_data_t  *d;
-    tb_ix_anchor_t a;
-    uint32_t       t;
-    char          *path = NULL;
-    if (tb_ix_locate(o, loc, req, &d, &a, &t, &path) != TB_OK || !path)
-        return TB_FORWARD;
     switch (d->objs[t].attr_storage) {
         case TB_IX_AS_HEADER:
-            free(path);
             H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_NOTFOUND,
                      MISSING_IN_HEADER, name);
             goto answered;
         case TB_IX_AS_DENSE:
-            free(path);
             H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_NOTFOUND, MISSING_IN_DENSE);
             H5Epush2(H5E_DEFAULT, __FILE__, __func__, __LINE__, H5E_ERR_CLS, H5E_ATTR, H5E_CANTOPENOBJ,
                      "can't open attribute");
             goto answered;
         default: break;
+    }
+    tb_ix_anchor_t a;
+    uint32_t       t_again;
+    char          *path = NULL;
+    if (tb_ix_locate(o, loc, req, &d, &a, &t_again, &path) != TB_OK || !path || t_again != t) {
+        free(path);
+        return TB_FORWARD;
     }
     void *attr = open_real(o->ctx->index, o->under_vol_id, 1, NULL, path, name);
     free(path);
@@ -390,7 +390,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
         return TB_FORWARD;
     const tb_ix_attr_t *x = attr_find(d, t, name);
     if (!x && !o->under)
-        return open_missing(o, loc, name, req, out);
+        return open_missing(o, loc, name, req, d, t, out);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened. */
     if (x && x->cached && !f->sentinel &&
