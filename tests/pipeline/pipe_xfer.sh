@@ -27,6 +27,9 @@ diff rs.txt rt.txt > diff.txt || { head -20 diff.txt; fail "h5turbo reads differ
 grep -q 'pipeline writes=0 reads=[1-9].* fallbacks=0 .*converted_reads=[1-9]' stats.log ||
   { cat stats.log; fail "the pipeline converted nothing (or fell back)"; }
 grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "reads were forwarded"; }
+# A read-only file on the sec2 driver: the workers pread the chunks themselves (the multi-dataset
+# run below opens its file for writing: there the application's thread reads them).
+grep -q 'chunks_pread=[1-9]' stats.log || { cat stats.log; fail "the workers read no chunk themselves"; }
 
 # Multi-dataset calls: H5Dread_multi / H5Dwrite_multi, each dataset through the pipeline when it
 # takes it; the written files read back by stock HDF5.

@@ -32,9 +32,9 @@ print_stats(void *ctx)
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
-            "converted_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f\n",
+            "converted_writes=%zu chunks_pread=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
-            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
+            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes, s->chunks_pread,
             (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6);
     stats_registered = 0;
@@ -313,7 +313,9 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Direct chunk I/O is a native operation: only with native right below us. */
     if (H5VLget_value(o->under_vol_id, &val) < 0 || val != H5_VOL_NATIVE)
         return;
-    if (o->ctx->cfg.write_behind)
+    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
+     * lies in the file whose descriptor the workers may read (pipeline_map.c). */
+    if (o->ctx->cfg.write_behind || !(o->ctx->file_intent & H5F_ACC_RDWR))
         dataset_identity(o, dxpl_id, p);
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
@@ -413,6 +415,7 @@ tb_pipe_release(tb_obj_t *o)
         tb_err_restore(saved);
     }
     free(p->fill);
+    free(p->map);
     free(p);
     o->pipe = NULL;
 }
@@ -872,6 +875,7 @@ typedef struct rjob {
     size_t                 inflight_max;
     int                    timing; /* H5TURBO_STATS: account codec CPU time */
     tb_widen_fn            widen;  /* conversion done by the workers (NULL: H5Tconvert) */
+    int                    fd;     /* >= 0: every chunk is "read" at once, decoders pread it (p->map) */
     pthread_t              owner;
     hid_t                  mem_type_id, dxpl_id; /* conversion: the application's thread only */
     pthread_mutex_t        mu; /* protects the fields below */
@@ -909,6 +913,19 @@ decode_chunk(rjob_t *j, size_t i)
     size_t                 nelem   = 0;
     tb_pipe_chunk_offset(p, j->plan, i, off);
     tb_pipe_region(p, j->plan, off, &r);
+    if (j->fd >= 0) {
+        const tb_pipe_map_entry_t *e = tb_pipe_map_find(p, off);
+        if (e) {
+            if (!(c->raw = tb_buf_get(e->nbytes)))
+                c->st = TB_ERR_NOMEM;
+            else
+                c->st = tb_pipe_map_pread(j->fd, e, c->raw);
+            c->raw_nbytes = e->nbytes;
+            c->mask       = e->mask;
+            if (c->st != TB_OK)
+                goto out;
+        }
+    }
     if (convert && (c->raw || !p->skip_missing)) {
         /* Room for the region's elements in whichever of the two types is larger: conversions
          * run in place. */
@@ -1002,6 +1019,8 @@ convert_ready(rjob_t *j)
         pthread_mutex_lock(&j->mu);
         j->inflight -= c->conv_nbytes;
         j->nconverted++;
+        if (j->fd >= 0)
+            pthread_cond_broadcast(&j->cv); /* decoders held back by inflight may go on */
         if (!ok) {
             j->conv_failed = j->failed = j->abort = 1;
             pthread_cond_broadcast(&j->cv); /* workers waiting for chunks to decode stop */
@@ -1017,7 +1036,9 @@ read_worker(void *arg)
         return;
     pthread_mutex_lock(&j->mu);
     for (;;) {
-        while (!j->abort && j->next >= j->nread && j->next < j->n)
+        /* (Reading itself, a decoder also holds back while converted chunks pile up.) */
+        while (!j->abort && j->next < j->n &&
+               (j->next >= j->nread || (j->fd >= 0 && j->inflight > j->inflight_max)))
             pthread_cond_wait(&j->cv, &j->mu);
         if (j->abort || j->next >= j->n)
             break;
@@ -1033,7 +1054,26 @@ static int
 read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
 {
     int convert = j->plan->convert;
-    for (size_t i = 0; i < j->n; i++) {
+    if (j->fd >= 0) {
+        /* The decoders read the chunks themselves: this thread decodes too and converts. */
+        pthread_mutex_lock(&j->mu);
+        j->nread = j->n;
+        pthread_cond_broadcast(&j->cv);
+        for (;;) {
+            if (convert)
+                convert_ready(j);
+            if (j->abort)
+                break;
+            if (j->next < j->n && (!convert || j->inflight <= j->inflight_max))
+                decode_claimed(j);
+            else if (j->ndecoded >= j->n && (!convert || j->nconverted >= j->n))
+                break;
+            else
+                pthread_cond_wait(&j->cv, &j->mu);
+        }
+        pthread_mutex_unlock(&j->mu);
+    }
+    for (size_t i = 0; i < j->n && j->fd < 0; i++) {
         pthread_mutex_lock(&j->mu);
         if (convert)
             convert_ready(j);
@@ -1109,7 +1149,7 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
  * failed (H5Tconvert's error is on the stack, as H5Dread's own would be: the read fails). */
 static int
 run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id, hid_t dxpl_id,
-         void *buf, int edc, tb_widen_fn widen)
+         void *buf, int edc, tb_widen_fn widen, int fd)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
@@ -1127,6 +1167,7 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     j.owner        = pthread_self();
     j.timing       = tb_config_process()->stats;
     j.widen        = widen;
+    j.fd           = fd;
     j.mem_type_id  = mem_type_id;
     j.dxpl_id      = dxpl_id;
     pthread_mutex_init(&j.mu, NULL);
@@ -1151,8 +1192,11 @@ run_read(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t
     free(c);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
-    if (rc == 0)
+    if (rc == 0) {
         tb_pipe_stats_g.chunks_read += n;
+        if (fd >= 0)
+            tb_pipe_stats_g.chunks_pread += n;
+    }
     return rc == 0 ? 1 : j.conv_failed ? -2 : j.no_index ? 0 : -1;
 }
 
@@ -1263,6 +1307,30 @@ has_conv_cb(hid_t dxpl_id)
     return H5Pget_type_conv_cb(dxpl_id, &op, &data) < 0 || op != NULL;
 }
 
+/* The descriptor the decoders may pread this read's chunks from, or -1 (the application's
+ * thread reads them through native). Read-only files on the sec2 driver; the dataset's chunk map
+ * is taken at its first read that touches a sixteenth of its chunks (or any read of a dataset of
+ * up to 65536 chunks): walking the chunk index costs about what reading the touched chunks'
+ * index entries one by one does then. */
+static int
+read_fd(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *dims, hid_t dxpl_id)
+{
+    if (p->map_state < 0 || !p->have_token || (o->ctx->file_intent & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ)))
+        return -1;
+    int fd = tb_pipe_file_fd(o, p->fileno);
+    if (fd < 0)
+        return -1;
+    if (p->map_state == 0) {
+        size_t total = 1;
+        for (int d = 0; d < p->rank; d++)
+            total *= (size_t)((dims[d] + p->chunk[d] - 1) / p->chunk[d]);
+        if (total > 65536 && plan->nchunks < total / 16)
+            return -1;
+        p->map_state = tb_pipe_map_build(o, p, dims, dxpl_id, fd) ? 1 : -1;
+    }
+    return p->map_state == 1 ? fd : -1;
+}
+
 /* ------------------------------------------------------------------ entry points */
 tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
@@ -1368,7 +1436,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
             if (min == 0 || (plan.nchunks > 1 && !fits) ||
                 (plan.npoints * plan.es >= min && (!fits || plan_has_full_chunk(p, &plan)))) {
                 int rc = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc,
-                                  convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL);
+                                  convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL,
+                                  read_fd(o, p, &plan, dims, dxpl_id));
                 done        = rc == 1;
                 conv_failed = rc == -2;
                 if (rc == -1)
@@ -1399,7 +1468,10 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
 }
 
 const tb_hooks_t tb_pipe_hooks = {
-    .name        = "pipeline",
-    .drain       = tb_pipe_drain,
-    .obj_release = tb_pipe_release,
+    .name         = "pipeline",
+    .drain        = tb_pipe_drain,
+    .file_opened  = tb_pipe_file_opened,
+    .file_closing = tb_pipe_file_closing,
+    .obj_release  = tb_pipe_release,
+    .ctx_release  = tb_pipe_ctx_release,
 };

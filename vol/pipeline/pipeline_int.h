@@ -34,6 +34,13 @@ typedef struct tb_pipe_stage {
 #endif
 } tb_pipe_stage_t;
 
+/* Where one stored chunk is (pipeline_map.c): file offset, stored size, filter mask. */
+typedef struct tb_pipe_map_entry {
+    uint64_t addr; /* UINT64_MAX: not stored */
+    uint32_t nbytes, mask;
+} tb_pipe_map_entry_t;
+#define TB_PIPE_MAP_MAX ((size_t)1 << 22) /* chunks a map may describe (64 MiB of entries) */
+
 /* Per-dataset state, created on first read/write and kept until the wrapper is released. Only
  * the application's thread writes it; workers read it while a job runs. */
 typedef struct tb_pipe_dset {
@@ -54,6 +61,12 @@ typedef struct tb_pipe_dset {
     H5O_token_t          token;
     int                  have_token;
     struct tb_behind_q *behind;   /* write-behind queue (pipeline_behind.c), NULL until used */
+    /* Read-only sec2 files: every chunk's place, for preads from the workers (pipeline_map.c).
+     * Built by the application's thread before a job starts; read-only while jobs run. */
+    int                  map_state; /* 0: not tried yet, 1: built, -1: not available */
+    hsize_t              nchunk_dim[TB_PIPE_RANK];
+    tb_pipe_map_entry_t *map;
+    size_t               map_nchunks;
 } tb_pipe_dset_t;
 
 /* What a plan's file selection is. Writes take only boxes; reads all three. */
@@ -154,6 +167,23 @@ void tb_pipe_fill_chunk(const tb_pipe_dset_t *p, uint8_t *chunk);
 /* Writes the fill value (or zeros) into the region of the user's buffer. */
 void tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                         uint8_t *user);
+
+/* ---- pipeline_map.c */
+/* Hooks (application's thread): read-only sec2 files are noted with their descriptor when
+ * opened and forgotten when the application closes them. */
+void tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+void tb_pipe_file_closing(tb_obj_t *file);
+void tb_pipe_ctx_release(tb_ctx_t *ctx);
+/* The descriptor of o's file when it is a noted one and the dataset lies in it (fileno: the
+ * dataset's own, from H5Oget_info; external links lead elsewhere); -1 otherwise. */
+int  tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno);
+/* Builds p's chunk map (application's thread): 1 built, 0 not possible (too many chunks, none
+ * stored, or the addresses do not match a direct chunk read). */
+int  tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd);
+/* The entry of the chunk at offset, NULL when it is not stored (any thread). */
+const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset);
+/* Reads a stored chunk (any thread): TB_OK or TB_ERR_IO. */
+tb_status_t tb_pipe_map_pread(int fd, const tb_pipe_map_entry_t *e, void *buf);
 
 /* ---- pipeline_codec.c (any thread; no HDF5 calls) */
 /* Prepares stage sizes and p->buf_nbytes once the stages are known. TB_ERR_UNSUPPORTED when a
