@@ -2,8 +2,9 @@
  * dataset (uint8, mostly 0, some 1 and 2) and a mask dataset (uint32, sparse bits, the same for
  * every frame), deflate level 1 + shuffle + fletcher32, one chunk per frame.
  *
- *   agipd write FILE NFRAMES BLOCK      H5Dwrite, BLOCK frames per call (stock or h5turbo: the
- *                                       environment decides)
+ *   agipd write FILE NFRAMES BLOCK [CHUNK_FRAMES]  H5Dwrite, BLOCK frames per call (stock or
+ *                                       h5turbo: the environment decides), CHUNK_FRAMES frames per
+ *                                       chunk (default 1)
  *   agipd read FILE BLOCK               H5Dread of both datasets, BLOCK frames per call
  *   agipd readx FILE MODE BLOCK         reads as processing steps do, BLOCK frames per call:
  *                                       MODE u32 (both into uint32: gain widened), f32 (both into
@@ -79,10 +80,12 @@ generate(void)
     }
 }
 
+static hsize_t chunk_frames = 1; /* frames per chunk (write: optional last argument) */
+
 static hid_t
 create_dset(hid_t file, const char *name, hid_t type, hsize_t nframes, int fletcher)
 {
-    hsize_t dims[3] = {nframes, NY, NX}, chunk[3] = {1, NY, NX};
+    hsize_t dims[3] = {nframes, NY, NX}, chunk[3] = {chunk_frames, NY, NX};
     hid_t   sp = H5Screate_simple(3, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     CHECK(H5Pset_chunk(dcpl, 3, chunk));
     CHECK(H5Pset_shuffle(dcpl));
@@ -408,8 +411,11 @@ int
 main(int argc, char **argv)
 {
     generate();
-    if (argc == 5 && !strcmp(argv[1], "write"))
+    if ((argc == 5 || argc == 6) && !strcmp(argv[1], "write")) {
+        if (argc == 6)
+            chunk_frames = (hsize_t)atoi(argv[5]);
         return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 0);
+    }
     if (argc == 5 && !strcmp(argv[1], "writex"))
         return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
     if (argc == 5 && !strcmp(argv[1], "readx"))
