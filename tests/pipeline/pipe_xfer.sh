@@ -48,7 +48,7 @@ grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "multi: reads we
 # Writes with a conversion: every file type from these memory types, stock and h5turbo, then
 # both files read by stock HDF5 (each dataset in its own type).
 : > stats.log
-for mt in f32 f64 i64 u8 i16 u32 f64be; do
+for mt in f32 f64 f32nonan f64nonan i64 u8 i16 u32 f64be; do
   stock "$bin" write Ws.h5 $mt
   turbo "$bin" write Wt.h5 $mt
   stock "$bin" dump Ws.h5 > ws.txt
@@ -57,6 +57,7 @@ for mt in f32 f64 i64 u8 i16 u32 f64be; do
   diff ws.txt wt.txt || fail "write from $mt: stock HDF5 reads the h5turbo file differently"
 done
 grep -q 'fallbacks=0 .*converted_writes=[1-9]' stats.log || { cat stats.log; fail "the pipeline converted no write"; }
+grep -q 'worker_conv_writes=[1-9]' stats.log || { cat stats.log; fail "the workers converted no write"; }
 [ "$(grep 'pipeline writes' stats.log | grep -c 'converted_writes=0 *$')" = 0 ] || { cat stats.log; fail "a run converted no write"; }
 # The same with write-behind (the converted copy queued).
 : > stats.log

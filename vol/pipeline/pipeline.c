@@ -32,9 +32,11 @@ print_stats(void *ctx)
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
-            "converted_writes=%zu chunks_pread=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f\n",
+            "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
+            "codec_worker_cpu_ms=%.1f\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
-            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes, s->chunks_pread,
+            s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
+            s->worker_conv_writes, s->chunks_pread,
             (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6);
     stats_registered = 0;
@@ -490,6 +492,10 @@ job_threads(const tb_obj_t *o)
 }
 
 /* ------------------------------------------------------------------ write job */
+/* A conversion the workers do on writes (see narrow_for): 0, or -1 when the chunk must go
+ * through H5Tconvert. */
+typedef int (*tb_narrow_fn)(const void *src, void *dst, size_t n);
+
 typedef enum { WK_FULL, WK_FILL, WK_RMW } wkind_t;
 
 typedef struct wchunk {
@@ -515,6 +521,7 @@ typedef struct wjob {
     int                    edc;
     unsigned               inner_threads; /* per chunk: all of them for a one-chunk job, else 1 */
     int                    timing;        /* H5TURBO_STATS: account codec CPU time */
+    tb_narrow_fn           narrow;        /* conversion by the workers, or NULL */
     pthread_t              owner;
     pthread_mutex_t        mu;
     pthread_cond_t         cv;
@@ -580,7 +587,26 @@ encode_chunk(wjob_t *j, size_t i)
         }
         else if (c->kind == WK_FILL)
             tb_pipe_fill_chunk(p, chunk);
-        tb_pipe_gather(p, j->plan, &r, chunk, j->user);
+        if (j->narrow) {
+            /* The region's elements (memory type), converted, into the chunk. */
+            size_t   nelem = tb_pipe_region_nelem(p, &r);
+            uint8_t *src = tb_buf_get(nelem * j->plan->es), *dense = tb_buf_get(nelem * p->type_nbytes);
+            if (!src || !dense)
+                c->st = TB_ERR_NOMEM;
+            else {
+                tb_pipe_pack_user(p, j->plan, &r, j->user, src);
+                if (j->narrow(src, dense, nelem) < 0)
+                    c->st = TB_ERR_UNSUPPORTED;
+                else
+                    tb_pipe_unpack_chunk(p, &r, dense, chunk);
+            }
+            tb_buf_put(src);
+            tb_buf_put(dense);
+            if (c->st != TB_OK)
+                return;
+        }
+        else
+            tb_pipe_gather(p, j->plan, &r, chunk, j->user);
         in = chunk;
     }
     c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->inner_threads);
@@ -653,10 +679,11 @@ write_stream(tb_obj_t *o, wjob_t *j, hid_t dxpl_id)
 }
 
 /* Runs one eligible write. 1: done; 0: better left to native; -1: failed before finishing (the
- * caller redoes the whole write through native, which rewrites every chunk). */
+ * caller redoes the whole write through native, which rewrites every chunk); -2: `narrow`
+ * refused a chunk (the caller converts with H5Tconvert and writes again). */
 static int
 run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, const void *buf,
-          int edc)
+          int edc, tb_narrow_fn narrow)
 {
     size_t    n = plan->nchunks, nfull = 0;
     wchunk_t *c = calloc(n, sizeof(*c));
@@ -712,6 +739,7 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
     j.c    = c;
     j.n    = n;
     j.edc  = edc;
+    j.narrow = narrow;
     j.owner = pthread_self();
     j.timing = tb_config_process()->stats;
     pthread_mutex_init(&j.mu, NULL);
@@ -733,14 +761,17 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
         rc = write_stream(o, &j, dxpl_id);
         tb_taskgroup_wait(&g);
     }
-    for (size_t i = 0; i < n; i++)
+    int refused = 0;
+    for (size_t i = 0; i < n; i++) {
+        refused |= c[i].st == TB_ERR_UNSUPPORTED;
         wchunk_release(&c[i]);
+    }
     free(c);
     pthread_mutex_destroy(&j.mu);
     pthread_cond_destroy(&j.cv);
     if (rc == 0)
         tb_pipe_stats_g.chunks_written += n;
-    return rc == 0 ? 1 : -1;
+    return rc == 0 ? 1 : refused ? -2 : -1;
 }
 
 /* ------------------------------------------------------------------ conversions in the workers */
@@ -849,6 +880,61 @@ widen_for(hid_t f, hid_t m, int cb)
     if (dst < 0)
         return NULL;
     return table[src][dst] ? table[src][dst] : cb ? NULL : table_no_cb[src][dst];
+}
+
+/* Floating point into integers on writes, without a conversion exception callback: HDF5's
+ * conversion (H5T_CONV_Fx_NOEX) is "above the type's maximum: the maximum; below its minimum:
+ * the minimum; else the C cast". That is exact C except for NaN and for a value equal to the
+ * maximum rounded up into the float type (2^31 for int32 from float), where the cast is
+ * undefined and the result is whatever HDF5's compiled code gives: a chunk holding one of those
+ * is refused (-1) and the write converts through H5Tconvert instead. From src into dst. */
+
+#define TB_NARROW_F(name, S, D, DMIN, DMAX)                                                               \
+    static int name(const void *src, void *dst, size_t n)                                                 \
+    {                                                                                                     \
+        const S *s        = src;                                                                          \
+        D       *d        = dst;                                                                          \
+        const S  hi       = (S)(DMAX), lo = (S)(DMIN);                                                    \
+        const int hi_exact = (long double)hi == (long double)(DMAX);                                      \
+        for (size_t i = 0; i < n; i++)                                                                    \
+            if (s[i] != s[i] || (!hi_exact && s[i] == hi))                                                \
+                return -1;                                                                                \
+        for (size_t i = 0; i < n; i++) {                                                                  \
+            S v  = s[i];                                                                                  \
+            d[i] = v > hi ? (D)(DMAX) : v < lo ? (D)(DMIN) : (D)v;                                        \
+        }                                                                                                 \
+        return 0;                                                                                         \
+    }
+TB_NARROW_F(narrow_f32_u8, float, uint8_t, 0, UINT8_MAX)
+TB_NARROW_F(narrow_f32_i8, float, int8_t, INT8_MIN, INT8_MAX)
+TB_NARROW_F(narrow_f32_u16, float, uint16_t, 0, UINT16_MAX)
+TB_NARROW_F(narrow_f32_i16, float, int16_t, INT16_MIN, INT16_MAX)
+TB_NARROW_F(narrow_f32_u32, float, uint32_t, 0, UINT32_MAX)
+TB_NARROW_F(narrow_f32_i32, float, int32_t, INT32_MIN, INT32_MAX)
+TB_NARROW_F(narrow_f32_u64, float, uint64_t, 0, UINT64_MAX)
+TB_NARROW_F(narrow_f32_i64, float, int64_t, INT64_MIN, INT64_MAX)
+TB_NARROW_F(narrow_f64_u8, double, uint8_t, 0, UINT8_MAX)
+TB_NARROW_F(narrow_f64_i8, double, int8_t, INT8_MIN, INT8_MAX)
+TB_NARROW_F(narrow_f64_u16, double, uint16_t, 0, UINT16_MAX)
+TB_NARROW_F(narrow_f64_i16, double, int16_t, INT16_MIN, INT16_MAX)
+TB_NARROW_F(narrow_f64_u32, double, uint32_t, 0, UINT32_MAX)
+TB_NARROW_F(narrow_f64_i32, double, int32_t, INT32_MIN, INT32_MAX)
+TB_NARROW_F(narrow_f64_u64, double, uint64_t, 0, UINT64_MAX)
+TB_NARROW_F(narrow_f64_i64, double, int64_t, INT64_MIN, INT64_MAX)
+
+/* The worker conversion from memory type m (float or double) into file type f (a native
+ * integer), or NULL. */
+static tb_narrow_fn
+narrow_for(hid_t m, hid_t f)
+{
+    static const tb_narrow_fn table[2][8] = {
+        {narrow_f32_u8, narrow_f32_i8, narrow_f32_u16, narrow_f32_i16, narrow_f32_u32, narrow_f32_i32, narrow_f32_u64,
+         narrow_f32_i64},
+        {narrow_f64_u8, narrow_f64_i8, narrow_f64_u16, narrow_f64_i16, narrow_f64_u32, narrow_f64_i32, narrow_f64_u64,
+         narrow_f64_i64},
+    };
+    int src = native_index(m), dst = src >= 8 ? native_index(f) : -1;
+    return dst >= 0 && dst < 8 ? table[src - 8][dst] : NULL;
 }
 
 /* ------------------------------------------------------------------ read job */
@@ -1359,7 +1445,12 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
                   plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     /* Conversion first (application's thread), then the filters in parallel from its output. */
     void *converted = NULL;
-    if (planned && convert) {
+    /* Float into integers without write-behind: the workers convert (narrow_for), else first
+     * H5Tconvert on this thread. */
+    tb_narrow_fn narrow = planned && convert && !o->ctx->cfg.write_behind ? narrow_for(mem_type_id, p->type_id) : NULL;
+    if (narrow && !plan_has_full_chunk(p, &plan))
+        planned = 0;
+    if (planned && convert && !narrow) {
         tb_pipe_plan_t splan;
         planned = plan_has_full_chunk(p, &plan) &&
                   (converted = convert_for_write(p, &plan, o->ctx->cfg.inflight_nbytes, mem_type_id, dxpl_id, buf,
@@ -1376,8 +1467,17 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     if (behind)
         done = 1;
     else if (planned && !drain_failed) {
-        int rc = run_write(o, p, &plan, dxpl_id, buf, edc);
-        done   = rc == 1;
+        int rc = run_write(o, p, &plan, dxpl_id, buf, edc, narrow);
+        if (rc == 1 && narrow)
+            tb_pipe_stats_g.worker_conv_writes++;
+        if (rc == -2) { /* a chunk the workers could not convert exactly: all through H5Tconvert */
+            tb_pipe_plan_t splan;
+            rc = (converted = convert_for_write(p, &plan, o->ctx->cfg.inflight_nbytes, mem_type_id, dxpl_id, buf,
+                                                &splan)) != NULL
+                     ? run_write(o, p, &splan, dxpl_id, converted, edc, NULL)
+                     : 0;
+        }
+        done = rc == 1;
         if (rc < 0)
             tb_pipe_stats_g.fallbacks++;
     }

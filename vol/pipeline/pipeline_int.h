@@ -158,6 +158,8 @@ void tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, con
                         const uint8_t *chunk, uint8_t *dense);
 void tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                         const uint8_t *user, uint8_t *dense);
+/* Writes: a dense array of the region's elements (file type) into a chunk buffer (box plans). */
+void tb_pipe_unpack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *dense, uint8_t *chunk);
 void tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                           const uint8_t *dense, uint8_t *user);
 /* Sets nelem dense elements (file type) to the fill value (or zeros). */

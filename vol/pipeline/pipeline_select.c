@@ -636,6 +636,14 @@ tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb
 }
 
 void
+tb_pipe_unpack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *dense, uint8_t *chunk)
+{
+    size_t ds[TB_PIPE_RANK];
+    dense_strides(p->rank, r->cnt, p->type_nbytes, ds);
+    copy_nd(p->rank, r->cnt, chunk + r->chunk_off, r->cstride, dense, ds, p->type_nbytes, COPY_DATA);
+}
+
+void
 tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                    const uint8_t *user, uint8_t *dense)
 {
