@@ -587,7 +587,22 @@ encode_chunk(wjob_t *j, size_t i)
         }
         else if (c->kind == WK_FILL)
             tb_pipe_fill_chunk(p, chunk);
-        if (j->narrow) {
+        /* A whole chunk laid out in the user's buffer as in the file (but for the type): converted
+         * straight from there into the chunk buffer. */
+        int    contig = r.full && !r.edge;
+        size_t cs     = j->plan->es;
+        for (int d = p->rank - 1; d >= 0 && contig; d--) {
+            if (p->chunk[d] > 1 && j->plan->mstride[d] != cs)
+                contig = 0;
+            cs *= (size_t)p->chunk[d];
+        }
+        if (j->narrow && contig) {
+            if (j->narrow(j->user + r.user_off, chunk, p->chunk_nelem) < 0) {
+                c->st = TB_ERR_UNSUPPORTED;
+                return;
+            }
+        }
+        else if (j->narrow) {
             /* The region's elements (memory type), converted, into the chunk. */
             size_t   nelem = tb_pipe_region_nelem(p, &r);
             uint8_t *src = tb_buf_get(nelem * j->plan->es), *dense = tb_buf_get(nelem * p->type_nbytes);
@@ -896,14 +911,17 @@ widen_for(hid_t f, hid_t m, int cb)
         D       *d        = dst;                                                                          \
         const S  hi       = (S)(DMAX), lo = (S)(DMIN);                                                    \
         const int hi_exact = (long double)hi == (long double)(DMAX);                                      \
-        for (size_t i = 0; i < n; i++)                                                                    \
-            if (s[i] != s[i] || (!hi_exact && s[i] == hi))                                                \
-                return -1;                                                                                \
+        int      bad      = 0;                                                                            \
+        /* One pass; what it stores for a refused element (NaN as 0, the rounded-up maximum as the     \
+         * maximum) is never used. */                                                                     \
         for (size_t i = 0; i < n; i++) {                                                                  \
-            S v  = s[i];                                                                                  \
-            d[i] = v > hi ? (D)(DMAX) : v < lo ? (D)(DMIN) : (D)v;                                        \
+            S   v   = s[i];                                                                               \
+            int nan = v != v;                                                                             \
+            S   w   = nan ? (S)0 : v;                                                                     \
+            bad |= nan | (!hi_exact & (w == hi));                                                         \
+            d[i] = (hi_exact ? w > hi : w >= hi) ? (D)(DMAX) : w < lo ? (D)(DMIN) : (D)w;                \
         }                                                                                                 \
-        return 0;                                                                                         \
+        return bad ? -1 : 0;                                                                              \
     }
 TB_NARROW_F(narrow_f32_u8, float, uint8_t, 0, UINT8_MAX)
 TB_NARROW_F(narrow_f32_i8, float, int8_t, INT8_MIN, INT8_MAX)
