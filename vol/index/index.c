@@ -115,21 +115,12 @@ file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_
 static tb_status_t
 driver_fstat(void *file_under, hid_t vol, struct stat *st)
 {
-    void                            *handle = NULL;
-    H5VL_native_file_optional_args_t na;
-    na.get_vfd_handle.fapl_id     = H5P_FILE_ACCESS_DEFAULT;
-    na.get_vfd_handle.file_handle = &handle;
-    H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
-    hid_t                saved    = tb_err_save();
-    tb_status_t          ret      = TB_OK;
-    if (H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || !handle)
-        ret = TB_ERR_HDF5;
-    else if (fstat(*(int *)handle, st) != 0)
-        ret = TB_ERR_IO;
-    else if (!S_ISREG(st->st_mode))
-        ret = TB_ERR_UNSUPPORTED;
-    tb_err_restore(saved);
-    return ret;
+    int fd = tb_file_sec2_fd(file_under, vol);
+    if (fd < 0)
+        return TB_ERR_HDF5;
+    if (fstat(fd, st) != 0)
+        return TB_ERR_IO;
+    return S_ISREG(st->st_mode) ? TB_OK : TB_ERR_UNSUPPORTED;
 }
 
 static void
@@ -202,24 +193,17 @@ policy_from_config(tb_sc_policy_t *p, const tb_config_t *cfg)
 void
 tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
+    (void)fapl_id; /* (the driver is the opened file's own: tb_file_sec2_fd) */
     tb_ctx_t *ctx = file->ctx;
     if (ctx->cfg.index == TB_INDEX_OFF || ix_disabled || ctx->index)
         return;
     if (flags & H5F_ACC_SWMR_READ)
         return; /* another process is writing: nothing may be cached */
-    /* Native underneath only: tokens, native optional operations and the ID wrapping of
-     * iteration callbacks all assume it. */
-    H5VL_class_value_t value = (H5VL_class_value_t)-1;
-    hid_t              saved = tb_err_save();
-    int                ok    = H5VLget_value(ctx->under_vol_id, &value) >= 0 && value == H5_VOL_NATIVE;
-    /* Only with the POSIX driver is the file one descriptor whose identity can be taken. */
-    if (ok) {
-        hid_t drv = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
-        ok        = drv >= 0 && drv == H5FD_SEC2;
-    }
-    tb_err_restore(saved);
+    /* Native underneath only (tokens, native optional operations and the ID wrapping of
+     * iteration callbacks all assume it), with the POSIX driver: only then is the file one
+     * descriptor whose identity can be taken. */
     struct stat st;
-    if (!ok || driver_fstat(file->under, file->under_vol_id, &st) != TB_OK)
+    if (driver_fstat(file->under, file->under_vol_id, &st) != TB_OK)
         return;
 
     tb_ix_identity_t id;

@@ -176,5 +176,8 @@ tb_wrap_new(void *under, const tb_obj_t *parent, void **req)
  * (native below): HADDR_UNDEF for any other layout, for external or unallocated storage, and when
  * it cannot be told. One cheap native call, where the creation property list would be a copy. */
 haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
+/* The descriptor of a file the native connector below opened with the POSIX (sec2) driver, for
+ * fstat and pread; -1 for another connector or driver (errors on the stack kept). */
+int tb_file_sec2_fd(void *file_under, hid_t vol);
 
 #endif

@@ -2,6 +2,8 @@
  * cheapest way native HDF5 offers. */
 #include "tb_obj.h"
 
+#include <string.h>
+
 haddr_t
 tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
 {
@@ -14,4 +16,32 @@ tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
         return HADDR_UNDEF;
     }
     return off;
+}
+
+int
+tb_file_sec2_fd(void *file_under, hid_t vol)
+{
+    H5VL_class_value_t value = (H5VL_class_value_t)-1;
+    if (H5VLget_value(vol, &value) < 0 || value != H5_VOL_NATIVE)
+        return -1;
+    hid_t saved = tb_err_save();
+    /* The driver the file was opened with (the default one may be set by HDF5_DRIVER). */
+    H5VL_file_get_args_t ga;
+    memset(&ga, 0, sizeof(ga));
+    ga.op_type = H5VL_FILE_GET_FAPL;
+    bool sec2  = false;
+    if (H5VLfile_get(file_under, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0) {
+        sec2 = H5Pget_driver(ga.args.get_fapl.fapl_id) == H5FD_SEC2;
+        H5Pclose(ga.args.get_fapl.fapl_id);
+    }
+    void                            *handle = NULL;
+    H5VL_native_file_optional_args_t na;
+    na.get_vfd_handle.fapl_id     = H5P_FILE_ACCESS_DEFAULT;
+    na.get_vfd_handle.file_handle = &handle;
+    H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
+    int                  fd       = -1;
+    if (sec2 && H5VLfile_optional(file_under, vol, &opt, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 && handle)
+        fd = *(int *)handle;
+    tb_err_restore(saved);
+    return fd;
 }

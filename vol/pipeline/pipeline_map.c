@@ -28,24 +28,10 @@ tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl
     (void)fapl_id;
     if (created || (flags & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ | H5F_ACC_SWMR_WRITE)) || !file->ctx->cfg.pipeline)
         return;
-    H5VL_class_value_t val = (H5VL_class_value_t)-1;
-    if (H5VLget_value(file->under_vol_id, &val) < 0 || val != H5_VOL_NATIVE)
+    int fd = tb_file_sec2_fd(file->under, file->under_vol_id);
+    if (fd < 0)
         return;
     hid_t saved = tb_err_save();
-    /* The driver the file was opened with (the default one may be set by HDF5_DRIVER). */
-    H5VL_file_get_args_t ga;
-    memset(&ga, 0, sizeof(ga));
-    ga.op_type = H5VL_FILE_GET_FAPL;
-    int sec2   = 0;
-    if (H5VLfile_get(file->under, file->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0) {
-        sec2 = H5Pget_driver(ga.args.get_fapl.fapl_id) == H5FD_SEC2;
-        H5Pclose(ga.args.get_fapl.fapl_id);
-    }
-    void                            *handle = NULL;
-    H5VL_native_file_optional_args_t na;
-    na.get_vfd_handle.fapl_id     = H5P_FILE_ACCESS_DEFAULT;
-    na.get_vfd_handle.file_handle = &handle;
-    H5VL_optional_args_t opt      = {.op_type = H5VL_NATIVE_FILE_GET_VFD_HANDLE, .args = &na};
     H5VL_loc_params_t      lp;
     H5VL_object_get_args_t oa;
     H5O_info2_t            oi;
@@ -56,12 +42,11 @@ tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl
     oa.op_type              = H5VL_OBJECT_GET_INFO;
     oa.args.get_info.oinfo  = &oi;
     oa.args.get_info.fields = H5O_INFO_BASIC;
-    if (sec2 && H5VLfile_optional(file->under, file->under_vol_id, &opt, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 &&
-        handle && H5VLobject_get(file->under, &lp, file->under_vol_id, &oa, H5P_DATASET_XFER_DEFAULT, NULL) >= 0) {
+    if (H5VLobject_get(file->under, &lp, file->under_vol_id, &oa, H5P_DATASET_XFER_DEFAULT, NULL) >= 0) {
         tb_pipe_file_t *f = calloc(1, sizeof(*f));
         if (f) {
             f->ctx    = file->ctx;
-            f->fd     = *(int *)handle;
+            f->fd     = fd;
             f->fileno = oi.fileno;
             f->next   = files;
             files     = f;
