@@ -393,7 +393,6 @@ static struct {
     char      *path;
     H5I_type_t lazy_kind; /* H5I_BADID: a real object */
     uint32_t   lazy_obj;
-    tb_ix_data_t *d;
     struct tb_index_file *f;
     bool       failed;    /* the lazy wrapper could not be made (out of memory) */
 } pending_wrap;
@@ -407,7 +406,6 @@ register_for_callback(tb_obj_t *o, void *obj, H5I_type_t type, H5I_type_t lazy_k
     pending_wrap.path      = path;
     pending_wrap.lazy_kind = lazy_kind;
     pending_wrap.lazy_obj  = t;
-    pending_wrap.d         = o->ctx->index->d;
     pending_wrap.f         = o->ctx->index;
     pending_wrap.failed    = false;
     hid_t id               = H5VLwrap_register(pending_wrap.under, type);
@@ -545,7 +543,7 @@ tb_index_obj_wrapped(tb_obj_t *w)
             return;
         }
         w->idx->state = TB_IXO_MINE;
-        memcpy(w->idx->token, pending_wrap.d->objs[pending_wrap.lazy_obj].token, TB_IX_TOKEN_NBYTES);
+        memcpy(w->idx->token, pending_wrap.f->d->objs[pending_wrap.lazy_obj].token, TB_IX_TOKEN_NBYTES);
         if (pending_wrap.lazy_kind == H5I_GROUP)
             tb_ix_stats.groups_lazy++;
         else
