@@ -1,9 +1,11 @@
 /* index_diff_deprecated.c — the deprecated calls of the index's differential test, as older
  * loaders and h5py make them: H5Literate1, H5Ovisit1 and H5Oget_info_by_name1, which report file
- * addresses and header details instead of tokens. */
+ * addresses and header details instead of tokens, and the native info (H5Oget_native_info) those
+ * header details come from. */
 #include "index_diff.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #define SCENARIO "deprecated calls"
 
@@ -17,13 +19,32 @@ link1_cb(hid_t g, const char *name, const H5L_info1_t *li, void *op_data)
     return ixd_stop_or_go(op_data);
 }
 
+/* The header and metadata sizes (H5O_hdr_info_t, H5_ih_info_t) of the 1.8 info and of native
+ * info, every field; read-only runs only (HDF5 rewrites headers it reads in a read-write run). */
+static void
+print_native(const ixd_t *run, const H5O_hdr_info_t *h, const H5_ih_info_t *obj, const H5_ih_info_t *attr)
+{
+    if (run->rw)
+        return;
+    if (h)
+        printf(" hdr=v%u/%u/%u/%#x space=%llu/%llu/%llu/%llu mesg=%#llx/%#llx", h->version, h->nmesgs, h->nchunks,
+               h->flags, (unsigned long long)h->space.total, (unsigned long long)h->space.meta,
+               (unsigned long long)h->space.mesg, (unsigned long long)h->space.free,
+               (unsigned long long)h->mesg.present, (unsigned long long)h->mesg.shared);
+    if (obj)
+        printf(" meta=%llu/%llu/%llu/%llu", (unsigned long long)obj->index_size, (unsigned long long)obj->heap_size,
+               (unsigned long long)attr->index_size, (unsigned long long)attr->heap_size);
+}
+
 static herr_t
 obj1_cb(hid_t o, const char *name, const H5O_info1_t *oi, void *op_data)
 {
     const ixd_cb_t *s = op_data;
     (void)o;
-    printf("  O1 %s type=%d rc=%u addr=%llu na=%llu\n", name, (int)oi->type, oi->rc,
+    printf("  O1 %s type=%d rc=%u addr=%llu na=%llu", name, (int)oi->type, oi->rc,
            s->run->rw ? 0ULL : (unsigned long long)oi->addr, (unsigned long long)oi->num_attrs);
+    print_native(s->run, &oi->hdr, &oi->meta_size.obj, &oi->meta_size.attr);
+    printf("\n");
     return ixd_stop_or_go(op_data);
 }
 
@@ -67,15 +88,31 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 r = H5Ovisit1(loc, it, o, obj1_cb, &s);
             printf("  -> r=%d\n", r);
             break;
-        default: { /* IXD_OINFO1 */
+        default: { /* IXD_OINFO1, and the native info it is made of */
+            if (ixd_rnd(run, 3) == 0) {
+                static const unsigned nf[] = {H5O_NATIVE_INFO_HDR, H5O_NATIVE_INFO_META_SIZE, H5O_NATIVE_INFO_ALL};
+                unsigned          fl       = nf[ixd_rnd(run, 3)];
+                int               self     = ixd_rnd(run, 4) == 0;
+                H5O_native_info_t ni;
+                memset(&ni, 0xab, sizeof(ni)); /* (native zeroes the half not asked for) */
+                ixd_query(run, SCENARIO, loc, name, "H5Oget_native_info%s(%u) of %s", self ? "" : "_by_name", fl,
+                          self ? "the location" : name);
+                r = self ? H5Oget_native_info(loc, &ni, fl) : H5Oget_native_info_by_name(loc, name, &ni, fl, H5P_DEFAULT);
+                printf("Oget_native_info(%u) r=%d", fl, r);
+                if (r >= 0)
+                    print_native(run, &ni.hdr, &ni.meta_size.obj, &ni.meta_size.attr);
+                printf("\n");
+                break;
+            }
             H5O_info1_t oi;
             ixd_query(run, SCENARIO, loc, name, "H5Oget_info_by_name1 of %s", name);
             r = H5Oget_info_by_name1(loc, name, &oi, H5P_DEFAULT);
             printf("Oget_info1 r=%d", r);
-            if (r >= 0)
-                printf(" type=%d rc=%u addr=%llu na=%llu hdr.nmesgs=%u", (int)oi.type, oi.rc,
-                       run->rw ? 0ULL : (unsigned long long)oi.addr, (unsigned long long)oi.num_attrs,
-                       run->rw ? 0u : oi.hdr.nmesgs);
+            if (r >= 0) {
+                printf(" type=%d rc=%u addr=%llu na=%llu", (int)oi.type, oi.rc,
+                       run->rw ? 0ULL : (unsigned long long)oi.addr, (unsigned long long)oi.num_attrs);
+                print_native(run, &oi.hdr, &oi.meta_size.obj, &oi.meta_size.attr);
+            }
             printf("\n");
             break;
         }

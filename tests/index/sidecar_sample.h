@@ -1,6 +1,6 @@
 /* sidecar_sample.h — builds a small but complete index in memory (every link kind, groups with
  * and without creation order, objects with and without info, cached and listed attributes,
- * datasets with cached content) for the sidecar tests, the fuzz corpus generator and the fuzz
+ * datasets with cached content, native infos) for the sidecar tests, the fuzz corpus generator and the fuzz
  * target. */
 #ifndef TB_SIDECAR_SAMPLE_H
 #define TB_SIDECAR_SAMPLE_H
@@ -178,6 +178,39 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             r->dset = d->ndset++;
         }
         seen++;
+    }
+    /* Native infos: every object with info whose record number is not a multiple of 4, with the
+     * header half, the metadata-size half or both; one with no info as well. */
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        tb_ix_obj_t *r = &d->objs[k];
+        if ((!r->has_info && k != 1) || k % 4 == 0)
+            continue;
+        if (d->nninfo == d->ninfocap) {
+            d->ninfocap = d->ninfocap ? 2 * d->ninfocap : 8;
+            d->ninfos   = realloc(d->ninfos, d->ninfocap * sizeof(*d->ninfos));
+        }
+        tb_ix_ninfo_t *x = &d->ninfos[d->nninfo];
+        memset(x, 0, sizeof(*x));
+        x->have = (uint8_t)(1 + k % 3);
+        if (x->have & TB_IX_NI_HDR) {
+            x->version      = 2;
+            x->nmesgs       = 3 + k;
+            x->nchunks      = 1;
+            x->flags        = 0x20;
+            x->space_total  = 200 + k;
+            x->space_meta   = 30;
+            x->space_mesg   = 150 + k;
+            x->space_free   = 20;
+            x->mesg_present = 0x1234u + k;
+            x->mesg_shared  = k % 2;
+        }
+        if (x->have & TB_IX_NI_META) {
+            x->obj_index_size  = 500 + k;
+            x->obj_heap_size   = 900;
+            x->attr_index_size = k;
+            x->attr_heap_size  = 2 * k;
+        }
+        r->ninfo = d->nninfo++;
     }
 }
 

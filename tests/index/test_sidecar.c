@@ -94,6 +94,19 @@ test_roundtrip(void)
         ASSERT_EQ(e.objs[eo].mtime, d.objs[k].mtime);
     }
     ASSERT(with_info > 12);
+    /* Native infos: each object's, field by field. */
+    uint32_t with_ninfo = 0;
+    for (uint32_t k = 0; k < d.nobj; k++) {
+        uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
+        if (d.objs[k].ninfo == TB_IX_NONE) {
+            ASSERT(eo == TB_IX_NONE || e.objs[eo].ninfo == TB_IX_NONE);
+            continue;
+        }
+        with_ninfo++;
+        ASSERT(eo != TB_IX_NONE && e.objs[eo].ninfo != TB_IX_NONE);
+        ASSERT(memcmp(&e.ninfos[e.objs[eo].ninfo], &d.ninfos[d.objs[k].ninfo], offsetof(tb_ix_ninfo_t, have) + 1) == 0);
+    }
+    ASSERT(with_ninfo > 8 && e.nninfo == with_ninfo && have.nninfo == with_ninfo);
     ASSERT_EQ(e.nattr, d.nattr);
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].attrs_loaded)
@@ -228,7 +241,7 @@ test_bad_structure(void)
     ASSERT(tb_sidecar_peek(b, n, NULL, &c, NULL, NULL) == TB_OK);
     /* Where the first record of each kind starts, from the header's counts. */
     uint64_t start[SC_NRECORDS], at = SC_HDR + sc_path_section(SC_GET(b, HDR, PATH_NBYTES));
-    uint64_t count[SC_NRECORDS] = {1, c.nobj, c.ngroup, c.nlink, c.nattr, c.ndset};
+    uint64_t count[SC_NRECORDS] = {1, c.nobj, c.ngroup, c.nlink, c.nattr, c.ndset, c.nninfo};
     start[SC_REC_HDR]           = 0;
     for (int k = SC_REC_OBJ; k < SC_NRECORDS; k++) {
         start[k] = at;
@@ -267,7 +280,7 @@ test_bad_structure(void)
 static void
 test_layout_tables(void)
 {
-    static const uint32_t sizes[SC_NRECORDS] = {SC_HDR, SC_OBJ, SC_GRP, SC_LNK, SC_ATR, SC_DST};
+    static const uint32_t sizes[SC_NRECORDS] = {SC_HDR, SC_OBJ, SC_GRP, SC_LNK, SC_ATR, SC_DST, SC_NIN};
     for (int k = 0; k < SC_NRECORDS; k++) {
         const sc_record_t *r = &sc_records[k];
         ASSERT_EQ(r->nbytes, sizes[k]);

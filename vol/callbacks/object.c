@@ -1,5 +1,5 @@
-/* object.c — H5O callbacks. Opening objects of read-only files and object queries (info,
- * existence, visits) may be answered from the link/object index; everything else is forwarded
+/* object.c — H5O callbacks. Opening objects of read-only files and object queries (info, native
+ * info, existence, visits) may be answered from the link/object index; everything else is forwarded
  * to the connector below. */
 #include "tb_callbacks.h"
 #include "index.h"
@@ -62,8 +62,20 @@ static herr_t
 object_optional(void *obj, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req,
-               H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req));
+    herr_t    ret;
+    if (tb_enter(o, NULL, TB_DRAIN, dxpl_id) < 0)
+        return -1;
+    /* Native info (header and metadata sizes: the 1.8 info calls and h5py's visit ask it of
+     * every object) is answered from the index when an earlier call reported it. */
+    if (tb_index_native_info(o, loc, args, req, &ret))
+        return ret;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return -1;
+    ret = H5VLobject_optional(o->under, loc, o->under_vol_id, args, dxpl_id, req);
+    tb_req_wrap(req, o->ctx);
+    if (ret >= 0 && !(req && *req))
+        tb_index_native_info_done(o, loc, args);
+    return ret;
 }
 
 const H5VL_object_class_t tb_object_cls = {object_open, object_copy, object_get, object_specific, object_optional};

@@ -23,6 +23,14 @@ tb_answer_t tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_
 tb_answer_t tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_specific_args_t *args,
                                      void **req, herr_t *ret_out);
 tb_answer_t tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out);
+/* H5Oget_native_info, and the header and metadata sizes of the 1.8 info calls and visits (the
+ * native optional H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, by self or by a name through groups the
+ * index has loaded), in read-only files: TB_ANSWERED from what an earlier forwarded call of the
+ * same object reported (kept in its sidecar), or TB_FORWARD. */
+tb_answer_t tb_index_native_info(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, void **req,
+                                 herr_t *ret_out);
+/* After such a call succeeded forwarded: what it reported is kept for the object. */
+void tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_args_t *args);
 
 /* Opening a group, dataset or named datatype of a read-only file (H5Gopen, H5Dopen, H5Topen,
  * H5Oopen: `want` is H5I_GROUP, H5I_DATASET, H5I_DATATYPE or H5I_BADID for any) by any name from

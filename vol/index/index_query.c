@@ -1119,6 +1119,124 @@ tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_
     return TB_ANSWERED;
 }
 
+/* The object a native-info query names, through groups the index has already loaded only (a
+ * query never loads a group for it: the forwarded call reads what native reads), and the halves
+ * asked (TB_IX_NI_*): TB_OK, or TB_ERR_UNSUPPORTED when the index does not answer it. */
+static tb_status_t
+native_target(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_args_t *args, void **req,
+              tb_ix_data_t **d_out, uint32_t *t_out, unsigned *have_out)
+{
+    if (args->op_type != H5VL_NATIVE_OBJECT_GET_NATIVE_INFO)
+        return TB_ERR_UNSUPPORTED;
+    const H5VL_native_object_optional_args_t *na = args->args;
+    unsigned fields = na->get_native_info.fields;
+    if (fields == 0 || (fields & ~(unsigned)H5O_NATIVE_INFO_ALL))
+        return TB_ERR_UNSUPPORTED; /* (native checks nothing else: left to it) */
+    if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
+        return TB_ERR_UNSUPPORTED;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       self, t = TB_IX_NONE;
+    tb_status_t    st;
+    if ((st = query_begin(o, loc, req, &d, &a, &self)) != TB_OK)
+        return st;
+    if (d->writable)
+        return TB_ERR_UNSUPPORTED; /* (reading a header there may rewrite it) */
+    if (loc->type == H5VL_OBJECT_BY_SELF)
+        t = self;
+    else {
+        resolved_t r;
+        if ((st = resolve(d, NULL, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
+            return st;
+        t = target_of(d, &r);
+    }
+    if (t == TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED;
+    *d_out    = d;
+    *t_out    = t;
+    *have_out = ((fields & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
+                ((fields & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+    return TB_OK;
+}
+
+tb_answer_t
+tb_index_native_info(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_optional_args_t *args, void **req,
+                     herr_t *ret_out)
+{
+    tb_ix_data_t *d;
+    uint32_t      t;
+    unsigned      have;
+    if (native_target(o, loc, args, req, &d, &t, &have) != TB_OK)
+        return TB_FORWARD;
+    uint32_t k = d->objs[t].ninfo;
+    if (k == TB_IX_NONE || (d->ninfos[k].have & have) != have)
+        FORWARD();
+    const tb_ix_ninfo_t *x  = &d->ninfos[k];
+    H5O_native_info_t   *ni = ((H5VL_native_object_optional_args_t *)args->args)->get_native_info.ninfo;
+    memset(ni, 0, sizeof(*ni)); /* (native zeroes the whole struct, then fills the halves asked for) */
+    if (have & TB_IX_NI_HDR) {
+        ni->hdr.version       = x->version;
+        ni->hdr.nmesgs        = x->nmesgs;
+        ni->hdr.nchunks       = x->nchunks;
+        ni->hdr.flags         = x->flags;
+        ni->hdr.space.total   = x->space_total;
+        ni->hdr.space.meta    = x->space_meta;
+        ni->hdr.space.mesg    = x->space_mesg;
+        ni->hdr.space.free    = x->space_free;
+        ni->hdr.mesg.present  = x->mesg_present;
+        ni->hdr.mesg.shared   = x->mesg_shared;
+    }
+    if (have & TB_IX_NI_META) {
+        ni->meta_size.obj.index_size  = x->obj_index_size;
+        ni->meta_size.obj.heap_size   = x->obj_heap_size;
+        ni->meta_size.attr.index_size = x->attr_index_size;
+        ni->meta_size.attr.heap_size  = x->attr_heap_size;
+    }
+    ANSWERED(0);
+}
+
+void
+tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_args_t *args)
+{
+    tb_ix_data_t *d;
+    uint32_t      t;
+    unsigned      have;
+    if (native_target(o, loc, args, NULL, &d, &t, &have) != TB_OK)
+        return;
+    uint32_t k = d->objs[t].ninfo;
+    if (k == TB_IX_NONE) {
+        void *arr;
+        if (tb_ix_reserve(d->ninfos, &d->ninfocap, (uint64_t)d->nninfo + 1, sizeof(*d->ninfos), 64, &arr) != TB_OK)
+            return; /* (out of memory: not kept) */
+        d->ninfos = arr;
+        k         = d->nninfo++;
+        memset(&d->ninfos[k], 0, sizeof(d->ninfos[k]));
+        d->objs[t].ninfo = k;
+    }
+    tb_ix_ninfo_t           *x  = &d->ninfos[k];
+    const H5O_native_info_t *ni = ((const H5VL_native_object_optional_args_t *)args->args)->get_native_info.ninfo;
+    if (have & TB_IX_NI_HDR) {
+        x->version      = ni->hdr.version;
+        x->nmesgs       = ni->hdr.nmesgs;
+        x->nchunks      = ni->hdr.nchunks;
+        x->flags        = ni->hdr.flags;
+        x->space_total  = ni->hdr.space.total;
+        x->space_meta   = ni->hdr.space.meta;
+        x->space_mesg   = ni->hdr.space.mesg;
+        x->space_free   = ni->hdr.space.free;
+        x->mesg_present = ni->hdr.mesg.present;
+        x->mesg_shared  = ni->hdr.mesg.shared;
+    }
+    if (have & TB_IX_NI_META) {
+        x->obj_index_size  = ni->meta_size.obj.index_size;
+        x->obj_heap_size   = ni->meta_size.obj.heap_size;
+        x->attr_index_size = ni->meta_size.attr.index_size;
+        x->attr_heap_size  = ni->meta_size.attr.heap_size;
+    }
+    x->have = (uint8_t)(x->have | have);
+    d->dirty = 1;
+}
+
 tb_answer_t
 tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)
 {

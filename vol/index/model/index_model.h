@@ -109,6 +109,19 @@ enum { TB_IX_DC_UNKNOWN = 0, TB_IX_DC_NO, TB_IX_DC_CACHED };
  * dense storage. An index answers that failure itself only when it knows which. */
 enum { TB_IX_AS_UNKNOWN = 0, TB_IX_AS_HEADER, TB_IX_AS_DENSE };
 
+/* What H5Oget_native_info reported for one object (H5O_native_info_t, field by field), kept once an
+ * application asked for it in a read-only file: `have` says which halves are known, the header's
+ * (TB_IX_NI_HDR) and the metadata sizes (TB_IX_NI_META); the fields of a half not known are zero.
+ * 104 bytes, only for the objects asked about (tb_ix_obj_t.ninfo). */
+enum { TB_IX_NI_HDR = 1, TB_IX_NI_META = 2, TB_IX_NI_ALL = 3 };
+typedef struct tb_ix_ninfo {
+    uint32_t version, nmesgs, nchunks, flags;                   /* H5O_hdr_info_t */
+    uint64_t space_total, space_meta, space_mesg, space_free;
+    uint64_t mesg_present, mesg_shared;
+    uint64_t obj_index_size, obj_heap_size, attr_index_size, attr_heap_size; /* meta_size */
+    uint8_t  have;
+} tb_ix_ninfo_t;
+
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
  * attribute table. */
@@ -126,7 +139,8 @@ typedef struct tb_ix_obj {
     uint16_t gstamp; /* visit bookkeeping (H5G "visited" and H5O "visited"), never persisted */
     uint16_t ostamp;
     uint32_t dset;      /* index into the dataset table once anything of the dataset is known */
-    uint32_t num_attrs; /* (an object with more is not described here: 80 bytes a record) */
+    uint32_t num_attrs; /* (an object with more is not described here: 88 bytes a record) */
+    uint32_t ninfo;     /* index into the native-info table once H5Oget_native_info was answered */
     int64_t  atime, mtime, ctime, btime;
 } tb_ix_obj_t;
 
@@ -169,6 +183,8 @@ typedef struct tb_ix_data {
     uint32_t        nattr, attrcap;
     tb_ix_dset_t  *dsets;
     uint32_t        ndset, dsetcap;
+    tb_ix_ninfo_t *ninfos; /* native infos (tb_ix_obj_t.ninfo) */
+    uint32_t        nninfo, ninfocap;
     uint64_t        dset_nbytes; /* held for the dataset table (records, encodings, contents): counted in
                                   * the process budget */
 
@@ -249,7 +265,7 @@ tb_status_t tb_ix_rehash_objs(tb_ix_data_t *d);
 
 /* How much a sidecar holds: what decides whether an existing one already covers an index. */
 typedef struct tb_sc_counts {
-    uint32_t nobj, ngroup, nlink, nattr, ndset;
+    uint32_t nobj, ngroup, nlink, nattr, ndset, nninfo;
 } tb_sc_counts_t;
 
 /* Checks the header of a sidecar (n bytes of it, at least the header): magic, version, byte order.

@@ -9,7 +9,7 @@
 uint64_t tb_ix_data_nbytes;
 
 /* What a 400,000-object file costs is mostly these two records, one per object and per link. */
-_Static_assert(sizeof(tb_ix_obj_t) == 80, "object record grew");
+_Static_assert(sizeof(tb_ix_obj_t) == 88, "object record grew");
 _Static_assert(sizeof(tb_ix_link_t) == 40, "link record grew");
 
 uint32_t
@@ -100,6 +100,7 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
     memcpy(d->objs[k].token, token, TB_IX_TOKEN_NBYTES);
     d->objs[k].group = TB_IX_NONE;
     d->objs[k].dset  = TB_IX_NONE;
+    d->objs[k].ninfo = TB_IX_NONE;
     /* Keep the table at most half full. */
     if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
         if ((st = tb_ix_rehash_objs(d)) != TB_OK) {
@@ -197,6 +198,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
     for (uint32_t k = 0; k < d->ndset; k++)
         tb_ix_dset_parts_free(&d->dsets[k]);
     free(d->dsets);
+    free(d->ninfos);
     tb_ix_data_nbytes -= d->dset_nbytes;
     free(d->groups);
     free(d->objs);
@@ -213,6 +215,8 @@ tb_ix_data_clear(tb_ix_data_t *d)
     d->sc_strbytes = 0;
     d->attrs    = NULL;
     d->dsets    = NULL;
+    d->ninfos   = NULL;
+    d->nninfo = d->ninfocap = 0;
     d->nattr = d->attrcap = 0;
     d->ndset = d->dsetcap = 0;
     d->dset_nbytes = 0;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout (version 4, host byte order, marked by the byte-order word):
+/* Layout (version 7, host byte order, marked by the byte-order word):
  *   header   SC_HDR bytes            identity of the data file, counts
  *   path     sc_path_section(len)    the data file's absolute path (NUL, zero padding to 8)
  *   objects  SC_OBJ bytes each       their attributes are a contiguous run of the attribute array;
@@ -16,15 +16,17 @@
  *   links    SC_LNK bytes each
  *   attrs    SC_ATR bytes each
  *   dsets    SC_DST bytes each
+ *   natives  SC_NIN bytes each       H5Oget_native_info answers, in the order of their objects
  *   strings  link names (NUL-terminated), link values, attribute names (NUL-terminated), encoded
  *            datatypes and dataspaces, attribute values, dataset contents
  *   trailer  8 bytes                 checksum of everything before it
  * Version 2 added the attributes, 3 the datasets' contents, 4 the ctime and the path, 5 the
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
- * part (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
+ * part, 6 where objects keep their attributes, 7 the native infos (older sidecars are misses,
+ * rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (6)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (7)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -41,7 +43,8 @@ const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_NDSET]        = {"ndset", 104, 4, "dataset records"},
     [HDR_PATH_NBYTES]  = {"path_nbytes", 108, 4, "length of the data file's path (without NUL)"},
     [HDR_STRBYTES]     = {"strbytes", 112, 8, "size of the strings section"},
-    [HDR_RESERVED]     = {"reserved", 120, 8, "zero"},
+    [HDR_NNINFO]       = {"nninfo", 120, 4, "native-info records"},
+    [HDR_RESERVED]     = {"reserved", 124, 4, "zero"},
 };
 const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_TOKEN]        = {"token", 0, 16, "object token"},
@@ -108,6 +111,24 @@ const sc_field_t sc_dst_fields[DST_NFIELDS] = {
     [DST_LAYOUT]       = {"layout", 57, 1, "H5D_layout_t (with dcpl or content)"},
     [DST_STATUS]       = {"space_status", 58, 1, "H5D_space_status_t (have & 16)"},
 };
+const sc_field_t sc_nin_fields[NIN_NFIELDS] = {
+    [NIN_OBJ]          = {"obj", 0, 4, "its object record (increasing from record to record)"},
+    [NIN_HAVE]         = {"have", 4, 1, "halves known: 1 hdr, 2 meta_size (the other half's fields are zero)"},
+    [NIN_VERSION]      = {"version", 8, 4, "hdr.version"},
+    [NIN_NMESGS]       = {"nmesgs", 12, 4, "hdr.nmesgs"},
+    [NIN_NCHUNKS]      = {"nchunks", 16, 4, "hdr.nchunks"},
+    [NIN_FLAGS]        = {"flags", 20, 4, "hdr.flags"},
+    [NIN_TOTAL]        = {"space_total", 24, 8, "hdr.space.total"},
+    [NIN_META]         = {"space_meta", 32, 8, "hdr.space.meta"},
+    [NIN_MESG]         = {"space_mesg", 40, 8, "hdr.space.mesg"},
+    [NIN_FREE]         = {"space_free", 48, 8, "hdr.space.free"},
+    [NIN_PRESENT]      = {"mesg_present", 56, 8, "hdr.mesg.present"},
+    [NIN_SHARED]       = {"mesg_shared", 64, 8, "hdr.mesg.shared"},
+    [NIN_OBJ_INDEX]    = {"obj_index_size", 72, 8, "meta_size.obj.index_size"},
+    [NIN_OBJ_HEAP]     = {"obj_heap_size", 80, 8, "meta_size.obj.heap_size"},
+    [NIN_ATTR_INDEX]   = {"attr_index_size", 88, 8, "meta_size.attr.index_size"},
+    [NIN_ATTR_HEAP]    = {"attr_heap_size", 96, 8, "meta_size.attr.heap_size"},
+};
 #define NELEM(a) (uint32_t)(sizeof(a) / sizeof((a)[0]))
 const sc_record_t sc_records[SC_NRECORDS] = {
     [SC_REC_HDR] = {"header", SC_HDR, sc_hdr_fields, NELEM(sc_hdr_fields), "one, at offset 0"},
@@ -116,6 +137,7 @@ const sc_record_t sc_records[SC_NRECORDS] = {
     [SC_REC_LNK] = {"link", SC_LNK, sc_lnk_fields, NELEM(sc_lnk_fields), "nlink, after the groups"},
     [SC_REC_ATR] = {"attribute", SC_ATR, sc_atr_fields, NELEM(sc_atr_fields), "nattr, after the links"},
     [SC_REC_DST] = {"dataset", SC_DST, sc_dst_fields, NELEM(sc_dst_fields), "ndset, after the attributes"},
+    [SC_REC_NIN] = {"native info", SC_NIN, sc_nin_fields, NELEM(sc_nin_fields), "nninfo, after the datasets"},
 };
 
 /* H5O_type_t, H5G_storage_type_t and H5L_type_t values, spelled out so this file needs no HDF5. */
@@ -188,6 +210,7 @@ tb_sidecar_peek(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_sc_count
         counts_out->nlink  = (uint32_t)SC_GET(b, HDR, NLINK);
         counts_out->nattr  = (uint32_t)SC_GET(b, HDR, NATTR);
         counts_out->ndset  = (uint32_t)SC_GET(b, HDR, NDSET);
+        counts_out->nninfo = (uint32_t)SC_GET(b, HDR, NNINFO);
     }
     if (total_out)
         *total_out = SC_GET(b, HDR, TOTAL);
@@ -216,22 +239,23 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
     memcpy(&chk, b + n - SC_TRAILER, 8);
     if (tb_sidecar_checksum(b, n - SC_TRAILER) != chk)
         return TB_ERR_CHECKSUM;
-    uint64_t nobj = c.nobj, ngroup = c.ngroup, nlink = c.nlink, nattr = c.nattr, ndset = c.ndset;
+    uint64_t nobj = c.nobj, ngroup = c.ngroup, nlink = c.nlink, nattr = c.nattr, ndset = c.ndset, nnin = c.nninfo;
     uint64_t strbytes = SC_GET(b, HDR, STRBYTES), plen = SC_GET(b, HDR, PATH_NBYTES);
     /* Each term is bounded by n (at most 2^64 / 80 objects could overflow otherwise). */
     if (!path || strbytes > n || plen > n || nobj > n / SC_OBJ || ngroup > n / SC_GRP || nlink > n / SC_LNK ||
-        nattr > n / SC_ATR || ndset > n / SC_DST || SC_GET(b, HDR, RESERVED) != 0)
+        nattr > n / SC_ATR || ndset > n / SC_DST || nnin > n / SC_NIN || SC_GET(b, HDR, RESERVED) != 0)
         return TB_ERR_CORRUPT;
     uint64_t psec = sc_path_section(plen);
     if (SC_HDR + psec + nobj * SC_OBJ + ngroup * SC_GRP + nlink * SC_LNK + nattr * SC_ATR + ndset * SC_DST +
-            strbytes + SC_TRAILER !=
+            nnin * SC_NIN + strbytes + SC_TRAILER !=
         (uint64_t)n)
         return TB_ERR_CORRUPT;
     if (nobj >= TB_IX_NONE || ngroup >= TB_IX_NONE || nlink >= TB_IX_NONE || nattr >= TB_IX_NONE ||
-        ndset >= TB_IX_NONE)
+        ndset >= TB_IX_NONE || nnin > nobj)
         return TB_ERR_CORRUPT;
     const uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + ngroup * SC_GRP;
-    const uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
+    const uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *nins = dsts + ndset * SC_DST;
+    const uint8_t *strs = nins + nnin * SC_NIN;
 
     /* Objects, groups and links, checked against each other. */
     for (uint64_t k = 0; k < nobj; k++) {
@@ -323,6 +347,18 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
             return TB_ERR_CORRUPT;
     }
+    /* Native infos: one at most per object (increasing), a half's fields zero unless it is known. */
+    for (uint64_t k = 0; k < nnin; k++) {
+        const uint8_t *x = nins + k * SC_NIN;
+        uint64_t       obj = SC_GET(x, NIN, OBJ), have = SC_GET(x, NIN, HAVE);
+        if (obj >= nobj || (k > 0 && obj <= SC_GET(x - SC_NIN, NIN, OBJ)) || have == 0 || have > TB_IX_NI_ALL)
+            return TB_ERR_CORRUPT;
+        for (int f = NIN_VERSION; f < NIN_NFIELDS; f++) {
+            bool hdr_field = f < NIN_OBJ_INDEX;
+            if (!(have & (hdr_field ? TB_IX_NI_HDR : TB_IX_NI_META)) && sc_get(x, &sc_nin_fields[f]) != 0)
+                return TB_ERR_CORRUPT;
+        }
+    }
     if (!d)
         return TB_OK;
 
@@ -333,8 +369,10 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
     d->sc_links     = malloc((size_t)(nlink ? nlink : 1) * sizeof(*d->sc_links));
     d->attrs        = malloc((size_t)(nattr ? nattr : 1) * sizeof(*d->attrs));
     d->dsets        = malloc((size_t)(ndset ? ndset : 1) * sizeof(*d->dsets));
-    if (!d->objs || !d->groups || !d->sc_links || !d->attrs || !d->dsets)
+    d->ninfos       = malloc((size_t)(nnin ? nnin : 1) * sizeof(*d->ninfos));
+    if (!d->objs || !d->groups || !d->sc_links || !d->attrs || !d->dsets || !d->ninfos)
         goto fail;
+    d->ninfocap = (uint32_t)(nnin ? nnin : 1);
     d->dsetcap = (uint32_t)(ndset ? ndset : 1);
     for (uint64_t k = 0; k < ndset; k++) {
         const uint8_t *x = dsts + k * SC_DST;
@@ -399,8 +437,30 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
         r->dcache       = (uint8_t)SC_GET(o, OBJ, DCACHE);
         r->dset         = (uint32_t)SC_GET(o, OBJ, DSET);
+        r->ninfo        = TB_IX_NONE;
     }
     d->nobj = (uint32_t)nobj;
+    for (uint64_t k = 0; k < nnin; k++) {
+        const uint8_t *x = nins + k * SC_NIN;
+        tb_ix_ninfo_t *r = &d->ninfos[k];
+        r->have            = (uint8_t)SC_GET(x, NIN, HAVE);
+        r->version         = (uint32_t)SC_GET(x, NIN, VERSION);
+        r->nmesgs          = (uint32_t)SC_GET(x, NIN, NMESGS);
+        r->nchunks         = (uint32_t)SC_GET(x, NIN, NCHUNKS);
+        r->flags           = (uint32_t)SC_GET(x, NIN, FLAGS);
+        r->space_total     = SC_GET(x, NIN, TOTAL);
+        r->space_meta      = SC_GET(x, NIN, META);
+        r->space_mesg      = SC_GET(x, NIN, MESG);
+        r->space_free      = SC_GET(x, NIN, FREE);
+        r->mesg_present    = SC_GET(x, NIN, PRESENT);
+        r->mesg_shared     = SC_GET(x, NIN, SHARED);
+        r->obj_index_size  = SC_GET(x, NIN, OBJ_INDEX);
+        r->obj_heap_size   = SC_GET(x, NIN, OBJ_HEAP);
+        r->attr_index_size = SC_GET(x, NIN, ATTR_INDEX);
+        r->attr_heap_size  = SC_GET(x, NIN, ATTR_HEAP);
+        d->objs[SC_GET(x, NIN, OBJ)].ninfo = (uint32_t)k;
+        d->nninfo                          = (uint32_t)k + 1;
+    }
     if (tb_ix_rehash_objs(d) < 0)
         goto fail;
     /* Duplicate tokens would make lookups ambiguous: reject. */
@@ -515,11 +575,12 @@ dset_kept(const tb_ix_obj_t *r)
     return r->dset != TB_IX_NONE && r->has_info && r->type == SC_OBJ_DATASET;
 }
 
-/* Objects worth keeping: those with info, loaded links, loaded attributes or a content state. */
+/* Objects worth keeping: those with info, loaded links, loaded attributes, a content state or a
+ * native info. */
 static int
 obj_kept(const tb_ix_obj_t *r)
 {
-    return r->has_info || r->group != TB_IX_NONE || r->attrs_loaded || r->dcache;
+    return r->has_info || r->group != TB_IX_NONE || r->attrs_loaded || r->dcache || r->ninfo != TB_IX_NONE;
 }
 
 void
@@ -531,6 +592,7 @@ tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
         out->nobj += (uint32_t)obj_kept(&d->objs[k]);
         out->nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
         out->ndset += (uint32_t)dset_kept(&d->objs[k]);
+        out->nninfo += (uint32_t)(d->objs[k].ninfo != TB_IX_NONE);
     }
     for (uint32_t g = 0; g < d->ngroup; g++)
         out->nlink += d->groups[g].nlinks;
@@ -540,7 +602,7 @@ int
 tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want)
 {
     return have->ngroup >= want->ngroup && have->nobj >= want->nobj && have->nattr >= want->nattr &&
-           have->ndset >= want->ndset;
+           have->ndset >= want->ndset && have->nninfo >= want->nninfo;
 }
 
 /* Appends len bytes of src to the strings at *so, recording offset and length in a record. */
@@ -557,6 +619,32 @@ put_bytes(uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint8_
 #define PUT_BYTES(rec, K, F, strs, so, src, len)                                                           \
     put_bytes((rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (strs), (so), (src), (len))
 
+/* One native-info record for object record obj: the halves not known stay zero. */
+static void
+put_ninfo(uint8_t *p, uint32_t obj, const tb_ix_ninfo_t *x)
+{
+    SC_PUT(p, NIN, OBJ, obj);
+    SC_PUT(p, NIN, HAVE, x->have);
+    if (x->have & TB_IX_NI_HDR) {
+        SC_PUT(p, NIN, VERSION, x->version);
+        SC_PUT(p, NIN, NMESGS, x->nmesgs);
+        SC_PUT(p, NIN, NCHUNKS, x->nchunks);
+        SC_PUT(p, NIN, FLAGS, x->flags);
+        SC_PUT(p, NIN, TOTAL, x->space_total);
+        SC_PUT(p, NIN, META, x->space_meta);
+        SC_PUT(p, NIN, MESG, x->space_mesg);
+        SC_PUT(p, NIN, FREE, x->space_free);
+        SC_PUT(p, NIN, PRESENT, x->mesg_present);
+        SC_PUT(p, NIN, SHARED, x->mesg_shared);
+    }
+    if (x->have & TB_IX_NI_META) {
+        SC_PUT(p, NIN, OBJ_INDEX, x->obj_index_size);
+        SC_PUT(p, NIN, OBJ_HEAP, x->obj_heap_size);
+        SC_PUT(p, NIN, ATTR_INDEX, x->attr_index_size);
+        SC_PUT(p, NIN, ATTR_HEAP, x->attr_heap_size);
+    }
+}
+
 tb_status_t
 tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, void **buf_out,
                    size_t *n_out)
@@ -564,10 +652,11 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
     uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
     if (!remap)
         return TB_ERR_NOMEM;
-    uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, strbytes = 0;
+    uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, nnin = 0, strbytes = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const tb_ix_obj_t *r = &d->objs[k];
         remap[k]              = obj_kept(r) ? (uint32_t)nobj++ : TB_IX_NONE;
+        nnin += r->ninfo != TB_IX_NONE;
         if (dset_kept(r)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
             ndset++;
@@ -596,7 +685,7 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
     }
     uint64_t psec = sc_path_section(plen);
     uint64_t n    = SC_HDR + psec + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK +
-                 nattr * SC_ATR + ndset * SC_DST + strbytes + SC_TRAILER;
+                 nattr * SC_ATR + ndset * SC_DST + nnin * SC_NIN + strbytes + SC_TRAILER;
     uint8_t *b = calloc(1, (size_t)n);
     if (!b) {
         free(remap);
@@ -618,13 +707,15 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
     SC_PUT(b, HDR, NLINK, nlink);
     SC_PUT(b, HDR, NATTR, nattr);
     SC_PUT(b, HDR, NDSET, ndset);
+    SC_PUT(b, HDR, NNINFO, nnin);
     SC_PUT(b, HDR, PATH_NBYTES, plen);
     SC_PUT(b, HDR, STRBYTES, strbytes);
     if (plen)
         memcpy(b + SC_HDR, path, plen);
     uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + (uint64_t)d->ngroup * SC_GRP;
-    uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *strs = dsts + ndset * SC_DST;
-    uint64_t ai = 0, di = 0, so = 0;
+    uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *nins = dsts + ndset * SC_DST;
+    uint8_t *strs = nins + nnin * SC_NIN;
+    uint64_t ai = 0, di = 0, ni = 0, so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         if (remap[k] == TB_IX_NONE)
             continue;
@@ -657,6 +748,8 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
         }
         if (dc == TB_IX_DC_CACHED && !(dset_kept(r) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
             dc = TB_IX_DC_UNKNOWN;
+        if (r->ninfo != TB_IX_NONE)
+            put_ninfo(nins + ni++ * SC_NIN, remap[k], &d->ninfos[r->ninfo]);
         SC_PUT(o, OBJ, DCACHE, dc);
         if (!r->attrs_loaded)
             continue;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   6u
+#define SC_VERSION   7u
 #define SC_BYTEORDER 0x01020304u
 #define SC_TRAILER   8u /* checksum of everything before it */
 
@@ -34,7 +34,7 @@ typedef struct sc_record {
 enum sc_hdr_field {
     HDR_MAGIC, HDR_VERSION, HDR_BYTEORDER, HDR_TOTAL, HDR_DEV, HDR_INO, HDR_SIZE, HDR_MTIME, HDR_CTIME,
     HDR_EOA, HDR_ROOT_TOKEN, HDR_NOBJ, HDR_NGROUP, HDR_NLINK, HDR_NATTR, HDR_NDSET, HDR_PATH_NBYTES,
-    HDR_STRBYTES, HDR_RESERVED, HDR_NFIELDS
+    HDR_STRBYTES, HDR_NNINFO, HDR_RESERVED, HDR_NFIELDS
 };
 enum sc_obj_field {
     OBJ_TOKEN, OBJ_HAS_INFO, OBJ_TYPE, OBJ_ATTRS_LOADED, OBJ_DCACHE, OBJ_RC, OBJ_GROUP, OBJ_DSET, OBJ_NUM_ATTRS,
@@ -56,9 +56,14 @@ enum sc_dst_field {
     DST_VALUE_LEN, DST_HAVE, DST_LAYOUT, DST_STATUS, DST_NFIELDS
 };
 
+enum sc_nin_field {
+    NIN_OBJ, NIN_HAVE, NIN_VERSION, NIN_NMESGS, NIN_NCHUNKS, NIN_FLAGS, NIN_TOTAL, NIN_META, NIN_MESG, NIN_FREE,
+    NIN_PRESENT, NIN_SHARED, NIN_OBJ_INDEX, NIN_OBJ_HEAP, NIN_ATTR_INDEX, NIN_ATTR_HEAP, NIN_NFIELDS
+};
+
 /* The record kinds in file order after the header and the path: header, objects, groups, links,
- * attributes, datasets. */
-enum sc_record_kind { SC_REC_HDR, SC_REC_OBJ, SC_REC_GRP, SC_REC_LNK, SC_REC_ATR, SC_REC_DST, SC_NRECORDS };
+ * attributes, datasets, native infos. */
+enum sc_record_kind { SC_REC_HDR, SC_REC_OBJ, SC_REC_GRP, SC_REC_LNK, SC_REC_ATR, SC_REC_DST, SC_REC_NIN, SC_NRECORDS };
 extern const sc_record_t sc_records[SC_NRECORDS];
 
 /* The fixed sizes, spelled once (sidecar_format.c checks them against the tables). */
@@ -68,6 +73,7 @@ extern const sc_record_t sc_records[SC_NRECORDS];
 #define SC_LNK 56u
 #define SC_ATR 64u
 #define SC_DST 64u
+#define SC_NIN 104u
 
 extern const sc_field_t sc_hdr_fields[HDR_NFIELDS];
 extern const sc_field_t sc_obj_fields[OBJ_NFIELDS];
@@ -75,6 +81,7 @@ extern const sc_field_t sc_grp_fields[GRP_NFIELDS];
 extern const sc_field_t sc_lnk_fields[LNK_NFIELDS];
 extern const sc_field_t sc_atr_fields[ATR_NFIELDS];
 extern const sc_field_t sc_dst_fields[DST_NFIELDS];
+extern const sc_field_t sc_nin_fields[NIN_NFIELDS];
 
 /* Always inlined: with a table entry known at compile time the switch folds to one load (the
  * decoder reads ~20 fields of every record of a 400,000-object sidecar). */
@@ -103,13 +110,14 @@ sc_put(uint8_t *rec, const sc_field_t *f, uint64_t v)
         default: memcpy(rec + f->off, &v, 8); break;
     }
 }
-/* Field F of a record of kind K (HDR, OBJ, GRP, LNK, ATR, DST): SC_GET(o, OBJ, GROUP). */
+/* Field F of a record of kind K (HDR, OBJ, GRP, LNK, ATR, DST, NIN): SC_GET(o, OBJ, GROUP). */
 #define SC_TABLE_HDR sc_hdr_fields
 #define SC_TABLE_OBJ sc_obj_fields
 #define SC_TABLE_GRP sc_grp_fields
 #define SC_TABLE_LNK sc_lnk_fields
 #define SC_TABLE_ATR sc_atr_fields
 #define SC_TABLE_DST sc_dst_fields
+#define SC_TABLE_NIN sc_nin_fields
 #define SC_GET(rec, K, F)    sc_get((rec), &SC_TABLE_##K[K##_##F])
 #define SC_PUT(rec, K, F, v) sc_put((rec), &SC_TABLE_##K[K##_##F], (v))
 #define SC_PTR(rec, K, F)    ((rec) + SC_TABLE_##K[K##_##F].off)
