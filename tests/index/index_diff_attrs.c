@@ -77,6 +77,17 @@ ixd_print_attr(hid_t f, hid_t a)
     H5Sclose(s);
 }
 
+static herr_t
+aiter_cb(hid_t obj, const char *name, const H5A_info_t *ai, void *op_data)
+{
+    char nb[256] = "";
+    H5Iget_name(obj, nb, sizeof(nb));
+    printf("  A %s corder=%d/%lld cset=%d size=%llu on %s (type %d)\n", name, (int)ai->corder_valid,
+           ai->corder_valid ? (long long)ai->corder : 0LL, (int)ai->cset, (unsigned long long)ai->data_size, nb,
+           (int)H5Iget_type(obj));
+    return ixd_stop_or_go(op_data);
+}
+
 static void
 query(ixd_t *run, hid_t loc, const char *name, int kind)
 {
@@ -100,6 +111,27 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
             H5Aclose(a);
         }
         printf("\n");
+        return;
+    }
+    if (ixd_rnd(run, 3) == 0) {
+        /* An attribute iteration of the object (H5Aiterate_by_name) or of it opened (H5Aiterate2, as
+         * napi5 looks for NX_class): order, start index, where it stops, the ID each callback gets. */
+        ixd_cb_t        st;
+        char            stop[64];
+        H5_index_t      it   = ixd_rnd_idx(run);
+        H5_iter_order_t o    = ixd_rnd_order(run);
+        hsize_t         idx  = (hsize_t)ixd_rnd(run, 4) / 3 * (1 + ixd_rnd(run, 3)); /* mostly 0 */
+        int             self = ixd_rnd(run, 2);
+        ixd_stop_rule(run, &st);
+        ixd_query(run, SCENARIO, loc, name, "H5Aiterate%s of %s, %s, %s, from %llu, %s", self ? "2 (opened)" : "_by_name",
+                  name, ixd_idx_str(it), ixd_order_str(o), (unsigned long long)idx, ixd_stop_str(&st, stop, sizeof(stop)));
+        hid_t g = self ? H5Oopen(loc, name, H5P_DEFAULT) : loc;
+        herr_t r = g < 0 ? -1
+                   : self ? H5Aiterate2(g, it, o, &idx, aiter_cb, &st)
+                          : H5Aiterate_by_name(g, name, it, o, &idx, aiter_cb, &st, H5P_DEFAULT);
+        printf("Aiterate r=%d idx=%llu\n", (int)r, (unsigned long long)idx);
+        if (self && g >= 0)
+            H5Oclose(g);
         return;
     }
     /* A group opened by path, then H5Aopen on it (BY_SELF), two attributes open at once, and the IDs

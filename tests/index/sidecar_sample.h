@@ -112,6 +112,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             a->name_len      = (uint32_t)strlen(anames[k]);
             a->corder_valid  = (uint8_t)(k % 2);
             a->corder        = k;
+            a->data_size     = 4000 + g; /* (listed only: known anyway; a cached one's is its value's) */
             if (k != 3) {
                 a->cached       = 1;
                 a->type_enc     = type_enc;
@@ -120,6 +121,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 a->space_nbytes = sizeof(space_enc);
                 a->value        = value;
                 a->value_nbytes = k == 2 ? 0 : 7;
+                a->data_size    = a->value_nbytes;
             }
         }
     }

@@ -121,6 +121,7 @@ test_roundtrip(void)
             ASSERT_EQ(x->cached, y->cached);
             ASSERT_EQ(x->corder, y->corder);
             ASSERT_EQ(x->corder_valid, y->corder_valid);
+            ASSERT_EQ(x->data_size, y->data_size);
             ASSERT_EQ(x->type_nbytes, y->type_nbytes);
             ASSERT_EQ(x->space_nbytes, y->space_nbytes);
             ASSERT_EQ(x->value_nbytes, y->value_nbytes);

@@ -71,6 +71,8 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
                   args->op_type == H5VL_ATTR_RENAME;
     if (!changes && args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
         return ret;
+    if (args->op_type == H5VL_ATTR_ITER && tb_index_attr_iterate(o, loc, args, req, &ret))
+        return ret;
     TB_FORWARD(o, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id, req,
                H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }

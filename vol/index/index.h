@@ -52,6 +52,10 @@ void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_par
 /* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */
 tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
                                  void **req, herr_t *ret_out);
+/* H5Aiterate2 / H5Aiterate_by_name of an object whose attribute list the index holds:
+ * TB_ANSWERED (the iteration's result in *ret_out), or TB_FORWARD. */
+tb_answer_t tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
+                                  void **req, herr_t *ret_out);
 /* H5Aopen / H5Aopen_by_name: TB_ANSWERED with a lazy attribute (under == NULL) of the cache in
  * *out, or with NULL in *out (an attribute the index knows is missing, asked of a lazy object:
  * native's error on the stack); TB_FORWARD. */

@@ -1,9 +1,12 @@
 /* index_attr.c — the index's small-attribute cache, for read-only files: every object's attribute
  * names, and for small attributes of fixed-size types their datatype, dataspace and value, loaded
- * from the connector below once per object and persisted in the sidecar. H5Aexists is answered from
- * it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
+ * from the connector below once per object and persisted in the sidecar. H5Aexists and H5Aiterate
+ * are answered from it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
  * below) that answers H5Aread and H5Aget_type/space/info/name itself; anything else makes it real
  * first (tb_index_attr_materialise), by replaying the application's open from the file. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* qsort_r */
+#endif
 #include "index_ctx.h"
 
 #include <stdlib.h>
@@ -161,6 +164,7 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
         x->cset         = (uint8_t)c.infos[done].cset;
         x->corder_valid = (uint8_t)(c.infos[done].corder_valid != 0);
         x->corder       = c.infos[done].corder;
+        x->data_size    = c.infos[done].data_size < TB_IX_NONE ? (uint32_t)c.infos[done].data_size : TB_IX_NONE;
         x->owned        = 1;
         if (c.infos[done].data_size <= TB_IX_ATTR_MAX_VALUE) {
             H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
@@ -258,6 +262,114 @@ tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specif
     *args->args.exists.exists = attr_find(d, t, args->args.exists.name) != NULL;
     tb_ix_stats.answered++;
     *ret_out = 0;
+    return TB_ANSWERED;
+}
+
+/* H5Aiterate2 / H5Aiterate_by_name: over the attributes the index lists for the object, in the
+ * order native takes (names compared as strcmp does; creation order when every attribute has a
+ * distinct one; native order by name: the order the list was taken in), each with its H5A_info_t,
+ * the callback getting an ID of the object as native's does (a lazy one). Only for objects whose
+ * list is known: iterating does not read one. */
+static int
+cmp_attr_name(const void *a, const void *b, void *ctx)
+{
+    const tb_ix_attr_t *t = ctx;
+    return strcmp(t[*(const uint32_t *)a].name, t[*(const uint32_t *)b].name);
+}
+
+static int
+cmp_attr_corder(const void *a, const void *b, void *ctx)
+{
+    const tb_ix_attr_t *t = ctx;
+    int64_t             x = t[*(const uint32_t *)a].corder, y = t[*(const uint32_t *)b].corder;
+    return (x > y) - (x < y);
+}
+
+/* The walk of the n attributes at `first` an iteration takes, in *perm_out (malloc'd): TB_OK, or
+ * TB_ERR_UNSUPPORTED when the index cannot tell native's order. */
+static tb_status_t
+attr_walk(const tb_ix_data_t *d, uint32_t first, uint32_t n, H5_index_t idx_type, H5_iter_order_t order,
+          uint32_t **perm_out)
+{
+    const tb_ix_attr_t *t = d->attrs + first;
+    if (idx_type != H5_INDEX_NAME && idx_type != H5_INDEX_CRT_ORDER)
+        return TB_ERR_UNSUPPORTED;
+    if (order != H5_ITER_INC && order != H5_ITER_DEC && order != H5_ITER_NATIVE)
+        return TB_ERR_UNSUPPORTED;
+    if (idx_type == H5_INDEX_CRT_ORDER && order == H5_ITER_NATIVE)
+        return TB_ERR_UNSUPPORTED; /* (the storage's own order: not recorded) */
+    uint32_t *perm = malloc((size_t)(n ? n : 1) * sizeof(*perm));
+    if (!perm)
+        return TB_ERR_NOMEM;
+    for (uint32_t k = 0; k < n; k++)
+        perm[k] = k;
+    if (idx_type == H5_INDEX_CRT_ORDER) {
+        qsort_r(perm, n, sizeof(*perm), cmp_attr_corder, (void *)t);
+        for (uint32_t k = 0; k < n; k++)
+            if (!t[perm[k]].corder_valid || (k > 0 && t[perm[k]].corder == t[perm[k - 1]].corder)) {
+                free(perm); /* (ties: native's order among them is not known) */
+                return TB_ERR_UNSUPPORTED;
+            }
+    }
+    else if (order != H5_ITER_NATIVE)
+        qsort_r(perm, n, sizeof(*perm), cmp_attr_name, (void *)t);
+    if (order == H5_ITER_DEC)
+        for (uint32_t k = 0; k < n / 2; k++) {
+            uint32_t x      = perm[k];
+            perm[k]         = perm[n - 1 - k];
+            perm[n - 1 - k] = x;
+        }
+    *perm_out = perm;
+    return TB_OK;
+}
+
+tb_answer_t
+tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
+                      herr_t *ret_out)
+{
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       t, *perm = NULL;
+    char          *path = NULL;
+    if (args->op_type != H5VL_ATTR_ITER || tb_ix_locate(o, loc, req, &d, &a, &t, &path) != TB_OK)
+        return TB_FORWARD;
+    const H5VL_attr_iterate_args_t *it = &args->args.iterate;
+    const tb_ix_obj_t              *r  = &d->objs[t];
+    hsize_t                         skip = it->idx ? *it->idx : 0;
+    bool                            ok   = r->attrs_loaded && !(skip > 0 && skip >= r->nattr);
+    for (uint32_t k = 0; ok && k < r->nattr; k++)
+        ok = d->attrs[r->attr_first + k].data_size != TB_IX_NONE;
+    if (!ok || attr_walk(d, r->attr_first, r->nattr, it->idx_type, it->order, &perm) != TB_OK) {
+        free(path); /* (skip past the end: native's error) */
+        tb_ix_stats.forwarded++;
+        return TB_FORWARD;
+    }
+    hid_t id = tb_ix_callback_id(o, d, t, path);
+    if (id < 0) {
+        free(perm);
+        H5Eclear2(H5E_DEFAULT);
+        tb_ix_stats.forwarded++;
+        return TB_FORWARD;
+    }
+    uint32_t first = r->attr_first, n = r->nattr; /* (the tables may grow in the callbacks) */
+    herr_t   ret   = H5_ITER_CONT;
+    hsize_t  i     = skip;
+    d->busy++;
+    for (; i < n && ret == H5_ITER_CONT; i++) {
+        const tb_ix_attr_t *x  = &d->attrs[first + perm[i]];
+        H5A_info_t          ai = {.corder_valid = x->corder_valid != 0, .corder = x->corder,
+                                  .cset = (H5T_cset_t)x->cset, .data_size = x->data_size};
+        ret = it->op(id, x->name, &ai, it->op_data);
+    }
+    d->busy--;
+    free(perm);
+    if (it->idx)
+        *it->idx = i;
+    if (ret < 0)
+        TB_PUSH("index", TB_ERR_HDF5, "attribute iteration failed (callback returned %d)", (int)ret);
+    tb_ix_callback_close(id, ret);
+    tb_ix_stats.answered++;
+    *ret_out = ret < 0 ? -1 : ret;
     return TB_ANSWERED;
 }
 

@@ -116,6 +116,12 @@ struct tb_index_obj *tb_ix_obj_state(tb_obj_t *o);
  * malloc'd. TB_OK, or why the index cannot tell (the caller forwards). */
 tb_status_t tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
                          tb_ix_anchor_t *a_out, uint32_t *t_out, char **path_out);
+/* An ID for record t of d, as native iterations hand the object they iterate to their callbacks:
+ * a lazy group or dataset (nothing opened below) with `path` (taken) for H5Iget_name, or
+ * H5I_INVALID_HID when the record cannot be one (the caller forwards). Released with
+ * tb_ix_callback_close (status: the iteration's; a failure's error stack survives the close). */
+hid_t tb_ix_callback_id(tb_obj_t *o, const tb_ix_data_t *d, uint32_t t, char *path);
+void  tb_ix_callback_close(hid_t id, herr_t status);
 /* Native's path for `name` looked up from an object whose path is `base` ("." components and
  * repeated slashes skipped; absolute names from "/"), malloc'd in *path_out: TB_OK;
  * TB_ERR_UNSUPPORTED when it cannot be told (a relative name and no base), TB_ERR_NOMEM. */

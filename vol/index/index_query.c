@@ -569,6 +569,23 @@ close_callback_id(hid_t id, herr_t status)
         H5Idec_ref(id);
 }
 
+hid_t
+tb_ix_callback_id(tb_obj_t *o, const tb_ix_data_t *d, uint32_t t, char *path)
+{
+    H5I_type_t kind = lazy_kind(d, t);
+    if (kind == H5I_BADID || !o->ctx->index || !o->ctx->index->file_under) {
+        free(path);
+        return H5I_INVALID_HID;
+    }
+    return register_for_callback(o, NULL, kind, kind, t, path);
+}
+
+void
+tb_ix_callback_close(hid_t id, herr_t status)
+{
+    close_callback_id(id, status);
+}
+
 /* ------------------------------------------------------------------ iterate */
 /* H5Literate2 over loaded group gi in the walk (perm, rev) that walk_of gave for the call: the
  * iteration's result (the callback's, or -1 with an error pushed when it failed). */

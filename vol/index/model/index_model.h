@@ -42,7 +42,8 @@ typedef struct tb_ix_link {
 /* Attributes of at most this many bytes of data are cached with their value. */
 #define TB_IX_ATTR_MAX_VALUE 256
 
-/* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer);
+/* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer, and
+ * with its H5A_info_t, so that an iteration has one);
  * small ones of fixed-size types (`cached`) also carry their datatype and dataspace, encoded by
  * H5Tencode / H5Sencode, and their raw value in that datatype. Bytes live either in one block
  * owned by the record (`owned`: the block starts at `name`) or in the sidecar buffer. */
@@ -59,6 +60,7 @@ typedef struct tb_ix_attr {
     uint8_t     cset; /* of the name (H5T_cset_t) */
     uint8_t     corder_valid;
     uint8_t     owned;
+    uint32_t    data_size; /* H5A_info_t.data_size (value_nbytes when cached); TB_IX_NONE: not known */
     int64_t     corder;
 } tb_ix_attr_t;
 

@@ -96,6 +96,7 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
     [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_model.h), in the strings"},
     [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type, in the strings"},
     [ATR_VALUE_LEN]    = {"value_len", 56, 4, "its length (elements x type size)"},
+    [ATR_DATA_SIZE]    = {"data_size", 60, 4, "H5A_info_t.data_size (value_len when cached), 0xffffffff unknown"},
 };
 const sc_field_t sc_dst_fields[DST_NFIELDS] = {
     [DST_TYPE_OFF]     = {"type_off", 0, 8, "H5Tencode bytes, in the strings"},
@@ -314,6 +315,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             return TB_ERR_CORRUPT;
         if (!cached && (type_len || space_len || value_len))
             return TB_ERR_CORRUPT; /* listed only: nothing else may be claimed */
+        if (cached && SC_GET(a, ATR, DATA_SIZE) != value_len)
+            return TB_ERR_CORRUPT;
         if (cached && (type_len == 0 || space_len == 0 || value_len > TB_IX_ATTR_MAX_VALUE ||
                        !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
                        !range_ok(strbytes, value_off, value_len) ||
@@ -405,6 +408,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         x->corder_valid = (uint8_t)SC_GET(a, ATR, CORDER_VALID);
         x->cached       = (uint8_t)SC_GET(a, ATR, CACHED);
         x->corder       = (int64_t)SC_GET(a, ATR, CORDER);
+        x->data_size    = (uint32_t)SC_GET(a, ATR, DATA_SIZE);
         if (x->cached) {
             x->type_enc     = strs + SC_GET(a, ATR, TYPE_OFF);
             x->type_nbytes  = (uint32_t)SC_GET(a, ATR, TYPE_LEN);
@@ -767,6 +771,7 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
             SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
             SC_PUT(p, ATR, CACHED, a->cached);
             SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
+            SC_PUT(p, ATR, DATA_SIZE, a->cached ? a->value_nbytes : a->data_size);
             if (!a->cached)
                 continue;
             PUT_BYTES(p, ATR, TYPE, strs, &so, a->type_enc, a->type_nbytes);
