@@ -58,17 +58,26 @@ keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size
     return TB_OK;
 }
 
+/* (t known cacheable: tb_ix_type_cacheable) */
 static tb_status_t
-keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
+keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
 {
     const void *enc;
     size_t      n;
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    if (!tb_ix_type_cacheable(t))
-        return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
     tb_status_t st = tb_ix_type_encode(t, &enc, &n);
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
+}
+
+static tb_status_t
+keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
+{
+    if (x->have & TB_IX_DS_TYPE)
+        return TB_OK;
+    if (!tb_ix_type_cacheable(t))
+        return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
+    return keep_cacheable_type(d, x, t);
 }
 
 static tb_status_t
@@ -238,11 +247,18 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     H5VL_dataset_get_args_t gs   = {.op_type = H5VL_DATASET_GET_SPACE};
     gt.args.get_type.type_id     = H5I_INVALID_HID;
     gs.args.get_space.space_id   = H5I_INVALID_HID;
+    uint64_t                have_points;
     if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) < 0 || (t = gt.args.get_type.type_id) < 0 ||
-        !tb_ix_type_cacheable(t) || H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 ||
-        (s = gs.args.get_space.space_id) < 0)
+        !tb_ix_type_cacheable(t))
         goto done;
-    hssize_t npoints = H5Sget_simple_extent_npoints(s);
+    /* The space the application asked for before reading is in the record already. */
+    hssize_t npoints;
+    if ((x->have & TB_IX_DS_SPACE) && tb_ix_space_check(x->space_enc, x->space_nbytes, &have_points) == TB_OK)
+        npoints = (hssize_t)have_points;
+    else if (H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 || (s = gs.args.get_space.space_id) < 0)
+        goto done;
+    else
+        npoints = H5Sget_simple_extent_npoints(s);
     size_t   tsize   = H5Tget_size(t);
     if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
@@ -254,7 +270,8 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
-    if (keep_type(d, x, t) != TB_OK || keep_space(d, x, s) != TB_OK || !(val = malloc(nbytes)))
+    if (keep_cacheable_type(d, x, t) != TB_OK || (s >= 0 && keep_space(d, x, s) != TB_OK) ||
+        !(val = malloc(nbytes)))
         goto done;
     if (H5Tequal(t, mem_type) > 0)
         memcpy(val, buf, nbytes); /* native converted nothing: these are the stored bytes */

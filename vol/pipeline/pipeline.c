@@ -315,10 +315,6 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Direct chunk I/O is a native operation: only with native right below us. */
     if (H5VLget_value(o->under_vol_id, &val) < 0 || val != H5_VOL_NATIVE)
         return;
-    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
-     * lies in the file whose descriptor the workers may read (pipeline_map.c). */
-    if (o->ctx->cfg.write_behind || !(o->ctx->file_intent & H5F_ACC_RDWR))
-        dataset_identity(o, dxpl_id, p);
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
         return;
@@ -394,6 +390,11 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
             p->cache_nbytes = nbytes;
         H5Pclose(dapl);
     }
+    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
+     * lies in the file whose descriptor the workers may read (pipeline_map.c). Asked only of the
+     * datasets the pipeline takes (an object-info query is not free on a file of small ones). */
+    if (o->ctx->cfg.write_behind || !(o->ctx->file_intent & H5F_ACC_RDWR))
+        dataset_identity(o, dxpl_id, p);
     p->state = 1;
 done:
     if (type >= 0)
