@@ -557,8 +557,8 @@ tb_index_obj_wrapped(tb_obj_t *w)
 }
 
 /* Releases a callback ID; the application's error stack survives when the iteration failed. */
-static void
-close_callback_id(hid_t id, herr_t status)
+void
+tb_ix_callback_close(hid_t id, herr_t status)
 {
     if (status < 0) {
         hid_t saved = tb_err_save();
@@ -578,12 +578,6 @@ tb_ix_callback_id(tb_obj_t *o, const tb_ix_data_t *d, uint32_t t, char *path)
         return H5I_INVALID_HID;
     }
     return register_for_callback(o, NULL, kind, kind, t, path);
-}
-
-void
-tb_ix_callback_close(hid_t id, herr_t status)
-{
-    close_callback_id(id, status);
 }
 
 /* ------------------------------------------------------------------ iterate */
@@ -867,7 +861,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         TB_PUSH("index", TB_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
         ret = -1;
     }
-    close_callback_id(v->id, ret);
+    tb_ix_callback_close(v->id, ret);
     *ret_out = ret;
     return TB_ANSWERED;
 }
@@ -978,7 +972,7 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
     if (gid < 0)
         FORWARD();
     herr_t ret = iterate_answer(d, gi, perm, rev, gid, it);
-    close_callback_id(gid, ret);
+    tb_ix_callback_close(gid, ret);
     ANSWERED(ret);
 }
 
