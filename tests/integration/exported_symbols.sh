@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# exported_symbols.sh — every plugin exports exactly the HDF5 plugin entry points, nothing else.
+# exported_symbols.sh — every plugin exports exactly the HDF5 plugin entry points, nothing else,
+# and links no libhdf5 (it binds to the HDF5 that loads it: common/bind).
 source "$(dirname "$0")/lib.sh"
 shopt -s nullglob
 plugins=("$TB_PLUGIN_DIR"/*.so)
@@ -8,5 +9,9 @@ for so in "${plugins[@]}"; do
   syms=$(nm -D --defined-only "$so" | awk '{print $3}' | grep -v -E '^(_init|_fini|_edata|_end|__bss_start)$' | sort)
   want=$'H5PLget_plugin_info\nH5PLget_plugin_type'
   [ "$syms" = "$want" ] || fail "$so exports:"$'\n'"$syms"
-  echo "ok: $(basename "$so") exports only the plugin entry points"
+  needed=$(readelf -d "$so" | grep '(NEEDED)') || fail "readelf -d $so"
+  ! grep -qi 'hdf5' <<< "$needed" || fail "$so links an HDF5 library:"$'\n'"$needed"
+  undef=$(nm -D --undefined-only "$so" | awk '{print $2}' | grep -E '^H5' || true)
+  [ -z "$undef" ] || fail "$so leaves HDF5 symbols to the dynamic linker:"$'\n'"$undef"
+  echo "ok: $(basename "$so") exports only the plugin entry points, needs no libhdf5, imports no H5 symbol"
 done
