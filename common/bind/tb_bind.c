@@ -104,8 +104,13 @@ library_at(const void *addr, char *path_out, size_t path_nbytes)
     if (!lib)
         return NULL;
     if (!dlsym(lib, "H5get_libversion")) {
+        /* Called through h5turbo's front plugin (tb_front.c), which loaded this build for the
+         * library that called it: bind to that one. */
+        const void *(*front_caller)(void);
+        *(void **)&front_caller = dlsym(lib, "h5turbo_front_caller");
         dlclose(lib);
-        return NULL;
+        const void *through = front_caller ? front_caller() : NULL;
+        return through && through != addr ? library_at(through, path_out, path_nbytes) : NULL;
     }
     snprintf(path_out, path_nbytes, "%s", info.dli_fname);
     return lib;
