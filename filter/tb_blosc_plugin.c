@@ -1,6 +1,7 @@
 /* tb_blosc_plugin.c — the HDF5 side of h5turbo's Blosc filter (id 32001): the filter class,
  * set_local (cd_values exactly as hdf5-blosc writes them) and the filter callback, which only
  * moves buffers and errors between HDF5 and the codec in tb_blosc_codec.c. */
+#include "tb_bind.h"
 #include "tb_blosc_codec.h"
 #include "tb_common.h"
 #include "tb_hdf5err.h"
@@ -217,14 +218,21 @@ static const H5Z_class2_t tb_blosc_class = {
     tb_blosc_filter,
 };
 
+/* Both entry points first bind the plugin to the HDF5 library calling them (the plugin links
+ * none); a library this build cannot serve gets H5PL_TYPE_ERROR / NULL, and HDF5 carries on
+ * without the filter. */
 TB_EXPORT H5PL_type_t
 H5PLget_plugin_type(void)
 {
+    if (tb_bind_caller(__builtin_return_address(0), "Blosc filter plugin (32001)") < 0)
+        return H5PL_TYPE_ERROR;
     return H5PL_TYPE_FILTER;
 }
 
 TB_EXPORT const void *
 H5PLget_plugin_info(void)
 {
+    if (tb_bind_caller(__builtin_return_address(0), "Blosc filter plugin (32001)") < 0)
+        return NULL;
     return &tb_blosc_class;
 }

@@ -44,7 +44,7 @@ for u in "$V:hv" "$A:ha"; do mkdir -m 755 "$tmp/${u#*:}"; chown "${u%:*}" "$tmp/
 rt=$tmp/rt
 mkdir -p "$rt/bin" "$rt/lib" "$rt/plugins"
 cp -L "$TB_HDF5_BIN/../lib/libhdf5.so.310" "$rt/lib/"
-cp "$TB_PLUGIN_DIR"/*.so "$rt/plugins/"
+cp -r "$TB_PLUGIN_DIR"/. "$rt/plugins/"  # the front plugins and the builds beside them (hdf5-1/, hdf5-2/)
 cp "$TB_INDEX_OPEN" "$rt/bin/index_open"
 cp "$TB_CLI" "$rt/bin/h5turbo"
 chmod -R a+rX "$rt"

@@ -17,13 +17,15 @@ SRC = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path
 PARTS = {
     "common":          ("common", False, []),
     "common/hdf5":     ("common/hdf5", True, ["common"]),
+    "common/bind":     ("common/bind", True, []),
     "filter/codec":    ("filter", False, ["common"]),
-    "filter/plugin":   ("filter", True, ["common", "common/hdf5", "filter/codec"]),
+    "filter/plugin":   ("filter", True, ["common", "common/hdf5", "common/bind", "filter/codec"]),
     "vol/obj":         ("vol/obj", True, ["common", "common/hdf5"]),
     "vol/index/model": ("vol/index/model", False, ["common"]),
     "vol/index":       ("vol/index", True, ["common", "common/hdf5", "vol/obj", "vol/index/model"]),
     "vol/pipeline":    ("vol/pipeline", True, ["common", "common/hdf5", "vol/obj", "filter/codec"]),
-    "vol/callbacks":   ("vol/callbacks", True, ["common", "common/hdf5", "vol/obj", "vol/index", "vol/pipeline"]),
+    "vol/callbacks":   ("vol/callbacks", True, ["common", "common/hdf5", "common/bind", "vol/obj", "vol/index",
+                                             "vol/pipeline"]),
     "cli":             ("cli", True, ["common", "vol/index/model"]),
 }
 # Files of filter/ that are the plugin (the rest is the HDF5-free codec library).
@@ -40,6 +42,7 @@ PRIVATE = {
 TARGETS = {
     "h5turbo_common": "common", "h5turbo::common": "common",
     "h5turbo_common_hdf5": "common/hdf5", "h5turbo::common_hdf5": "common/hdf5",
+    "h5turbo_bind": "common/bind",
     "h5turbo_codecs": "filter/codec", "h5turbo::codecs": "filter/codec",
     "h5turbo_obj": "vol/obj", "h5turbo_index_model": "vol/index/model", "h5turbo_index": "vol/index",
     "h5turbo_pipeline": "vol/pipeline", "h5turbo_callbacks": "vol/callbacks",

@@ -26,7 +26,15 @@ grep -q 'cb-abort ret=-1' rs.txt || fail "no conversion was aborted by the callb
 diff rs.txt rt.txt > diff.txt || { head -20 diff.txt; fail "h5turbo reads differ from stock HDF5's ($(grep -c '^<' diff.txt) reads)"; }
 grep -q 'pipeline writes=0 reads=[1-9].* fallbacks=0 .*converted_reads=[1-9]' stats.log ||
   { cat stats.log; fail "the pipeline converted nothing (or fell back)"; }
-grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "reads were forwarded"; }
+want_fwd=0
+if [ "${TB_XFER_HDF5_2:-0}" = 1 ]; then
+  # HDF5 2.x converts a nonzero fill value once, not element by element, so an exception callback
+  # sees fewer calls: the 2.x build forwards reads that convert such a dataset into another type
+  # under a callback (vol/pipeline/pipeline.c); only reads of that kind (_fill, cb-) may be forwarded.
+  want_fwd=$(awk '$4 ~ /^cb-/ && $1 ~ /_fill$/ { split($1, a, "_"); if (a[1] != $2) n++ } END { print n + 0 }' rs.txt)
+fi
+fwd=$(grep -o 'forwarded_reads=[0-9]*' stats.log | head -1 | cut -d= -f2)
+[ -n "$fwd" ] && [ "$fwd" -le "$want_fwd" ] || { cat stats.log; fail "reads were forwarded ($fwd, at most $want_fwd may be)"; }
 # A read-only file on the sec2 driver: the workers pread the chunks themselves (the multi-dataset
 # run below opens its file for writing: there the application's thread reads them).
 grep -q 'chunks_pread=[1-9]' stats.log || { cat stats.log; fail "the workers read no chunk themselves"; }

@@ -1,6 +1,7 @@
 /* connector.c — the h5turbo VOL class and the two HDF5 plugin entry points, the only symbols
  * this module exports. The class table just points at the per-subclass tables in the other files;
  * the subsystems' hook tables are registered here, once. */
+#include "tb_bind.h"
 #include "tb_callbacks.h"
 #include "index.h"
 #include "pipeline.h"
@@ -66,9 +67,14 @@ assemble_class(void)
     tb_hooks_register(&tb_pipe_hooks);
 }
 
+/* Both entry points first bind the plugin to the HDF5 library calling them (the plugin links
+ * none, common/bind); a library this build cannot serve gets H5PL_TYPE_ERROR / NULL, and HDF5
+ * carries on without the connector. */
 TB_EXPORT H5PL_type_t
 H5PLget_plugin_type(void)
 {
+    if (tb_bind_caller(__builtin_return_address(0), "VOL connector h5turbo") < 0)
+        return H5PL_TYPE_ERROR;
     return H5PL_TYPE_VOL;
 }
 
@@ -76,6 +82,8 @@ TB_EXPORT const void *
 H5PLget_plugin_info(void)
 {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
+    if (tb_bind_caller(__builtin_return_address(0), "VOL connector h5turbo") < 0)
+        return NULL;
     pthread_once(&once, assemble_class);
     return &tb_vol_class;
 }

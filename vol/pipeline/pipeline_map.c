@@ -154,6 +154,10 @@ tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxp
         ra.chunk_read.offset  = off;
         ra.chunk_read.filters = 0;
         ra.chunk_read.buf     = x;
+#if H5_VERS_MAJOR >= 2
+        size_t x_nbytes        = b.e[i].nbytes;
+        ra.chunk_read.buf_size = &x_nbytes; /* 2.x: the buffer's size in, the chunk's size out */
+#endif
         H5VL_optional_args_t r = {.op_type = H5VL_NATIVE_DATASET_CHUNK_READ, .args = &ra};
         ok = x && y && H5VLdataset_optional(o->under, o->under_vol_id, &r, dxpl_id, NULL) >= 0 &&
              tb_pipe_map_pread(fd, &b.e[i], y) == TB_OK && memcmp(x, y, b.e[i].nbytes) == 0 &&
