@@ -22,10 +22,13 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
         tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
-#ifdef H5_HAVE_PARALLEL
-            if (H5Pget_driver(fapl_id) == H5FD_MPIO)
-                ctx->cfg.pipeline = 0; /* collective I/O is native's business */
-#endif
+            /* Collective I/O is native's business: known from the driver's features at run time
+             * (the HDF5 that loaded us may be a parallel one whatever we were built against). */
+            if (ctx->cfg.pipeline && tb_fapl_uses_mpi(fapl_id)) {
+                ctx->cfg.pipeline = 0;
+                if (ctx->cfg.debug)
+                    fprintf(stderr, "h5turbo: %s: pipeline off (the file driver does MPI I/O)\n", name);
+            }
             file = tb_obj_new(under, ctx);
             tb_req_wrap(req, ctx);
             tb_ctx_unref(ctx); /* the file object holds it now */

@@ -18,6 +18,17 @@ tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
     return off;
 }
 
+bool
+tb_fapl_uses_mpi(hid_t fapl_id)
+{
+    hid_t         saved = tb_err_save();
+    hid_t         drv   = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
+    unsigned long flags = 0;
+    bool          mpi   = drv >= 0 && H5FDdriver_query(drv, &flags) >= 0 && (flags & H5FD_FEAT_HAS_MPI);
+    tb_err_restore(saved);
+    return mpi;
+}
+
 int
 tb_file_sec2_fd(void *file_under, hid_t vol)
 {
