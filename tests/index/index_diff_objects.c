@@ -54,8 +54,18 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
              * H5Aopen_by_name(obj, ".", ...), one of them missing (h5py's KeyError comes from
              * the innermost error, printed here). */
             int as_h5py = ixd_rnd(run, 2) != 0;
-            ixd_query(run, SCENARIO, loc, name, "H5Oopen of %s%s, its H5Iget_name and H5Oget_info3", name,
-                      as_h5py ? " as h5py opens it, then NX_class and a missing attribute through \".\"" : "");
+            /* Else one of the other ways to it: by name; the n-th link in it, by index
+             * (H5Oopen_by_idx); by its token (H5Oopen_by_token); through an object reference. */
+            static const char *const ways[4] = {"H5Oopen", "H5Oopen_by_idx", "H5Oopen_by_token", "H5Ropen_object"};
+            int             way = as_h5py ? 0 : ixd_rnd(run, 4);
+            H5_index_t      bit = ixd_rnd_idx(run);
+            H5_iter_order_t bor = ixd_rnd_order(run);
+            hsize_t         bn  = (hsize_t)ixd_rnd(run, 3);
+            ixd_query(run, SCENARIO, loc, name, "%s of %s%s, its H5Iget_name and H5Oget_info3", ways[way], name,
+                      as_h5py ? " as h5py opens it, then NX_class and a missing attribute through \".\""
+                      : way == 1 ? " (a link in it by index)" : "");
+            if (way == 1)
+                printf("by_idx(%s,%s,%llu) ", ixd_idx_str(bit), ixd_order_str(bor), (unsigned long long)bn);
             hid_t lapl = H5P_DEFAULT, fapl = H5I_INVALID_HID;
             if (as_h5py) {
                 lapl = H5Pcreate(H5P_LINK_ACCESS);
@@ -63,11 +73,41 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 H5Pset_fclose_degree(fapl, H5F_CLOSE_STRONG);
                 H5Pset_elink_fapl(lapl, fapl);
             }
-            hid_t o = H5Oopen(loc, name, lapl);
+            hid_t o = H5I_INVALID_HID;
+            if (way == 0)
+                o = H5Oopen(loc, name, lapl);
+            else if (way == 1)
+                o = H5Oopen_by_idx(loc, name, bit, bor, bn, H5P_DEFAULT);
+            else if (way == 2) {
+                H5O_info2_t ti;
+                if (H5Oget_info_by_name3(loc, name, &ti, H5O_INFO_BASIC, H5P_DEFAULT) >= 0)
+                    o = H5Oopen_by_token(loc, ti.token);
+            }
+            else {
+                H5R_ref_t ref;
+                if (H5Rcreate_object(loc, name, H5P_DEFAULT, &ref) >= 0) {
+                    o = H5Ropen_object(&ref, H5P_DEFAULT, H5P_DEFAULT);
+                    H5Rdestroy(&ref);
+                }
+            }
             printf("Oopen r=%d", o >= 0);
             if (o >= 0) {
                 H5O_info2_t oi;
                 char        nb[1024] = "";
+                if (way >= 2 && ixd_rnd(run, 2)) {
+                    /* what is asked of it before its name (native names a by-token open by a search) */
+                    if (H5Iget_type(o) == H5I_GROUP) {
+                        H5G_info_t gi = {0};
+                        herr_t     gr = H5Gget_info(o, &gi);
+                        printf(" ginfo=%d:%llu", (int)gr, (unsigned long long)gi.nlinks);
+                    }
+                    else if (H5Iget_type(o) == H5I_DATASET) {
+                        hid_t sp = H5Dget_space(o);
+                        printf(" npoints=%lld", sp >= 0 ? (long long)H5Sget_simple_extent_npoints(sp) : -1LL);
+                        if (sp >= 0)
+                            H5Sclose(sp);
+                    }
+                }
                 H5Iget_name(o, nb, sizeof(nb));
                 H5Oget_info3(o, &oi, H5O_INFO_BASIC);
                 printf(" itype=%d name=%s ", (int)H5Iget_type(o), nb);

@@ -94,25 +94,31 @@ tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char 
 
 /* A lazy group, dataset or named datatype made real: opened from its file by the path it was
  * opened by, so that native records that path as it would have (H5Iget_name, and the names of
- * what native opens from it, depend on it; an object opened by token has none, and native then
- * names it by any of its links). */
+ * what native opens from it, depend on it); one opened by token is opened by its token, and has
+ * none, as native's (which then names it by any of its links). */
 static tb_status_t
 object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
 {
     const char *what = lz->kind == H5I_GROUP ? "group" : lz->kind == H5I_DATASET ? "dataset" : "datatype";
-    if (!lz->node.f->file_under || !o->idx->path) {
+    const char *path = o->idx->path;
+    if (!lz->node.f->file_under) {
         TB_PUSH("index", TB_ERR_HDF5, "%s %s was opened from the index of a file closed since", what,
-                o->idx->path ? o->idx->path : "?");
+                path ? path : "(by token)");
         return TB_ERR_HDF5;
     }
-    H5VL_loc_params_t byname            = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
-    byname.loc_data.loc_by_name.name    = o->idx->path;
-    byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-    H5I_type_t type                     = H5I_BADID;
-    void      *under = H5VLobject_open(lz->node.f->file_under, &byname, o->under_vol_id, &type, DXPL, NULL);
+    H5I_type_t type  = H5I_BADID;
+    void      *under = NULL;
+    if (path) {
+        H5VL_loc_params_t byname            = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
+        byname.loc_data.loc_by_name.name    = path;
+        byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        under = H5VLobject_open(lz->node.f->file_under, &byname, o->under_vol_id, &type, DXPL, NULL);
+    }
+    else /* (opened by token: so is the real one, which then has no path either) */
+        under = tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
     if (!under || type != lz->kind) {
         tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: read-only files do not change) */
-        TB_PUSH("index", TB_ERR_HDF5, "cannot open %s %s", what, o->idx->path ? o->idx->path : "?");
+        TB_PUSH("index", TB_ERR_HDF5, "cannot open %s %s", what, path ? path : "(by token)");
         return TB_ERR_HDF5;
     }
     o->under     = under;

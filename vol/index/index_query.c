@@ -1272,6 +1272,54 @@ tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t 
     ANSWERED(0);
 }
 
+/* H5Oopen_by_idx (the n-th link of a group, by name or creation order: native records the group's
+ * path and the link's name) and H5Oopen_by_token / H5Rdereference (by token: native records no
+ * path, and a lazy object of that kind is made real by its token) of an object the index knows. */
+static tb_obj_t *
+open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want, H5I_type_t *opened_type_out,
+                     void **req)
+{
+    uint8_t        tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       self, t;
+    char          *path = NULL;
+    if (req || !o->ctx->index || !lapl_ok(loc) || tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable ||
+        !anchor_of(o, loc->obj_type, &a) || tb_ix_obj_get(d, tok, &self) != TB_OK)
+        return NULL;
+    if (loc->type == H5VL_OBJECT_BY_TOKEN) {
+        if ((t = tb_ix_obj_find(d, (const uint8_t *)loc->loc_data.loc_by_token.token)) == TB_IX_NONE)
+            return NULL;
+    }
+    else {
+        const H5VL_loc_by_idx_t *bi   = &loc->loc_data.loc_by_idx;
+        const char              *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+        resolved_t               r;
+        char                    *gpath;
+        if ((!base && bi->name[0] != '/') || resolve_by_idx(d, &a, self, bi, &r) != TB_OK ||
+            (t = target_of(d, &r)) == TB_IX_NONE)
+            return NULL;
+        if (tb_ix_join_path(base, bi->name, &gpath) != TB_OK)
+            return NULL;
+        tb_status_t st = tb_ix_join_path(gpath, d->groups[r.gi].links[r.link].name, &path);
+        free(gpath);
+        if (st != TB_OK)
+            return NULL;
+    }
+    H5I_type_t kind = lazy_kind(d, t);
+    tb_obj_t  *lazy = NULL;
+    if (kind != H5I_BADID && (want == H5I_BADID || want == kind))
+        lazy = tb_ix_lazy_open(o, d, t, kind, path);
+    if (!lazy) {
+        free(path);
+        return NULL;
+    }
+    if (opened_type_out)
+        *opened_type_out = kind;
+    tb_ix_stats.answered++;
+    return lazy;
+}
+
 tb_obj_t *
 tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
               H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
@@ -1288,6 +1336,8 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         if (!lapl_ok(loc))
             return NULL;
     }
+    else if (loc->type == H5VL_OBJECT_BY_IDX || loc->type == H5VL_OBJECT_BY_TOKEN)
+        return open_by_idx_or_token(o, loc, want, opened_type_out, req);
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return NULL;
     else if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_GROUP_ACCESS_DEFAULT &&
