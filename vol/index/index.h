@@ -34,8 +34,8 @@ void tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const 
 
 /* Opening a group, dataset or named datatype of a read-only file (H5Gopen, H5Dopen, H5Topen,
  * H5Oopen: `want` is H5I_GROUP, H5I_DATASET, H5I_DATATYPE or H5I_BADID for any) by any name from
- * any location whose path the index knows: a lazy object (nothing opened below), or NULL to
- * forward. `apl_id` the access property list of the call (anything but a default forwards). */
+ * any location whose path the index knows, by index (H5Oopen_by_idx) or by token
+ * (H5Oopen_by_token, H5Ropen_object): a lazy object (nothing opened below), or NULL to forward. `apl_id` the access property list of the call (anything but a default forwards). */
 tb_obj_t *tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
                           hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
 /* An object of a read-only file was opened (forwarded) from `parent` (`loc`, or `name` for the
