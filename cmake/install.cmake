@@ -3,7 +3,6 @@
 # and a pkg-config file (h5turbo.pc, with a plugindir variable).
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
-set(H5TURBO_INSTALL_PLUGINDIR lib/plugin)
 install(FILES "${PROJECT_SOURCE_DIR}/include/h5turbo.h" DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 set(_cfgdir "${CMAKE_INSTALL_LIBDIR}/cmake/h5turbo")
 configure_package_config_file("${PROJECT_SOURCE_DIR}/cmake/h5turboConfig.cmake.in"
