@@ -66,6 +66,15 @@ grep -q "^plugins bound to: HDF5 1\.14\.[0-9]*, .*/h5py.libs/libhdf5.* (builds l
 rc=0; H5TURBO_PLUGIN_DIR=/nonexistent "$tmp/venv/bin/h5turbo" run -- true || rc=$?  # the package ignores it: its own plugins
 [ $rc -eq 0 ] || fail "h5turbo run -- true exited $rc"
 grep -q "^export HDF5_PLUGIN_PATH='$pkg/plugins'$" <<< "$("$tmp/venv/bin/h5turbo" env)" || fail "h5turbo env"
+# The package's run stacks on a selected connector and keeps a plugin path as the C build's does.
+for cli in "$tmp/venv/bin/h5turbo" "$TB_CLI"; do
+  HDF5_VOL_CONNECTOR="pass_through under_vol=0;under_info={}" HDF5_PLUGIN_PATH=/elsewhere "$cli" run --threads 3 --index memory -- env \
+    | grep '^HDF5_VOL_CONNECTOR=' >> stacked.txt
+done
+[ "$(sort -u stacked.txt)" = "HDF5_VOL_CONNECTOR=h5turbo under_vol=pass_through;under_info={under_vol=0;under_info={}};threads=3;index=memory" ] \
+  || fail "run: the package and the C build stack differently: $(cat stacked.txt)"
+grep -q "^HDF5_PLUGIN_PATH=$pkg/plugins:/elsewhere$" <<< "$(HDF5_PLUGIN_PATH=/elsewhere "$tmp/venv/bin/h5turbo" run -- env)" \
+  || fail "run: HDF5_PLUGIN_PATH not kept after ours"
 
 echo "== h5turbo run -- python: h5py files written and read with h5turbo, compared with stock (hdf5plugin's Blosc)"
 rt() { "$py" "$here/wheel_roundtrip.py" "$@"; }
