@@ -93,6 +93,11 @@ grep -q 'pipeline writes=0 reads=[1-9]' err.txt || fail "the pipeline read nothi
 grep -q 'index answered=[1-9]' err.txt || fail "the index answered nothing: $(grep stats err.txt)"
 ! grep -q 'does not load' err.txt || fail "a plugin refused to load: $(cat err.txt)"
 
+echo "== the package's plugins serve a C program too: h5dump of HDF5 1.14.5 (the hdf5-1 build) dumps our Blosc file"
+H5TURBO_STATS=1 "$tmp/venv/bin/h5turbo" run -- h5dump turbo.h5 > h5dump.txt 2> h5dump_err.txt || { tail h5dump_err.txt; fail "h5dump under the package's h5turbo"; }
+grep -q '^h5turbo stats: wrappers malloc=[1-9]' h5dump_err.txt || fail "h5dump: h5turbo not active: $(cat h5dump_err.txt)"
+[ "$(wc -l < h5dump.txt)" -gt 100 ] || fail "h5dump printed too little"
+
 echo "== hdf5plugin imported in a process under h5turbo (its filter 32001 registered over ours): same files, same data"
 turbo_run write mixed.h5 --hdf5plugin || { cat err.txt; fail "write under h5turbo with hdf5plugin imported"; }
 turbo_run dump mixed.h5 --hdf5plugin > mixed_mixed.txt || { cat err.txt; fail "reading it back in such a process"; }
@@ -130,4 +135,16 @@ except h5turbo.HDF5AlreadyInitialisedError as e:
 echo "$late"
 grep -q "^raised: False h5turbo.enable() is too late: HDF5 is already initialised in this process (.*h5py.libs/libhdf5" <<< "$late" \
   || fail "enable() after h5py: $late"
+# A library loaded but not yet initialised (ctypes, or a module that loads HDF5 lazily) has not read
+# the variables yet: enable() is in time then, and the connector is active afterwards.
+H5TURBO_STATS=1 "$py" -c '
+import ctypes, glob, os, sysconfig
+ctypes.CDLL(glob.glob(os.path.join(sysconfig.get_paths()["platlib"], "h5py.libs", "libhdf5-*.so*"))[0])
+import h5turbo
+assert h5turbo.hdf5_initialised() == [], h5turbo.hdf5_initialised()
+h5turbo.enable()
+import h5py
+h5py.File("loaded.h5", "w").close()
+' 2> loaded_err.txt || { cat loaded_err.txt; fail "enable() with HDF5 loaded but not initialised"; }
+grep -q '^h5turbo stats: wrappers malloc=[1-9]' loaded_err.txt || fail "enable() after a mere load: not active"
 echo "ok: pip install of the checkout beside h5py 3.16: info, run, enable() and Blosc interop with hdf5plugin"
