@@ -8,7 +8,9 @@
 #include <blosc.h>
 #include <libdeflate.h>
 
+#include <dlfcn.h>
 #include <errno.h>
+#include <link.h>
 #include <limits.h>
 #include <sched.h>
 #include <stdio.h>
@@ -287,6 +289,46 @@ self_test(const char *dir)
     return failures;
 }
 
+/* Which builds of the plugins the self-test loaded: the objects mapped from the plugin folder's
+ * hdf5-<major>/ subfolders (the front plugin picks one by the calling library's version). */
+typedef struct loaded_builds {
+    const char *dir;
+    char        names[512];
+} loaded_builds_t;
+
+static int
+note_build(struct dl_phdr_info *info, size_t size, void *arg)
+{
+    (void)size;
+    loaded_builds_t *b   = arg;
+    size_t           len = strlen(b->dir);
+    const char      *p   = info->dlpi_name;
+    if (p && strncmp(p, b->dir, len) == 0 && strncmp(p + len, "/hdf5-", 6) == 0) {
+        size_t used = strlen(b->names);
+        snprintf(b->names + used, sizeof(b->names) - used, "%s%s", used ? ", " : "", p + len + 1);
+    }
+    return 0;
+}
+
+/* The HDF5 the plugins bound to: they bind to the library that calls their entry point, which
+ * for this command is the one it links (found by dladdr of one of its functions), and the build
+ * the front chose for it. Printed after the self-test, once the plugins are loaded. */
+static void
+print_bound_library(const char *dir)
+{
+    Dl_info  info;
+    unsigned maj, min, rel;
+    H5get_libversion(&maj, &min, &rel);
+    const char *lib = dladdr((const void *)&H5get_libversion, &info) && info.dli_fname ? info.dli_fname : "?";
+    char        real[PATH_MAX];
+    if (realpath(lib, real))
+        lib = real;
+    loaded_builds_t builds = {.dir = dir, .names = ""};
+    dl_iterate_phdr(note_build, &builds);
+    printf("plugins bound to: HDF5 %u.%u.%u, %s (builds loaded: %s)\n", maj, min, rel, lib,
+           builds.names[0] ? builds.names : "none");
+}
+
 static int
 cmd_info(int argc, char **argv)
 {
@@ -314,6 +356,7 @@ cmd_info(int argc, char **argv)
     }
     printf("plugin folder: %s\n", dir);
     int failures = self_test(dir);
+    print_bound_library(dir);
     printf("%s\n", failures ? "self-test FAILED" : "self-test passed");
     return failures ? EXIT_SETUP : 0;
 }

@@ -1,11 +1,10 @@
 /* select_by_plist.c — example: choose the h5turbo connector and the Blosc filter through property
  * lists instead of environment variables. Needs HDF5_PLUGIN_PATH (or H5PLprepend) to name the
  * folder holding the plugins. Usage: select_by_plist FILE.h5 [PLUGIN_DIR] */
+#include <h5turbo.h> /* the connector name, the Blosc filter id and its cd_values slots */
 #include <hdf5.h>
 #include <stdio.h>
 #include <stdlib.h>
-
-#define BLOSC_FILTER 32001
 
 int
 main(int argc, char **argv)
@@ -19,7 +18,7 @@ main(int argc, char **argv)
 
     /* The connector: registered by name from the plugin folder, with its options as an info string
      * (the same text as in HDF5_VOL_CONNECTOR after the name). */
-    hid_t vol = H5VLregister_connector_by_name("h5turbo", H5P_DEFAULT);
+    hid_t vol = H5VLregister_connector_by_name(H5TURBO_VOL_NAME, H5P_DEFAULT);
     if (vol < 0) {
         fprintf(stderr, "h5turbo connector not found: set HDF5_PLUGIN_PATH\n");
         return 1;
@@ -30,13 +29,16 @@ main(int argc, char **argv)
     H5Pset_vol(fapl, vol, info);
     H5VLfree_connector_info(vol, info);
 
-    /* The Blosc filter: cd_values[4..6] = compression level, shuffle (1 = byte), compressor
-     * (1 = lz4); h5turbo fills [0..3] itself, as hdf5-blosc does. */
-    unsigned cd[7] = {0, 0, 0, 0, 5, 1, 1};
+    /* The Blosc filter: the application sets the compression level, shuffle and compressor;
+     * h5turbo fills slots 0-3 itself, as hdf5-blosc does. */
+    unsigned cd[H5TURBO_BLOSC_CD_NELMTS] = {0};
+    cd[H5TURBO_BLOSC_CD_CLEVEL]     = 5;
+    cd[H5TURBO_BLOSC_CD_SHUFFLE]    = H5TURBO_BLOSC_SHUFFLE;
+    cd[H5TURBO_BLOSC_CD_COMPRESSOR] = H5TURBO_BLOSC_LZ4;
     hid_t    dcpl  = H5Pcreate(H5P_DATASET_CREATE);
     hsize_t  dims[2] = {256, 512}, chunk[2] = {64, 512};
     H5Pset_chunk(dcpl, 2, chunk);
-    H5Pset_filter(dcpl, BLOSC_FILTER, H5Z_FLAG_MANDATORY, 7, cd);
+    H5Pset_filter(dcpl, H5TURBO_BLOSC_FILTER_ID, H5Z_FLAG_MANDATORY, H5TURBO_BLOSC_CD_NELMTS, cd);
 
     static float data[256][512], back[256][512];
     for (int i = 0; i < 256; i++)

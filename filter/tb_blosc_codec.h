@@ -6,13 +6,15 @@
 
 #include "tb_common.h"
 
+#include <h5turbo.h> /* the public filter id and cd_values layout */
+
 #include <stddef.h>
 
 /* The registered HDF5 filter id, and the filter revision hdf5-blosc stores in cd_values[0]. */
-#define TB_BLOSC_FILTER_ID       32001
+#define TB_BLOSC_FILTER_ID       H5TURBO_BLOSC_FILTER_ID
 #define TB_BLOSC_FILTER_REVISION 2
 /* Number of cd_values slots the filter understands (hdf5-blosc's layout, see below). */
-#define TB_BLOSC_CD_NELMTS 7
+#define TB_BLOSC_CD_NELMTS H5TURBO_BLOSC_CD_NELMTS
 
 /* Bytes a frame header takes, and so the most a frame can exceed its input: an input that does
  * not compress is stored as a header followed by a plain copy (a "memcpyed" frame). */

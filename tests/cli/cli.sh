@@ -37,6 +37,12 @@ echo "ok: env output works when sourced"
 # info: passes here, fails (exit 3) with a wrong plugin folder.
 clean "$cli" info > "$tmp/info" || { cat "$tmp/info"; fail "info failed with the right plugin folder"; }
 grep -q "self-test passed" "$tmp/info" || fail "info: no self-test"
+# It names the library the plugins bound to (the one this command links) and the build chosen.
+grep -q "^plugins bound to: HDF5 1\.14\.[0-9]*, /.*/libhdf5\.so.* (builds loaded: .*hdf5-1/libh5turbo_vol\.so" "$tmp/info" \
+  || { cat "$tmp/info"; fail "info: no bound library"; }
+# `source build/h5turbo-env.sh` puts the command on PATH.
+[ "$(env -i HOME="$HOME" bash -c "source '$TB_BUILD/h5turbo-env.sh' && command -v h5turbo")" = "$TB_BUILD/bin/h5turbo" ] \
+  || fail "h5turbo-env.sh does not put build/bin/h5turbo on PATH"
 rc=0; clean H5TURBO_PLUGIN_DIR="$tmp/empty" "$cli" info > "$tmp/info" 2>&1 || rc=$?
 [ $rc -eq 3 ] || { cat "$tmp/info"; fail "info with a wrong plugin folder exited $rc, not 3"; }
 mkdir "$tmp/empty"; rc=0; clean H5TURBO_PLUGIN_DIR="$tmp/empty" "$cli" info > "$tmp/info" 2>&1 || rc=$?

@@ -35,6 +35,16 @@ grep -q 'pipeline writes=0 reads=[1-9]' stats.txt || fail "the pipeline read not
 grep -q 'index answered=[1-9]' stats.txt || fail "the index answered nothing: $(cat stats.txt)"
 ! grep -q 'does not load' err.txt || fail "a plugin refused to load: $(cat err.txt)"
 
+echo "== hdf5plugin imported in a process under h5turbo (its filter 32001 registered over ours): same files"
+turbo "$py" "$here/wheel_roundtrip.py" write mixed.h5 --hdf5plugin 2>> err.txt || { cat err.txt; fail "write under h5turbo with hdf5plugin"; }
+turbo "$py" "$here/wheel_roundtrip.py" dump mixed.h5 --hdf5plugin > mixed_mixed.txt 2>> err.txt || fail "reading it back so"
+turbo "$py" "$here/wheel_roundtrip.py" dump stock.h5 --hdf5plugin > mixed_stock.txt 2>> err.txt || fail "reading stock's file so"
+turbo "$py" "$here/wheel_roundtrip.py" dump mixed.h5 > turbo_mixed.txt 2>> err.txt || fail "our Blosc reading the mixed file"
+stock "$py" "$here/wheel_roundtrip.py" dump mixed.h5 --hdf5plugin > stock_mixed.txt || fail "hdf5plugin alone reading the mixed file"
+for f in mixed_mixed mixed_stock turbo_mixed stock_mixed; do
+  diff -u stock.txt $f.txt || fail "$f differs from stock's dump"
+done
+
 echo "== filter 32001 came from our plugin: available with it, missing without"
 [ "$(HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" "$py" "$here/wheel_roundtrip.py" blosc-avail)" = "blosc available" ] \
   || fail "our Blosc plugin is not available to the wheel's HDF5"

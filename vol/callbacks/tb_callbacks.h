@@ -6,9 +6,7 @@
 
 #include "tb_obj.h"
 
-#define H5TURBO_VOL_NAME    "h5turbo"
-#define H5TURBO_VOL_VALUE   420 /* in the range HDF5 reserves for testing (256-511) */
-#define H5TURBO_VOL_VERSION 1
+#include <h5turbo.h> /* the connector's name, value and version (public) */
 
 /* Connector info, as parsed from "under_vol=0;under_info={};threads=8". */
 typedef struct tb_info {
