@@ -88,12 +88,12 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
         cur = d->rc_obj; /* the same parent group as the last lookup */
         p   = name + d->rc_len;
     }
-    size_t      len;
+    size_t      len = 0;
     const char *comp = next_component(&p, &len);
     r->self          = false;
     while (comp) {
         const char *after = p;
-        size_t      nlen;
+        size_t      nlen = 0;
         const char *next = next_component(&after, &nlen);
         if (d->objs[cur].has_info && d->objs[cur].type != H5O_TYPE_GROUP)
             return TB_ERR_UNSUPPORTED; /* a lookup in something that is not a group: native errs */
