@@ -12,6 +12,8 @@
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
 static tb_answer_t get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+static tb_status_t locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
+                          tb_ix_anchor_t *a_out, uint32_t *t_out, char **path_out, bool load);
 
 /* ------------------------------------------------------------------ paths */
 
@@ -1143,28 +1145,11 @@ native_target(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_arg
     unsigned fields = na->get_native_info.fields;
     if (fields == 0 || (fields & ~(unsigned)H5O_NATIVE_INFO_ALL))
         return TB_ERR_UNSUPPORTED; /* (native checks nothing else: left to it) */
-    if (loc->type != H5VL_OBJECT_BY_SELF && loc->type != H5VL_OBJECT_BY_NAME)
-        return TB_ERR_UNSUPPORTED;
-    tb_ix_data_t  *d;
+    /* (read-only files only: reading a header in a writable one may rewrite it) */
     tb_ix_anchor_t a;
-    uint32_t       self, t = TB_IX_NONE;
-    tb_status_t    st;
-    if ((st = query_begin(o, loc, req, &d, &a, &self)) != TB_OK)
+    tb_status_t    st = locate(o, loc, req, d_out, &a, t_out, NULL, false);
+    if (st != TB_OK)
         return st;
-    if (d->writable)
-        return TB_ERR_UNSUPPORTED; /* (reading a header there may rewrite it) */
-    if (loc->type == H5VL_OBJECT_BY_SELF)
-        t = self;
-    else {
-        resolved_t r;
-        if ((st = resolve(d, NULL, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
-            return st;
-        t = target_of(d, &r);
-    }
-    if (t == TB_IX_NONE)
-        return TB_ERR_UNSUPPORTED;
-    *d_out    = d;
-    *t_out    = t;
     *have_out = ((fields & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
                 ((fields & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
     return TB_OK;
@@ -1405,9 +1390,11 @@ tb_ix_join_path(const char *base, const char *name, char **path_out)
     return TB_OK;
 }
 
-tb_status_t
-tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a_out,
-              uint32_t *t_out, char **path_out)
+/* tb_ix_locate, with `load`: whether groups not loaded yet may be loaded on the way (else only
+ * what the index already holds is walked). */
+static tb_status_t
+locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a_out,
+       uint32_t *t_out, char **path_out, bool load)
 {
     tb_ix_data_t *d;
     uint32_t       self, t;
@@ -1422,7 +1409,7 @@ tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t
         t = self;
     else {
         resolved_t r;
-        if ((st = resolve(d, a_out, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
+        if ((st = resolve(d, load ? a_out : NULL, self, loc->loc_data.loc_by_name.name, &r)) != TB_OK)
             return st;
         t = target_of(d, &r);
     }
@@ -1437,6 +1424,13 @@ tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t
     *d_out = d;
     *t_out = t;
     return TB_OK;
+}
+
+tb_status_t
+tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out, tb_ix_anchor_t *a_out,
+              uint32_t *t_out, char **path_out)
+{
+    return locate(o, loc, req, d_out, a_out, t_out, path_out, true);
 }
 
 /* H5Iget_name of an object the index opened (or an attribute of one): the recorded path. */
