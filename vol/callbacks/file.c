@@ -24,7 +24,8 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
             /* Collective I/O is native's business: known from the driver's features at run time
              * (the HDF5 that loaded us may be a parallel one whatever we were built against). */
-            if (ctx->cfg.pipeline && tb_fapl_uses_mpi(fapl_id)) {
+            ctx->file_mpi = tb_fapl_uses_mpi(fapl_id);
+            if (ctx->cfg.pipeline && ctx->file_mpi) {
                 ctx->cfg.pipeline = 0;
                 if (ctx->cfg.debug)
                     fprintf(stderr, "h5turbo: %s: pipeline off (the file driver does MPI I/O)\n", name);

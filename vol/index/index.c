@@ -193,14 +193,15 @@ policy_from_config(tb_sc_policy_t *p, const tb_config_t *cfg)
 void
 tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
+    (void)fapl_id; /* (the driver is the opened file's own: tb_file_sec2_fd; MPI: ctx->file_mpi) */
     tb_ctx_t *ctx = file->ctx;
     if (ctx->cfg.index == TB_INDEX_OFF || ix_disabled || ctx->index)
         return;
     if (flags & H5F_ACC_SWMR_READ)
         return; /* another process is writing: nothing may be cached */
-    /* An MPI driver is not the POSIX one below; asked of the access list without copying it
-     * (the opened file's own copy, which tb_file_sec2_fd asks for, duplicates its communicator). */
-    if (tb_fapl_uses_mpi(fapl_id)) {
+    /* An MPI driver is not the POSIX one below; known before tb_file_sec2_fd copies the opened
+     * file's access list (a copy duplicates its communicator). */
+    if (ctx->file_mpi) {
         if (ctx->cfg.debug)
             fprintf(stderr, "h5turbo: %s: index off (the file driver does MPI I/O)\n", name);
         return;

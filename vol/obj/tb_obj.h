@@ -27,6 +27,8 @@ typedef struct tb_ctx {
     unsigned              file_intent; /* H5F_ACC_* of the open/create (plus SWMR_WRITE once
                                         * started); objects reached through external links share
                                         * their parent's. The chunk pipeline reads it. */
+    bool                  file_mpi;    /* the file's driver does MPI I/O (tb_fapl_uses_mpi, asked
+                                        * once at the open): the pipeline and the index stay off */
     const H5VL_class_t   *term_cls;    /* the terminal connector's class, once asked of a real
                                         * object (the same for every object of the context):
                                         * HDF5's "is this native?" checks need no real object */
