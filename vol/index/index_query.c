@@ -1257,6 +1257,31 @@ tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t 
     ANSWERED(0);
 }
 
+/* The kind of lazy object an open wanting `want` (H5I_BADID: any) gets for record t, or H5I_BADID
+ * when none (named datatypes are opened for real: HDF5 decodes them at once). */
+static H5I_type_t
+wanted_kind(const tb_ix_data_t *d, uint32_t t, H5I_type_t want)
+{
+    H5I_type_t kind = lazy_kind(d, t);
+    return kind != H5I_BADID && (want == H5I_BADID || want == kind) ? kind : H5I_BADID;
+}
+
+/* The lazy object of `kind` for record t under `path` (taken; NULL: opened by token), counted as
+ * an answer; NULL when it cannot be made. */
+static tb_obj_t *
+hand_out_lazy(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path, H5I_type_t *opened_type_out)
+{
+    tb_obj_t *lazy = tb_ix_lazy_open(o, d, t, kind, path);
+    if (!lazy) {
+        free(path);
+        return NULL;
+    }
+    if (opened_type_out)
+        *opened_type_out = kind;
+    tb_ix_stats.answered++;
+    return lazy;
+}
+
 /* H5Oopen_by_idx (the n-th link of a group, by name or creation order: native records the group's
  * path and the link's name) and H5Oopen_by_token / H5Rdereference (by token: native records no
  * path, and a lazy object of that kind is made real by its token) of an object the index knows. */
@@ -1273,7 +1298,8 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
         !anchor_of(o, loc->obj_type, &a) || tb_ix_obj_get(d, tok, &self) != TB_OK)
         return NULL;
     if (loc->type == H5VL_OBJECT_BY_TOKEN) {
-        if ((t = tb_ix_obj_find(d, (const uint8_t *)loc->loc_data.loc_by_token.token)) == TB_IX_NONE)
+        if ((t = tb_ix_obj_find(d, (const uint8_t *)loc->loc_data.loc_by_token.token)) == TB_IX_NONE ||
+            wanted_kind(d, t, want) == H5I_BADID)
             return NULL;
     }
     else {
@@ -1282,7 +1308,7 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
         resolved_t               r;
         char                    *gpath;
         if ((!base && bi->name[0] != '/') || resolve_by_idx(d, &a, self, bi, &r) != TB_OK ||
-            (t = target_of(d, &r)) == TB_IX_NONE)
+            (t = target_of(d, &r)) == TB_IX_NONE || wanted_kind(d, t, want) == H5I_BADID)
             return NULL;
         if (tb_ix_join_path(base, bi->name, &gpath) != TB_OK)
             return NULL;
@@ -1291,18 +1317,7 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
         if (st != TB_OK)
             return NULL;
     }
-    H5I_type_t kind = lazy_kind(d, t);
-    tb_obj_t  *lazy = NULL;
-    if (kind != H5I_BADID && (want == H5I_BADID || want == kind))
-        lazy = tb_ix_lazy_open(o, d, t, kind, path);
-    if (!lazy) {
-        free(path);
-        return NULL;
-    }
-    if (opened_type_out)
-        *opened_type_out = kind;
-    tb_ix_stats.answered++;
-    return lazy;
+    return hand_out_lazy(o, d, t, wanted_kind(d, t, want), path, opened_type_out);
 }
 
 tb_obj_t *
@@ -1347,21 +1362,11 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     if (tb_ix_obj_get(d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
         (t = target_of(d, &r)) == TB_IX_NONE)
         return NULL;
-    H5I_type_t kind = lazy_kind(d, t);
-    if (kind == H5I_BADID || (want != H5I_BADID && want != kind))
-        return NULL; /* (named datatypes are opened for real: HDF5 decodes them at once) */
-    char *path;
-    if (tb_ix_join_path(base, name, &path) != TB_OK)
+    H5I_type_t kind = wanted_kind(d, t, want);
+    char      *path;
+    if (kind == H5I_BADID || tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
-    tb_obj_t *lazy = tb_ix_lazy_open(o, d, t, kind, path);
-    if (!lazy) {
-        free(path);
-        return NULL;
-    }
-    if (opened_type_out)
-        *opened_type_out = kind;
-    tb_ix_stats.answered++;
-    return lazy;
+    return hand_out_lazy(o, d, t, kind, path, opened_type_out);
 }
 
 tb_status_t
