@@ -616,13 +616,22 @@ ixd_gen(const char *dir, unsigned seed)
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
     if (seed % 3 == 1)
         H5Pset_link_creation_order(fcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
-    hid_t f = H5Fcreate(fname, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
+    /* Every fourth tree is written in the 1.8-and-later file format throughout (superblock 2,
+     * version-2 dataspace messages: 2.x's default), and the next one switches to it half-way
+     * (an old superblock over objects of both formats, as appending with newer bounds leaves). */
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (seed % 4 == 2)
+        H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_LATEST);
+    hid_t f = H5Fcreate(fname, H5F_ACC_TRUNC, fcpl, fapl);
     ASSERT_H5(f);
     H5Pclose(fcpl);
+    H5Pclose(fapl);
     run->npaths = 0;
     ixd_add_path(run, "/", IXD_GROUP);
     int nobj = 40 + (int)ixd_rnd(run, 120);
     for (int k = 0; k < nobj; k++) {
+        if (seed % 4 == 3 && k == nobj / 2)
+            ASSERT_H5(H5Fset_libver_bounds(f, H5F_LIBVER_V18, H5F_LIBVER_LATEST));
         char p[1024];
         int  parent = ixd_random_group(run);
         ixd_child_path(run, p, sizeof(p), run->paths[parent], k);

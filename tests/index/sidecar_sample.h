@@ -92,6 +92,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
      * loaded and none. */
     static const uint8_t type_enc[]   = {3, 1, 0x13, 0, 0, 0, 7, 0, 0, 0, 0};
     static const uint8_t space_enc[]  = {1, 0, 0, 0, 0, 0, 0, 0};
+    static const uint8_t space_v2[]   = {1, 0, 2, 0, 0, 0, 0, 0}; /* (dataspace message version 2) */
     static const uint8_t null_space[] = {0, 0, 0, 0, 0, 0, 0, 0};
     static const char    value[]     = "NXentry";
     static const char   *anames[]    = {"NX_class", "units", "long_name", "big"};
@@ -117,7 +118,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 a->cached       = 1;
                 a->type_enc     = type_enc;
                 a->type_nbytes  = sizeof(type_enc);
-                a->space_enc    = k == 2 ? null_space : space_enc;
+                a->space_enc    = k == 2 ? null_space : k == 1 ? space_v2 : space_enc;
                 a->space_nbytes = sizeof(space_enc);
                 a->value        = value;
                 a->value_nbytes = k == 2 ? 0 : 7;
@@ -125,8 +126,8 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             }
         }
     }
-    /* Datasets: every third one with info has its content cached (a 1-D space of 1..4 doubles),
-     * the one after is known not to be cacheable. */
+    /* Datasets: every third one with info has its content cached (a 1-D space of 1..4 doubles,
+     * odd ones of dataspace message version 2), the one after is known not to be cacheable. */
     static const uint8_t f64_enc[] = {3, 1, 0x11, 0x20, 0x3f, 0, 8, 0, 0, 0, 0, 0, 0, 0, 64, 0, 11, 52, 11, 0};
     static uint8_t       spaces[4][24];
     static double        values[4];
@@ -135,6 +136,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         memset(spaces[i], 0, 8);
         spaces[i][0] = 2;
         spaces[i][1] = 1;
+        spaces[i][2] = (uint8_t)(i % 2 ? 2 : 0);
         memcpy(spaces[i] + 8, &dim, 8);
         memcpy(spaces[i] + 16, &max, 8);
         values[i] = 0.5 * i;

@@ -58,7 +58,7 @@ tb_ix_type_cacheable(hid_t t)
 {
     H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
-        H5Tis_variable_str(t) != 0)
+        (cls == H5T_STRING && H5Tis_variable_str(t) != 0))
         return false;
     if (cls == H5T_COMPOUND || cls == H5T_ARRAY) /* members: no strings at all, to stay simple */
         return H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tdetect_class(t, H5T_REFERENCE) == 0 &&
@@ -88,7 +88,7 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
-    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, senc, &sn) != TB_OK)
+    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
         goto done;
     size_t   need = *blen + tn + sn + data_size;
     uint8_t *b    = realloc(*blob, need);

@@ -165,9 +165,11 @@ hid_t  tb_ix_type_copy_rdonly(hid_t ft);
  * TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full). */
 tb_status_t tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
 /* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes), its
- * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for), or
- * TB_ERR_HDF5. */
-tb_status_t tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out);
+ * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for, or a
+ * message version it cannot build back), or TB_ERR_HDF5. The dataspace message version is found
+ * out by encoding s (H5Sencode2, a few thousand instructions) unless the caller knows it is 1
+ * (version1). */
+tb_status_t tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out);
 /* A new dataspace from a checked encoding (the caller closes it). */
 hid_t  tb_ix_space_make(const void *enc);
 

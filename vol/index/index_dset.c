@@ -80,14 +80,24 @@ keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
     return keep_cacheable_type(d, x, t);
 }
 
+/* Whether object r's header is of version 1, told by the times its info reports: a version-1
+ * header has only a change time (its modification-time message), a version-2 one all four or
+ * none. Such an object was created under the earliest format bound, so its dataspace message is
+ * of version 1 too (H5O_obj_ver_bounds and H5O_sdspace_ver_bounds follow the same bound). */
+static bool
+header_v1(const tb_ix_obj_t *r)
+{
+    return r->has_info && r->ctime != 0 && r->atime == 0 && r->mtime == 0 && r->btime == 0;
+}
+
 static tb_status_t
-keep_space(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t s)
+keep_space(tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t s)
 {
     uint8_t enc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     size_t  n;
     if (x->have & TB_IX_DS_SPACE)
         return TB_OK;
-    tb_status_t st = tb_ix_space_encode(s, enc, &n);
+    tb_status_t st = tb_ix_space_encode(s, header_v1(&d->objs[oi]), enc, &n);
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_SPACE, enc, n) : st;
 }
 
@@ -172,7 +182,7 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
     if (record_of(o, &d, &oi, &x) == TB_OK) {
         switch (args->op_type) {
             case H5VL_DATASET_GET_TYPE: (void)keep_type(d, x, args->args.get_type.type_id); break;
-            case H5VL_DATASET_GET_SPACE: (void)keep_space(d, x, args->args.get_space.space_id); break;
+            case H5VL_DATASET_GET_SPACE: (void)keep_space(d, oi, x, args->args.get_space.space_id); break;
             case H5VL_DATASET_GET_DCPL: (void)keep_dcpl(d, x, args->args.get_dcpl.dcpl_id); break;
             case H5VL_DATASET_GET_STORAGE_SIZE:
                 x->storage_size = *args->args.get_storage_size.storage_size;
@@ -241,6 +251,7 @@ static void
 capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_type, const void *buf)
 {
     hid_t                   t = H5I_INVALID_HID, s = H5I_INVALID_HID, vol = o->under_vol_id;
+    hid_t                   ft   = H5I_INVALID_HID; /* the file's type: t, or the record's (not ours to close) */
     int                     kind = TB_IX_DC_NO;
     uint8_t                *val  = NULL;
     H5VL_dataset_get_args_t gt   = {.op_type = H5VL_DATASET_GET_TYPE};
@@ -248,8 +259,14 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     gt.args.get_type.type_id     = H5I_INVALID_HID;
     gs.args.get_space.space_id   = H5I_INVALID_HID;
     uint64_t                have_points;
-    if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) < 0 || (t = gt.args.get_type.type_id) < 0 ||
-        !tb_ix_type_cacheable(t))
+    /* The type the application asked for before reading is in the record already (and was
+     * cacheable, or it would not be there). */
+    if (x->have & TB_IX_DS_TYPE)
+        ft = tb_ix_type_get(x->type_enc, x->type_nbytes);
+    else if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) >= 0 && (t = gt.args.get_type.type_id) >= 0 &&
+             tb_ix_type_cacheable(t))
+        ft = t;
+    if (ft < 0)
         goto done;
     /* The space the application asked for before reading is in the record already. */
     hssize_t npoints;
@@ -259,7 +276,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         goto done;
     else
         npoints = H5Sget_simple_extent_npoints(s);
-    size_t   tsize   = H5Tget_size(t);
+    size_t   tsize   = H5Tget_size(ft);
     if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
     size_t       nbytes = (size_t)npoints * tsize;
@@ -270,18 +287,17 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
-    if (keep_cacheable_type(d, x, t) != TB_OK || (s >= 0 && keep_space(d, x, s) != TB_OK) ||
-        !(val = malloc(nbytes)))
+    if (keep_cacheable_type(d, x, ft) != TB_OK || (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
         goto done;
-    if (H5Tequal(t, mem_type) > 0)
-        memcpy(val, buf, nbytes); /* native converted nothing: these are the stored bytes */
-    else {
+    const void *stored = buf; /* native converted nothing: these are the stored bytes */
+    if (H5Tequal(ft, mem_type) <= 0) {
         hid_t all = H5S_ALL;
-        void *dst = val;
-        if (H5VLdataset_read(1, &o->under, vol, &t, &all, &all, DXPL, &dst, NULL) < 0)
+        void *dst = val = malloc(nbytes);
+        if (!val || H5VLdataset_read(1, &o->under, vol, &ft, &all, &all, DXPL, &dst, NULL) < 0)
             goto done;
+        stored = val;
     }
-    if (keep_part(d, x, TB_IX_DS_VALUE, val, nbytes) != TB_OK)
+    if (keep_part(d, x, TB_IX_DS_VALUE, stored, nbytes) != TB_OK)
         goto done;
     x->layout = (uint8_t)layout;
     if (allocated && !(x->have & (TB_IX_DS_STORAGE | TB_IX_DS_STATUS))) {
@@ -302,7 +318,8 @@ done:
         H5Tclose(t);
     if (s >= 0)
         H5Sclose(s);
-    H5Eclear2(H5E_DEFAULT);
+    if (kind != TB_IX_DC_CACHED)
+        H5Eclear2(H5E_DEFAULT); /* (what a failed query left; a cached value's calls all succeeded) */
 }
 
 /* Whether the selection of space `sid` (H5S_ALL included) covers every element in order, for a

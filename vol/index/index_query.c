@@ -645,7 +645,8 @@ typedef struct visit {
     char          *path;
     size_t         len, cap;
     bool           objects; /* H5Ovisit: report objects, else links */
-    unsigned       fields;
+    unsigned       fields;      /* what the callback's info holds */
+    unsigned       walk_fields; /* what native's walk fetches to descend and to skip objects seen */
     H5L_iterate2_t lop;
     H5O_iterate2_t oop;
     void          *op_data;
@@ -696,7 +697,7 @@ visit_group(visit_t *v, uint32_t gi)
                 H5O_info2_t info;
                 fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
                 ret = v->oop(v->id, v->path, &info, v->op_data);
-                if (ret == H5_ITER_CONT && (v->fields & H5O_INFO_BASIC) && d->objs[t].rc > 1)
+                if (ret == H5_ITER_CONT && (v->walk_fields & H5O_INFO_BASIC) && d->objs[t].rc > 1)
                     d->objs[t].ostamp = d->stamp;
             }
         }
@@ -825,9 +826,9 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
                 return TB_FORWARD;
             }
         }
-        /* Native decides to descend from the info it fetched: without H5O_INFO_BASIC the type
-         * reads H5O_TYPE_UNKNOWN and only "." is visited. */
-        is_group = (v->fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
+        /* Native decides to descend from the info it fetched: in 1.14 without H5O_INFO_BASIC the
+         * type reads H5O_TYPE_UNKNOWN and only "." is visited. */
+        is_group = (v->walk_fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
     }
     /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
     if (is_group && preload(d, a, start, v->idx_type, v->order) != TB_OK)
@@ -846,7 +847,9 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         H5O_info2_t info;
         fill_oinfo(v->fileno, &d->objs[start], v->fields, &info);
         ret = v->oop(v->id, ".", &info, v->op_data);
-        if (ret == H5_ITER_CONT && is_group && (v->fields & H5O_INFO_BASIC) && d->objs[start].rc > 1)
+        /* (1.14 remembers the start as seen only when other links lead to it; 2.x always) */
+        if (ret == H5_ITER_CONT && is_group && (v->walk_fields & H5O_INFO_BASIC) &&
+            (d->objs[start].rc > 1 || H5_VERS_MAJOR >= 2))
             d->objs[start].ostamp = s;
     }
     if (ret == H5_ITER_CONT && is_group) {
@@ -1124,6 +1127,11 @@ tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_
     v.order    = vi->order;
     v.objects  = true;
     v.fields   = vi->fields;
+#if H5_VERS_MAJOR >= 2
+    v.walk_fields = vi->fields | H5O_INFO_BASIC; /* (2.x's walk always fetches the basic info) */
+#else
+    v.walk_fields = vi->fields;
+#endif
     v.oop      = vi->op;
     v.op_data  = vi->op_data;
     if (visit_answer(o, loc, d, &a, self, &v, ret_out) != TB_ANSWERED)

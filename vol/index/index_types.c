@@ -1,7 +1,8 @@
 /* index_types.c — datatypes and dataspaces for the index's attribute and dataset caches: one
  * process-wide table of datatypes (each distinct type encoded once, decoded once, shared by every
  * cached value of that type: H5Tencode/H5Tdecode cost thousands of instructions a call), and the
- * caches' own dataspace form (index_model.h), built back with H5Screate_simple. */
+ * caches' own dataspace form (index_model.h), built back with H5Screate_simple or, for a
+ * version-2 dataspace message, H5Sset_extent_simple of a null space. */
 #include "index_ctx.h"
 
 #include <stdbool.h>
@@ -150,8 +151,55 @@ tb_ix_type_copy_rdonly(hid_t ft)
     return t;
 }
 
+/* A scalar or simple space built back from a form with its dataspace message version: 0 (what
+ * H5Screate/H5Screate_simple make, version 1) or 2 (a null space is created with version 2, and
+ * H5Sset_extent_simple keeps the version while it sets the extent; rank 0 gives a scalar). */
+static hid_t
+space_build(unsigned version, int rank, const hsize_t *dims, const hsize_t *maxdims)
+{
+    if (version == 0)
+        return rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, maxdims);
+    hid_t s = H5Screate(H5S_NULL);
+    if (s >= 0 && H5Sset_extent_simple(s, rank, rank ? dims : NULL, rank ? maxdims : NULL) < 0) {
+        H5Sclose(s);
+        s = H5I_INVALID_HID;
+    }
+    return s;
+}
+
+/* H5Sencode2's length for a space, 0 on failure. */
+static size_t
+space_encoded_nbytes(hid_t s)
+{
+    size_t n = 0;
+    return H5Sencode2(s, NULL, &n, H5P_DEFAULT) < 0 ? 0 : n;
+}
+
+/* Which message version a native scalar or simple space carries (files written with a low format
+ * bound of 1.8 or later, HDF5 2.x's default, hold version 2): the one whose rebuilt space encodes
+ * to the same length (versions 1 and 2 differ in their header), or -1 when neither does. The
+ * lengths depend only on the rank and the version, so each is learnt once per process. */
+static int
+space_version(hid_t s, int rank, const hsize_t *dims, const hsize_t *maxdims)
+{
+    static size_t known[2][TB_IX_SPACE_MAXRANK + 1];
+    size_t        n = space_encoded_nbytes(s);
+    for (unsigned v = 0; n && v < 2; v++) {
+        if (!known[v][rank]) {
+            hid_t c = space_build(v ? 2 : 0, rank, dims, maxdims);
+            if (c < 0)
+                return -1;
+            known[v][rank] = space_encoded_nbytes(c);
+            H5Sclose(c);
+        }
+        if (known[v][rank] == n)
+            return v ? 2 : 0;
+    }
+    return -1;
+}
+
 tb_status_t
-tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out)
+tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
 {
     H5S_class_t cls  = H5Sget_simple_extent_type(s);
     int         rank = H5Sget_simple_extent_ndims(s);
@@ -162,9 +210,13 @@ tb_ix_space_encode(hid_t s, uint8_t *buf, size_t *nbytes_out)
         return TB_ERR_UNSUPPORTED;
     if (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank)
         return TB_ERR_HDF5;
+    int version = cls == H5S_NULL || version1 ? 0 : space_version(s, rank, dims, maxdims);
+    if (version < 0)
+        return TB_ERR_UNSUPPORTED;
     memset(buf, 0, 8);
     buf[0] = cls == H5S_NULL ? 0 : cls == H5S_SCALAR ? 1 : 2;
     buf[1] = (uint8_t)(cls == H5S_SIMPLE ? rank : 0);
+    buf[2] = (uint8_t)version;
     for (int i = 0; i < buf[1]; i++) {
         uint64_t c = dims[i], m = maxdims[i];
         memcpy(buf + 8 + 8 * i, &c, 8);
@@ -180,8 +232,6 @@ tb_ix_space_make(const void *enc)
     const uint8_t *b = enc;
     if (b[0] == 0)
         return H5Screate(H5S_NULL);
-    if (b[0] == 1)
-        return H5Screate(H5S_SCALAR);
     hsize_t dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
     for (unsigned i = 0; i < b[1] && i < TB_IX_SPACE_MAXRANK; i++) {
         uint64_t c, m;
@@ -190,5 +240,5 @@ tb_ix_space_make(const void *enc)
         dims[i]    = c;
         maxdims[i] = m;
     }
-    return H5Screate_simple(b[1], dims, maxdims);
+    return space_build(b[2], b[1], dims, maxdims);
 }

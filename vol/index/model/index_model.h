@@ -215,9 +215,11 @@ typedef struct tb_ix_data {
 extern uint64_t tb_ix_data_nbytes;
 
 /* ---- the caches' own forms of a dataspace and a datatype (index_table.c)
- * A dataspace: u8 class (0 null, 1 scalar, 2 simple), u8 rank, 6 zero bytes, then `rank` current
- * and `rank` maximum dimensions as u64 (host order; H5S_UNLIMITED as it is). Built back with
- * H5Screate/H5Screate_simple, which costs far less than H5Sdecode. A datatype: H5Tencode's bytes,
+ * A dataspace: u8 class (0 null, 1 scalar, 2 simple), u8 rank, u8 dataspace message version (0:
+ * the one H5Screate/H5Screate_simple give; 2: version 2, for scalar and simple only), 5 zero
+ * bytes, then `rank` current and `rank` maximum dimensions as u64 (host order; H5S_UNLIMITED as it
+ * is). Built back with H5Screate/H5Screate_simple (or H5Sset_extent_simple of a null space for
+ * version 2), which costs far less than H5Sdecode. A datatype: H5Tencode's bytes,
  * whose message header carries the type's size at byte 6. */
 #define TB_IX_SPACE_MAXRANK 32
 #define TB_IX_SPACE_NBYTES(rank) (8u + 16u * (uint32_t)(rank))

@@ -232,9 +232,9 @@ tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out)
 {
     const uint8_t *b = enc;
     if (n < 8 || b[0] > 2 || b[1] > TB_IX_SPACE_MAXRANK || n != TB_IX_SPACE_NBYTES(b[1]) ||
-        (b[0] == 2) != (b[1] > 0))
+        (b[0] == 2) != (b[1] > 0) || (b[2] != 0 && (b[2] != 2 || b[0] == 0)))
         return TB_ERR_CORRUPT;
-    for (int i = 2; i < 8; i++)
+    for (int i = 3; i < 8; i++)
         if (b[i])
             return TB_ERR_CORRUPT;
     uint64_t npoints = b[0] == 0 ? 0 : 1;

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout (version 7, host byte order, marked by the byte-order word):
+/* Layout (version 8, host byte order, marked by the byte-order word):
  *   header   SC_HDR bytes            identity of the data file, counts
  *   path     sc_path_section(len)    the data file's absolute path (NUL, zero padding to 8)
  *   objects  SC_OBJ bytes each       their attributes are a contiguous run of the attribute array;
@@ -22,11 +22,11 @@
  *   trailer  8 bytes                 checksum of everything before it
  * Version 2 added the attributes, 3 the datasets' contents, 4 the ctime and the path, 5 the
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
- * part, 6 where objects keep their attributes, 7 the native infos (older sidecars are misses,
- * rebuilt once). Bytes not named by a field are zero. */
+ * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
+ * the dataspace forms (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (7)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (8)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
