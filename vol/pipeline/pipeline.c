@@ -1442,12 +1442,31 @@ read_fd(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
 }
 
 /* ------------------------------------------------------------------ entry points */
+/* Whether the dataset is known not to be the pipeline's, the commonest case told first: a
+ * contiguous dataset (most small ones are) is recognised by one native query, without the quieted
+ * error stack and the creation property list examine() needs. */
+static bool
+ineligible(tb_obj_t *o, hid_t dxpl_id)
+{
+    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
+    if (known)
+        return known->state < 0;
+    if (!o->under || tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) == HADDR_UNDEF)
+        return false;
+    tb_pipe_dset_t *p = calloc(1, sizeof(*p));
+    if (!p)
+        return false;
+    p->state   = -1;
+    p->type_id = H5I_INVALID_HID;
+    o->pipe    = (struct tb_pipe_dset *)p;
+    return true;
+}
+
 tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
-    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
-    if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0)) {
+    if (!o->ctx->cfg.pipeline || req || !buf || ineligible(o, dxpl_id)) {
         /* Forwarded: but not ahead of chunks write-behind still holds. */
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
@@ -1535,9 +1554,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         *ret_out = -1;
         return TB_ANSWERED;
     }
-    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
-    if (!o->ctx->cfg.pipeline || req || !buf || (known && known->state < 0))
-        return TB_FORWARD; /* (an ineligible dataset costs no HDF5 call here) */
+    if (!o->ctx->cfg.pipeline || req || !buf || ineligible(o, dxpl_id))
+        return TB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
     register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
     quiet_t  q;
