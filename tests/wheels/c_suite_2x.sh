@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
-# c_suite_2x.sh CC HEADERS PY pipeline|index — our C differential tests against an HDF5 2.x
+# c_suite_2x.sh CC HEADERS PY pipeline|index|integration — our C tests against an HDF5 2.x
 # library: the pipeline's case matrix (pipe_cases) and its conversions and selections (pipe_xfer),
-# or the index's random query runs (index_diff), compiled against the 2.x headers and linked to the
+# the index's random query runs (index_diff), or the integration programs (native_ops: native-only
+# and deprecated calls; probe: HDF5's probes of the plugin folder) and the unit test that uses HDF5
+# (test_hdf5err: our errors on HDF5's stack), compiled against the 2.x headers and linked to the
 # libhdf5 netCDF4's wheel brings (HDF5 2.2.0, found through PY), then run by their own scripts,
 # stock vs h5turbo (the front plugin picks the hdf5-2/ build). HDF5's tools are 1.14.5's here: the
 # tool steps are skipped.
 source "$(dirname "$0")/../integration/lib.sh"
-cc=${1:?}; inc=${2:?}; py=${3:?}; which=${4:?pipeline or index}
+cc=${1:?}; inc=${2:?}; py=${3:?}; which=${4:?pipeline, index or integration}
 [ -f "$inc/H5public.h" ] || fail "no HDF5 2.x headers in $inc (run scripts/setup)"
 lib=$("$py" -c 'import glob, os, netCDF4; d = os.path.join(os.path.dirname(netCDF4.__file__), "..", "netcdf4.libs"); print(os.path.realpath(glob.glob(os.path.join(d, "libhdf5-*.so*"))[0]))') \
   || fail "no netCDF4 wheel library through $py"
@@ -24,6 +26,18 @@ if [ "$which" = index ]; then
   TB_INDEX_DIFF="$tmp/index_diff" bash "$TB_SRC/tests/index/index_diff.sh" 3 2>&1 | grep -v '^h5turbo stats' \
     || fail "index_diff against HDF5 2.x"
   echo "ok: index_diff passes against $(basename "$lib") (HDF5 2.2) with h5turbo's hdf5-2 build"
+  exit 0
+fi
+if [ "$which" = integration ]; then
+  build native_ops "$TB_SRC/tests/integration/native_ops.c"
+  build probe "$TB_SRC/tests/integration/probe.c"
+  build test_hdf5err -I"$TB_SRC/common" -I"$TB_SRC/common/hdf5" "$TB_SRC/tests/unit/test_hdf5err.c" \
+    "$TB_SRC/common/hdf5/tb_hdf5err.c" "$TB_SRC/common/tb_status.c"
+  ldd "$tmp/native_ops" | grep -q "$(basename "$lib")" || fail "native_ops is not linked to $lib"
+  "$tmp/test_hdf5err" || fail "test_hdf5err against HDF5 2.x"
+  TB_NATIVE_OPS="$tmp/native_ops" bash "$TB_SRC/tests/integration/native_ops.sh" || fail "native_ops against HDF5 2.x"
+  TB_PROBE="$tmp/probe" bash "$TB_SRC/tests/integration/probe.sh" || fail "probe against HDF5 2.x"
+  echo "ok: test_hdf5err, native_ops and probe pass against $(basename "$lib") (HDF5 2.2) with h5turbo's hdf5-2 build"
   exit 0
 fi
 build pipe_cases "$TB_SRC/tests/pipeline/pipe_cases.c"
