@@ -2,7 +2,7 @@
  * native HDF5 gives (order, idx in/out, early stop, errors), and forwarding whatever it cannot
  * answer exactly: soft links met on a path, "." components, dense creation-order native order. */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE /* qsort_r */
+#define _GNU_SOURCE /* qsort_r, strchrnul */
 #endif
 #include "index_ctx.h"
 
@@ -40,9 +40,7 @@ next_component(const char **pp, size_t *len_out)
             *pp = p;
             return NULL;
         }
-        const char *e = p;
-        while (*e && *e != '/')
-            e++;
+        const char *e = strchrnul(p, '/'); /* (libc's scan, many bytes a step) */
         if (e - p == 1 && p[0] == '.') {
             p = e;
             continue;
