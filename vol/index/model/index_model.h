@@ -286,7 +286,15 @@ tb_status_t tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_ou
  * start, the rest released), re-pointing d's strings at it. Returns the buffer to keep. */
 void        *tb_sidecar_compact(tb_ix_data_t *d, void *buf);
 /* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id
- * and the data file's absolute path; malloc'd buffer. */
+ * and the data file's absolute path, handing the bytes to sink(ctx, bytes, n) in order, in pieces
+ * of at most 64 KiB (a sink returns 0, or nonzero to fail the encoding: TB_ERR_IO); the length
+ * in *n_out. No buffer of the sidecar's size is made. */
+typedef int (*tb_sc_sink_fn)(void *ctx, const void *bytes, size_t n);
+tb_status_t tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
+                                 tb_sc_sink_fn sink, void *ctx, size_t *n_out);
+/* The length such an encoding of d has (0 when it cannot be encoded). */
+size_t      tb_sidecar_nbytes(const tb_ix_data_t *d, const char *path);
+/* The same into a malloc'd buffer. */
 tb_status_t tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
                                 void **buf_out, size_t *n_out);
 /* What encoding d would hold, and whether a sidecar holding `have` says at least as much. */

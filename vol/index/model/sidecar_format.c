@@ -4,6 +4,7 @@
 #include "index_model.h"
 #include "sidecar_format.h"
 
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -150,27 +151,6 @@ const sc_record_t sc_records[SC_NRECORDS] = {
 #define SC_LINK_UD_MIN      64
 #define SC_MAX_LAYOUT       3 /* compact, contiguous, chunked, virtual */
 #define SC_MAX_SPACE_STATUS 2 /* not allocated, partly, allocated */
-
-uint64_t
-tb_sidecar_checksum(const void *buf, size_t n)
-{
-    const uint8_t *p = buf;
-    uint64_t       h = 0x9E3779B97F4A7C15ull ^ (uint64_t)n;
-    size_t         i = 0;
-    for (; i + 8 <= n; i += 8) {
-        uint64_t w;
-        memcpy(&w, p + i, 8);
-        h ^= w;
-        h *= 0xFF51AFD7ED558CCDull;
-        h ^= h >> 32;
-    }
-    uint64_t tail = 0;
-    memcpy(&tail, p + i, n - i);
-    h ^= tail;
-    h *= 0xC4CEB9FE1A85EC53ull;
-    h ^= h >> 29;
-    return h;
-}
 
 /* A NUL-terminated, non-empty name of name_len bytes at name_off in the strings. */
 static int
@@ -609,19 +589,125 @@ tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want)
            have->ndset >= want->ndset && have->nninfo >= want->nninfo;
 }
 
-/* Appends len bytes of src to the strings at *so, recording offset and length in a record. */
+/* ------------------------------------------------------------------ encoding
+ * The sidecar is written as it is encoded, section by section through a 64 KiB stage, so that no
+ * buffer of its size exists (a 60,000-object index writes a 16 MB sidecar at close): one walk of
+ * the index per section, each walk counting string offsets the same way. The checksum is taken
+ * as the bytes pass (8-byte words; every piece but the last is a multiple of 8). */
+#define SC_STAGE (64u * 1024u)
+enum { SEC_OBJ, SEC_GRP, SEC_LNK, SEC_ATR, SEC_DST, SEC_NIN, SEC_STR, SEC_N };
+
+typedef struct sc_out {
+    tb_sc_sink_fn sink;
+    void         *ctx;
+    uint8_t      *stage;
+    size_t        fill;
+    uint64_t      h;
+    int           failed;
+    int           sec; /* the section this walk writes */
+} sc_out_t;
+
+static uint64_t
+ck_words(uint64_t h, const uint8_t *p, size_t nwords)
+{
+    for (size_t i = 0; i < nwords; i++) {
+        uint64_t w;
+        memcpy(&w, p + 8 * i, 8);
+        h ^= w;
+        h *= 0xFF51AFD7ED558CCDull;
+        h ^= h >> 32;
+    }
+    return h;
+}
+
+static uint64_t
+ck_final(uint64_t h, const uint8_t *tail, size_t n)
+{
+    uint64_t t = 0;
+    memcpy(&t, tail, n);
+    h ^= t;
+    h *= 0xC4CEB9FE1A85EC53ull;
+    h ^= h >> 29;
+    return h;
+}
+
+uint64_t
+tb_sidecar_checksum(const void *buf, size_t n)
+{
+    const uint8_t *p = buf;
+    uint64_t       h = ck_words(0x9E3779B97F4A7C15ull ^ (uint64_t)n, p, n / 8);
+    return ck_final(h, p + n / 8 * 8, n % 8);
+}
+
+/* Hands the stage's whole words on (all of it when `last`), checksummed. */
 static void
-put_bytes(uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint8_t *strs, uint64_t *so,
+out_flush(sc_out_t *o, bool last)
+{
+    size_t n = last ? o->fill : o->fill / 8 * 8;
+    o->h     = ck_words(o->h, o->stage, n / 8);
+    if (last)
+        o->h = ck_final(o->h, o->stage + n / 8 * 8, n % 8);
+    if (!o->failed && n && o->sink(o->ctx, o->stage, n) != 0)
+        o->failed = 1;
+    memmove(o->stage, o->stage + n, o->fill - n);
+    o->fill -= n;
+}
+
+static void
+out_put(sc_out_t *o, const void *src, size_t len)
+{
+    const uint8_t *p = src;
+    while (len) {
+        size_t room = SC_STAGE - o->fill, k = len < room ? len : room;
+        memcpy(o->stage + o->fill, p, k);
+        o->fill += k;
+        p += k;
+        len -= k;
+        if (o->fill == SC_STAGE)
+            out_flush(o, false);
+    }
+}
+
+/* A zeroed record of n bytes (a multiple of 8) in the stage, when this walk writes section sec;
+ * NULL otherwise. */
+static uint8_t *
+out_rec(sc_out_t *o, int sec, size_t n)
+{
+    if (o->sec != sec)
+        return NULL;
+    if (o->fill + n > SC_STAGE)
+        out_flush(o, false);
+    uint8_t *r = o->stage + o->fill;
+    memset(r, 0, n);
+    o->fill += n;
+    return r;
+}
+
+/* len bytes of src at string offset *so (written by the strings walk), recorded in rec (when this
+ * walk writes it) by offset and length. */
+static void
+put_bytes(sc_out_t *o, uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint64_t *so,
           const void *src, uint32_t len)
 {
-    sc_put(rec, off_f, *so);
-    sc_put(rec, len_f, len);
-    if (len)
-        memcpy(strs + *so, src, len);
+    if (rec) {
+        sc_put(rec, off_f, *so);
+        sc_put(rec, len_f, len);
+    }
+    if (o->sec == SEC_STR && len)
+        out_put(o, src, len);
     *so += len;
 }
-#define PUT_BYTES(rec, K, F, strs, so, src, len)                                                           \
-    put_bytes((rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (strs), (so), (src), (len))
+#define PUT_BYTES(o, rec, K, F, so, src, len)                                                              \
+    put_bytes((o), (rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (so), (src), (len))
+
+/* A name and its NUL at string offset *so. */
+static void
+put_name(sc_out_t *o, uint64_t *so, const char *name, uint32_t len)
+{
+    if (o->sec == SEC_STR)
+        out_put(o, name, (size_t)len + 1);
+    *so += (uint64_t)len + 1;
+}
 
 /* One native-info record for object record obj: the halves not known stay zero. */
 static void
@@ -649,52 +735,193 @@ put_ninfo(uint8_t *p, uint32_t obj, const tb_ix_ninfo_t *x)
     }
 }
 
-tb_status_t
-tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, void **buf_out,
-                   size_t *n_out)
+/* One walk of d writing section o->sec (remap: object index -> record index, or TB_IX_NONE). */
+static void
+walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
 {
-    uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
-    if (!remap)
-        return TB_ERR_NOMEM;
-    uint64_t nobj = 0, nlink = 0, nattr = 0, ndset = 0, nnin = 0, strbytes = 0;
+    uint64_t ai = 0, di = 0, so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        if (remap[k] == TB_IX_NONE)
+            continue;
         const tb_ix_obj_t *r = &d->objs[k];
-        remap[k]              = obj_kept(r) ? (uint32_t)nobj++ : TB_IX_NONE;
-        nnin += r->ninfo != TB_IX_NONE;
+        uint8_t            *ob = out_rec(o, SEC_OBJ, SC_OBJ);
+        if (ob) {
+            memcpy(SC_PTR(ob, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
+            SC_PUT(ob, OBJ, HAS_INFO, r->has_info);
+            SC_PUT(ob, OBJ, TYPE, r->has_info ? r->type : 0);
+            SC_PUT(ob, OBJ, RC, r->rc);
+            SC_PUT(ob, OBJ, GROUP, r->group);
+            SC_PUT(ob, OBJ, NUM_ATTRS, r->num_attrs);
+            SC_PUT(ob, OBJ, ATIME, (uint64_t)r->atime);
+            SC_PUT(ob, OBJ, MTIME, (uint64_t)r->mtime);
+            SC_PUT(ob, OBJ, CTIME, (uint64_t)r->ctime);
+            SC_PUT(ob, OBJ, BTIME, (uint64_t)r->btime);
+            SC_PUT(ob, OBJ, DSET, dset_kept(r) ? di : TB_IX_NONE);
+            unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
+            if (dc == TB_IX_DC_CACHED && !(dset_kept(r) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
+                dc = TB_IX_DC_UNKNOWN;
+            SC_PUT(ob, OBJ, DCACHE, dc);
+            if (r->attrs_loaded) {
+                SC_PUT(ob, OBJ, ATTRS_LOADED, 1u | ((unsigned)r->attr_storage << 1));
+                SC_PUT(ob, OBJ, ATTR_FIRST, ai);
+                SC_PUT(ob, OBJ, NATTR, r->nattr);
+            }
+        }
         if (dset_kept(r)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
-            ndset++;
-            strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
+            uint8_t            *p = out_rec(o, SEC_DST, SC_DST);
+            di++;
+            PUT_BYTES(o, p, DST, TYPE, &so, x->type_enc, x->type_nbytes);
+            PUT_BYTES(o, p, DST, SPACE, &so, x->space_enc, x->space_nbytes);
+            PUT_BYTES(o, p, DST, DCPL, &so, x->dcpl_enc, x->dcpl_nbytes);
+            PUT_BYTES(o, p, DST, VALUE, &so, x->value, x->value_nbytes);
+            if (p) {
+                SC_PUT(p, DST, HAVE, x->have);
+                SC_PUT(p, DST, LAYOUT, x->layout);
+                SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
+                SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
+            }
+        }
+        if (r->ninfo != TB_IX_NONE) {
+            uint8_t *p = out_rec(o, SEC_NIN, SC_NIN);
+            if (p)
+                put_ninfo(p, remap[k], &d->ninfos[r->ninfo]);
         }
         if (!r->attrs_loaded)
             continue;
-        nattr += r->nattr;
+        for (uint32_t j = 0; j < r->nattr; j++, ai++) {
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            uint8_t             *p = out_rec(o, SEC_ATR, SC_ATR);
+            if (p) {
+                SC_PUT(p, ATR, NAME_OFF, so);
+                SC_PUT(p, ATR, NAME_LEN, a->name_len);
+                SC_PUT(p, ATR, CSET, a->cset);
+                SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
+                SC_PUT(p, ATR, CACHED, a->cached);
+                SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
+                SC_PUT(p, ATR, DATA_SIZE, a->cached ? a->value_nbytes : a->data_size);
+            }
+            put_name(o, &so, a->name, a->name_len);
+            if (!a->cached)
+                continue;
+            PUT_BYTES(o, p, ATR, TYPE, &so, a->type_enc, a->type_nbytes);
+            PUT_BYTES(o, p, ATR, SPACE, &so, a->space_enc, a->space_nbytes);
+            PUT_BYTES(o, p, ATR, VALUE, &so, a->value, a->value_nbytes);
+        }
+    }
+    uint64_t li = 0;
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        const tb_ix_group_t *x = &d->groups[g];
+        uint8_t              *gr = out_rec(o, SEC_GRP, SC_GRP);
+        if (gr) {
+            SC_PUT(gr, GRP, OBJ, remap[x->obj]);
+            SC_PUT(gr, GRP, LINK_FIRST, li);
+            SC_PUT(gr, GRP, NLINKS, x->nlinks);
+            SC_PUT(gr, GRP, STORAGE, x->storage_type);
+            SC_PUT(gr, GRP, MOUNTED, x->mounted);
+            SC_PUT(gr, GRP, CORDER_STATE, x->corder_state);
+            SC_PUT(gr, GRP, MAX_CORDER, (uint64_t)x->max_corder);
+        }
+        for (uint32_t k = 0; k < x->nlinks; k++, li++) {
+            const tb_ix_link_t *l = &x->links[k];
+            uint8_t             *p = out_rec(o, SEC_LNK, SC_LNK);
+            if (p) {
+                SC_PUT(p, LNK, NAME_OFF, so);
+                SC_PUT(p, LNK, NAME_LEN, l->name_len);
+                SC_PUT(p, LNK, TYPE, l->type);
+                SC_PUT(p, LNK, CSET, l->cset);
+                SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
+                SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
+                if (l->type == SC_LINK_HARD)
+                    memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
+                else {
+                    SC_PUT(p, LNK, VAL_SIZE, l->val_size);
+                    SC_PUT(p, LNK, VAL_OFF, so + l->name_len + 1);
+                }
+            }
+            put_name(o, &so, l->name, l->name_len);
+            if (l->type != SC_LINK_HARD) {
+                if (o->sec == SEC_STR)
+                    out_put(o, l->val, l->val_size);
+                so += l->val_size;
+            }
+        }
+    }
+}
+
+/* What an encoding of d holds: record counts, string bytes, total length, and remap (object index
+ * -> record index, or TB_IX_NONE; nobj entries). */
+typedef struct sc_plan {
+    uint64_t nobj, nlink, nattr, ndset, nnin, strbytes, psec, n;
+    size_t   plen;
+} sc_plan_t;
+
+static tb_status_t
+plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
+{
+    memset(pl, 0, sizeof(*pl));
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const tb_ix_obj_t *r = &d->objs[k];
+        remap[k]              = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
+        pl->nnin += r->ninfo != TB_IX_NONE;
+        if (dset_kept(r)) {
+            const tb_ix_dset_t *x = &d->dsets[r->dset];
+            pl->ndset++;
+            pl->strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
+        }
+        if (!r->attrs_loaded)
+            continue;
+        pl->nattr += r->nattr;
         for (uint32_t j = 0; j < r->nattr; j++) {
             const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
-            strbytes += (uint64_t)a->name_len + 1 +
-                        (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
+            pl->strbytes += (uint64_t)a->name_len + 1 +
+                            (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
         }
     }
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        nlink += d->groups[g].nlinks;
+        pl->nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
-            strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
+            pl->strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
         }
     }
-    size_t plen = path ? strlen(path) : 0;
-    if (nlink >= TB_IX_NONE || nattr >= TB_IX_NONE || ndset >= TB_IX_NONE || plen >= UINT32_MAX) {
-        free(remap);
+    pl->plen = path ? strlen(path) : 0;
+    if (pl->nlink >= TB_IX_NONE || pl->nattr >= TB_IX_NONE || pl->ndset >= TB_IX_NONE || pl->plen >= UINT32_MAX)
         return TB_ERR_ARG;
-    }
-    uint64_t psec = sc_path_section(plen);
-    uint64_t n    = SC_HDR + psec + nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + nlink * SC_LNK +
-                 nattr * SC_ATR + ndset * SC_DST + nnin * SC_NIN + strbytes + SC_TRAILER;
-    uint8_t *b = calloc(1, (size_t)n);
-    if (!b) {
+    pl->psec = sc_path_section(pl->plen);
+    pl->n    = SC_HDR + pl->psec + pl->nobj * SC_OBJ + (uint64_t)d->ngroup * SC_GRP + pl->nlink * SC_LNK +
+            pl->nattr * SC_ATR + pl->ndset * SC_DST + pl->nnin * SC_NIN + pl->strbytes + SC_TRAILER;
+    return TB_OK;
+}
+
+size_t
+tb_sidecar_nbytes(const tb_ix_data_t *d, const char *path)
+{
+    uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
+    sc_plan_t pl;
+    size_t    n = remap && plan(d, path, remap, &pl) == TB_OK ? (size_t)pl.n : 0;
+    free(remap);
+    return n;
+}
+
+tb_status_t
+tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, tb_sc_sink_fn sink,
+                     void *ctx, size_t *n_out)
+{
+    uint32_t   *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
+    uint8_t    *stage = malloc(SC_STAGE);
+    sc_plan_t   pl;
+    tb_status_t st = remap && stage ? plan(d, path, remap, &pl) : TB_ERR_NOMEM;
+    if (st != TB_OK) {
         free(remap);
-        return TB_ERR_NOMEM;
+        free(stage);
+        return st;
     }
+    uint64_t n = pl.n, psec = pl.psec;
+    size_t   plen = pl.plen;
+    sc_out_t o = {.sink = sink, .ctx = ctx, .stage = stage, .h = 0x9E3779B97F4A7C15ull ^ (n - SC_TRAILER)};
+    uint8_t  b[SC_HDR];
+    memset(b, 0, sizeof(b));
     memcpy(SC_PTR(b, HDR, MAGIC), SC_MAGIC, 8);
     SC_PUT(b, HDR, VERSION, SC_VERSION);
     SC_PUT(b, HDR, BYTEORDER, SC_BYTEORDER);
@@ -706,115 +933,67 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
     SC_PUT(b, HDR, CTIME, (uint64_t)id->ctime_ns);
     SC_PUT(b, HDR, EOA, id->eoa);
     memcpy(SC_PTR(b, HDR, ROOT_TOKEN), id->root_token, TB_IX_TOKEN_NBYTES);
-    SC_PUT(b, HDR, NOBJ, nobj);
+    SC_PUT(b, HDR, NOBJ, pl.nobj);
     SC_PUT(b, HDR, NGROUP, d->ngroup);
-    SC_PUT(b, HDR, NLINK, nlink);
-    SC_PUT(b, HDR, NATTR, nattr);
-    SC_PUT(b, HDR, NDSET, ndset);
-    SC_PUT(b, HDR, NNINFO, nnin);
+    SC_PUT(b, HDR, NLINK, pl.nlink);
+    SC_PUT(b, HDR, NATTR, pl.nattr);
+    SC_PUT(b, HDR, NDSET, pl.ndset);
+    SC_PUT(b, HDR, NNINFO, pl.nnin);
     SC_PUT(b, HDR, PATH_NBYTES, plen);
-    SC_PUT(b, HDR, STRBYTES, strbytes);
-    if (plen)
-        memcpy(b + SC_HDR, path, plen);
-    uint8_t *objs = b + SC_HDR + psec, *grps = objs + nobj * SC_OBJ, *lnks = grps + (uint64_t)d->ngroup * SC_GRP;
-    uint8_t *atrs = lnks + nlink * SC_LNK, *dsts = atrs + nattr * SC_ATR, *nins = dsts + ndset * SC_DST;
-    uint8_t *strs = nins + nnin * SC_NIN;
-    uint64_t ai = 0, di = 0, ni = 0, so = 0;
-    for (uint32_t k = 0; k < d->nobj; k++) {
-        if (remap[k] == TB_IX_NONE)
-            continue;
-        const tb_ix_obj_t *r = &d->objs[k];
-        uint8_t            *o = objs + (uint64_t)remap[k] * SC_OBJ;
-        memcpy(SC_PTR(o, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
-        SC_PUT(o, OBJ, HAS_INFO, r->has_info);
-        SC_PUT(o, OBJ, TYPE, r->has_info ? r->type : 0);
-        SC_PUT(o, OBJ, RC, r->rc);
-        SC_PUT(o, OBJ, GROUP, r->group);
-        SC_PUT(o, OBJ, NUM_ATTRS, r->num_attrs);
-        SC_PUT(o, OBJ, ATIME, (uint64_t)r->atime);
-        SC_PUT(o, OBJ, MTIME, (uint64_t)r->mtime);
-        SC_PUT(o, OBJ, CTIME, (uint64_t)r->ctime);
-        SC_PUT(o, OBJ, BTIME, (uint64_t)r->btime);
-        unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
-        SC_PUT(o, OBJ, DSET, TB_IX_NONE);
-        if (dset_kept(r)) {
-            const tb_ix_dset_t *x = &d->dsets[r->dset];
-            uint8_t            *p = dsts + di * SC_DST;
-            SC_PUT(o, OBJ, DSET, di++);
-            PUT_BYTES(p, DST, TYPE, strs, &so, x->type_enc, x->type_nbytes);
-            PUT_BYTES(p, DST, SPACE, strs, &so, x->space_enc, x->space_nbytes);
-            PUT_BYTES(p, DST, DCPL, strs, &so, x->dcpl_enc, x->dcpl_nbytes);
-            PUT_BYTES(p, DST, VALUE, strs, &so, x->value, x->value_nbytes);
-            SC_PUT(p, DST, HAVE, x->have);
-            SC_PUT(p, DST, LAYOUT, x->layout);
-            SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
-            SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
-        }
-        if (dc == TB_IX_DC_CACHED && !(dset_kept(r) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
-            dc = TB_IX_DC_UNKNOWN;
-        if (r->ninfo != TB_IX_NONE)
-            put_ninfo(nins + ni++ * SC_NIN, remap[k], &d->ninfos[r->ninfo]);
-        SC_PUT(o, OBJ, DCACHE, dc);
-        if (!r->attrs_loaded)
-            continue;
-        SC_PUT(o, OBJ, ATTRS_LOADED, 1u | ((unsigned)r->attr_storage << 1));
-        SC_PUT(o, OBJ, ATTR_FIRST, ai);
-        SC_PUT(o, OBJ, NATTR, r->nattr);
-        for (uint32_t j = 0; j < r->nattr; j++, ai++) {
-            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
-            uint8_t             *p = atrs + ai * SC_ATR;
-            SC_PUT(p, ATR, NAME_OFF, so);
-            SC_PUT(p, ATR, NAME_LEN, a->name_len);
-            memcpy(strs + so, a->name, (size_t)a->name_len + 1);
-            so += (uint64_t)a->name_len + 1;
-            SC_PUT(p, ATR, CSET, a->cset);
-            SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
-            SC_PUT(p, ATR, CACHED, a->cached);
-            SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
-            SC_PUT(p, ATR, DATA_SIZE, a->cached ? a->value_nbytes : a->data_size);
-            if (!a->cached)
-                continue;
-            PUT_BYTES(p, ATR, TYPE, strs, &so, a->type_enc, a->type_nbytes);
-            PUT_BYTES(p, ATR, SPACE, strs, &so, a->space_enc, a->space_nbytes);
-            PUT_BYTES(p, ATR, VALUE, strs, &so, a->value, a->value_nbytes);
-        }
-    }
-    uint64_t li = 0;
-    for (uint32_t g = 0; g < d->ngroup; g++) {
-        const tb_ix_group_t *x = &d->groups[g];
-        uint8_t              *o = grps + (uint64_t)g * SC_GRP;
-        SC_PUT(o, GRP, OBJ, remap[x->obj]);
-        SC_PUT(o, GRP, LINK_FIRST, li);
-        SC_PUT(o, GRP, NLINKS, x->nlinks);
-        SC_PUT(o, GRP, STORAGE, x->storage_type);
-        SC_PUT(o, GRP, MOUNTED, x->mounted);
-        SC_PUT(o, GRP, CORDER_STATE, x->corder_state);
-        SC_PUT(o, GRP, MAX_CORDER, (uint64_t)x->max_corder);
-        for (uint32_t k = 0; k < x->nlinks; k++, li++) {
-            const tb_ix_link_t *l = &x->links[k];
-            uint8_t             *p = lnks + li * SC_LNK;
-            SC_PUT(p, LNK, NAME_OFF, so);
-            SC_PUT(p, LNK, NAME_LEN, l->name_len);
-            memcpy(strs + so, l->name, (size_t)l->name_len + 1);
-            so += (uint64_t)l->name_len + 1;
-            if (l->type != SC_LINK_HARD) {
-                SC_PUT(p, LNK, VAL_SIZE, l->val_size);
-                SC_PUT(p, LNK, VAL_OFF, so);
-                memcpy(strs + so, l->val, l->val_size);
-                so += l->val_size;
-            }
-            SC_PUT(p, LNK, TYPE, l->type);
-            SC_PUT(p, LNK, CSET, l->cset);
-            SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
-            SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
-            if (l->type == SC_LINK_HARD)
-                memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
-        }
-    }
-    uint64_t chk = tb_sidecar_checksum(b, (size_t)n - SC_TRAILER);
-    memcpy(b + n - SC_TRAILER, &chk, 8);
+    SC_PUT(b, HDR, STRBYTES, pl.strbytes);
+    out_put(&o, b, sizeof(b));
+    out_put(&o, path ? path : "", plen);
+    static const uint8_t zeros[8];
+    out_put(&o, zeros, (size_t)(psec - plen)); /* (the NUL and the padding: 1 to 8 bytes) */
+    for (o.sec = 0; o.sec < SEC_N; o.sec++)
+        walk(d, remap, &o);
+    out_flush(&o, true);
+    uint8_t chk[SC_TRAILER];
+    memcpy(chk, &o.h, 8);
+    if (!o.failed && sink(ctx, chk, sizeof(chk)) != 0)
+        o.failed = 1;
     free(remap);
-    *buf_out = b;
-    *n_out   = (size_t)n;
+    free(stage);
+    if (o.failed)
+        return TB_ERR_IO;
+    *n_out = (size_t)n;
+    return TB_OK;
+}
+
+typedef struct mem_sink {
+    uint8_t *b;
+    size_t   n, cap;
+} mem_sink_t;
+
+static int
+to_memory(void *ctx, const void *p, size_t n)
+{
+    mem_sink_t *m = ctx;
+    if (m->n + n > m->cap) {
+        size_t   cap = m->cap ? m->cap : SC_STAGE;
+        while (cap < m->n + n)
+            cap *= 2;
+        uint8_t *b = realloc(m->b, cap);
+        if (!b)
+            return -1;
+        m->b   = b;
+        m->cap = cap;
+    }
+    memcpy(m->b + m->n, p, n);
+    m->n += n;
+    return 0;
+}
+
+tb_status_t
+tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, void **buf_out,
+                   size_t *n_out)
+{
+    mem_sink_t  m  = {0};
+    tb_status_t st = tb_sidecar_encode_to(d, id, path, to_memory, &m, n_out);
+    if (st != TB_OK) {
+        free(m.b);
+        return st == TB_ERR_IO ? TB_ERR_NOMEM : st; /* (memory is the only thing that fails here) */
+    }
+    *buf_out = m.b;
     return TB_OK;
 }

@@ -474,9 +474,27 @@ sweep_one(int dirfd, const char *ent, void *ctx)
     }
 }
 
-/* Writes buf as a new temp file in l's folder with mode/group for f; its name in tmp_out. */
+/* The sidecar encoder's sink for a file: every byte written, EINTR retried. */
+static int
+to_fd(void *ctx, const void *bytes, size_t n)
+{
+    int    fd   = *(const int *)ctx;
+    size_t done = 0;
+    while (done < n) {
+        ssize_t w = write(fd, (const char *)bytes + done, n - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return -1;
+        done += (size_t)w;
+    }
+    return 0;
+}
+
+/* Encodes d with f's identity as a new temp file in l's folder with mode/group for f, written as
+ * it is encoded; its name in tmp_out. */
 static tb_sc_outcome_t
-write_temp(const loc_t *l, const tb_sc_file_t *f, const void *buf, size_t n, char *tmp_out, size_t tmp_nbytes)
+write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, char *tmp_out, size_t tmp_nbytes)
 {
     int fd = -1;
     for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
@@ -502,17 +520,9 @@ write_temp(const loc_t *l, const tb_sc_file_t *f, const void *buf, size_t n, cha
         if ((mode & S_IRGRP) && fchown(fd, (uid_t)-1, (gid_t)f->gid) != 0)
             mode &= (mode_t)~S_IRGRP; /* not a member of the file's group: no group access */
     }
-    size_t done = 0;
-    int    ok   = fchmod(fd, mode) == 0;
-    while (ok && done < n) {
-        ssize_t w = write(fd, (const char *)buf + done, n - done);
-        if (w < 0 && errno == EINTR)
-            continue;
-        ok = w > 0;
-        if (ok)
-            done += (size_t)w;
-    }
-    ok = ok && fsync(fd) == 0;
+    size_t n;
+    int    ok = fchmod(fd, mode) == 0 && tb_sidecar_encode_to(d, &f->id, f->path, to_fd, &fd, &n) == TB_OK;
+    ok        = ok && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok) {
         unlinkat(l->dirfd, tmp_out, 0);
@@ -701,7 +711,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     }
     free(buf);
     buf = NULL;
-    if (tb_sidecar_encode(d, &f->id, f->path, &buf, &n) < 0) {
+    if ((n = tb_sidecar_nbytes(d, f->path)) == 0) {
         o = TB_SC_NO_MEMORY;
         goto done;
     }
@@ -712,7 +722,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     sweep_t s = {.name = l->name, .only_mine = 1};
     each_entry(l->dirfd, sweep_one, &s);
     char tmp[NAME_MAX + 1];
-    if ((o = write_temp(l, f, buf, n, tmp, sizeof(tmp))) != TB_SC_WRITTEN)
+    if ((o = write_temp(l, f, d, tmp, sizeof(tmp))) != TB_SC_WRITTEN)
         goto done;
     if (renameat(l->dirfd, tmp, l->dirfd, l->name) != 0) {
         debug_say(p, "cannot publish", l->shown, errno);
