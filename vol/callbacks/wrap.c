@@ -1,6 +1,7 @@
 /* wrap.c — the VOL wrap class (get_object, get/free_wrap_ctx, wrap/unwrap_object) HDF5 uses to
- * wrap objects it creates on our behalf (iteration callbacks, H5Oopen_by_token, references), with
- * its wrap contexts drawn from a free list. */
+ * wrap objects it creates on our behalf (iteration callbacks, H5Oopen_by_token, references): a
+ * wrap context is our context's tagged pointer, or (when the connector below has one of its own)
+ * drawn from a free list. */
 #include "tb_callbacks.h"
 #include "tb_pool.h"
 #include "index.h"
@@ -41,24 +42,51 @@ get_object(const void *obj)
     return H5VLget_object(o->under, o->under_vol_id);
 }
 
+/* A wrap context whose connector below has none (native: always) is our context's pointer with
+ * its lowest bit set (contexts are malloc'd, so that bit is free): HDF5 asks for one on almost
+ * every API call, and this one costs neither the free list nor its lock. */
+static void *
+tag_ctx(tb_ctx_t *ctx)
+{
+    return (void *)((uintptr_t)ctx | 1u);
+}
+
+/* The context a wrap context names, and the one of the connector below (NULL for a tagged one). */
+static tb_ctx_t *
+ctx_of(void *wrap_ctx, void **under_wrap_ctx_out)
+{
+    if ((uintptr_t)wrap_ctx & 1u) {
+        *under_wrap_ctx_out = NULL;
+        return (tb_ctx_t *)((uintptr_t)wrap_ctx & ~(uintptr_t)1u);
+    }
+    tb_wrap_ctx_t *w    = wrap_ctx;
+    *under_wrap_ctx_out = w->under_wrap_ctx;
+    return w->ctx;
+}
+
 static herr_t
 get_wrap_ctx(const void *obj, void **wrap_ctx_out)
 {
     const tb_obj_t *o = obj;
-    tb_wrap_ctx_t  *w = tb_objpool_get(&wrap_pool);
-    if (!w) {
-        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate a wrap context");
-        return -1;
-    }
     /* HDF5 asks on every API call, a lazy attribute's too: it has nothing below yet, and the
      * connector below is native (the only one the index runs on), whose wrap context is none.
      * TB_NO_DUTIES: asking for a wrap context must not make a lazy object real. */
-    w->under_wrap_ctx = NULL;
-    if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &w->under_wrap_ctx) < 0) {
-        tb_objpool_put(&wrap_pool, w);
+    void *under_wrap_ctx = NULL;
+    if (o->under && H5VLget_wrap_ctx(o->under, o->under_vol_id, &under_wrap_ctx) < 0)
+        return -1;
+    if (!under_wrap_ctx) {
+        tb_ctx_ref(o->ctx);
+        *wrap_ctx_out = tag_ctx(o->ctx);
+        return 0;
+    }
+    tb_wrap_ctx_t *w = tb_objpool_get(&wrap_pool);
+    if (!w) {
+        (void)H5VLfree_wrap_ctx(under_wrap_ctx, o->under_vol_id);
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot allocate a wrap context");
         return -1;
     }
-    w->ctx = o->ctx;
+    w->under_wrap_ctx = under_wrap_ctx;
+    w->ctx            = o->ctx;
     tb_ctx_ref(o->ctx);
     *wrap_ctx_out = w;
     return 0;
@@ -67,11 +95,12 @@ get_wrap_ctx(const void *obj, void **wrap_ctx_out)
 static void *
 wrap_object(void *obj, H5I_type_t obj_type, void *wrap_ctx)
 {
-    tb_wrap_ctx_t *w     = wrap_ctx;
-    void           *under = H5VLwrap_object(obj, obj_type, w->ctx->under_vol_id, w->under_wrap_ctx);
+    void     *under_wrap_ctx;
+    tb_ctx_t *ctx   = ctx_of(wrap_ctx, &under_wrap_ctx);
+    void     *under = H5VLwrap_object(obj, obj_type, ctx->under_vol_id, under_wrap_ctx);
     if (!under)
         return NULL;
-    tb_obj_t *o = tb_obj_new(under, w->ctx);
+    tb_obj_t *o = tb_obj_new(under, ctx);
     if (o)
         tb_hooks_obj_wrapped(o);
     return o;
@@ -92,12 +121,14 @@ unwrap_object(void *obj)
 static herr_t
 free_wrap_ctx(void *wrap_ctx)
 {
-    tb_wrap_ctx_t *w   = wrap_ctx;
-    herr_t          ret = 0;
-    if (w->under_wrap_ctx)
-        ret = H5VLfree_wrap_ctx(w->under_wrap_ctx, w->ctx->under_vol_id);
-    tb_ctx_unref(w->ctx);
-    tb_objpool_put(&wrap_pool, w);
+    void     *under_wrap_ctx;
+    tb_ctx_t *ctx = ctx_of(wrap_ctx, &under_wrap_ctx);
+    herr_t    ret = 0;
+    if (under_wrap_ctx)
+        ret = H5VLfree_wrap_ctx(under_wrap_ctx, ctx->under_vol_id);
+    tb_ctx_unref(ctx);
+    if (!((uintptr_t)wrap_ctx & 1u))
+        tb_objpool_put(&wrap_pool, wrap_ctx);
     return ret;
 }
 
