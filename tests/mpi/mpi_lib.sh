@@ -11,9 +11,12 @@ source "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
 TB_MPI_FLAGS=(--allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0)
 
 # mpi_argv NP — the command line that starts a program on NP ranks, killed after
-# ${TB_MPI_TIMEOUT:-300} s (exit 124 then), in the array MPI_ARGV.
+# ${TB_MPI_TIMEOUT:-300} s (exit 124 then), in the array MPI_ARGV. Its exit status also goes to the
+# file $TB_MPI_RC when set (lib.sh's turbo reports a run that printed no stats as 97, also when
+# the time limit killed it: the file tells a hang apart).
 mpi_argv() {
-  MPI_ARGV=(timeout -k 10 "${TB_MPI_TIMEOUT:-300}" "$TB_MPIEXEC" "${TB_MPI_FLAGS[@]}" -n "$1")
+  MPI_ARGV=(bash -c 'timeout -k 10 "$@"; rc=$?; [ -z "${TB_MPI_RC:-}" ] || echo $rc > "$TB_MPI_RC"; exit $rc'
+            tb_mpi "${TB_MPI_TIMEOUT:-300}" "$TB_MPIEXEC" "${TB_MPI_FLAGS[@]}" -n "$1")
 }
 
 # mpi_stock NP PROGRAM [ARGS...] — PROGRAM on NP ranks with stock HDF5 (no plugins).
@@ -28,10 +31,16 @@ mpi_turbo() {
   local np=$1; shift
   mpi_argv "$np"
   local stats; stats=$(mktemp)
+  local rcfile; rcfile=$(mktemp)
   local rc=0
-  TB_STATS_LOG=$stats turbo "${MPI_ARGV[@]}" "$@" || rc=$?
+  TB_MPI_RC=$rcfile TB_STATS_LOG=$stats turbo "${MPI_ARGV[@]}" "$@" || rc=$?
   local n; n=$(grep -c "h5turbo stats: wrappers malloc=[1-9]" "$stats" || true)
-  rm -f "$stats"
+  local run_rc; run_rc=$(cat "$rcfile")
+  rm -f "$stats" "$rcfile"
+  if [ "$run_rc" = 124 ] || [ "$run_rc" = 137 ]; then
+    echo "FAIL: killed after ${TB_MPI_TIMEOUT:-300} s (hang?): $*" >&2
+    return 124
+  fi
   if [ "$rc" -ne 97 ] && [ "$n" -lt "$np" ]; then
     echo "FAIL: h5turbo active on $n of $np ranks for: $*" >&2
     return 97
