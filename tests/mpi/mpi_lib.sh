@@ -26,7 +26,8 @@ mpi_stock() {
 }
 
 # mpi_turbo NP PROGRAM [ARGS...] — PROGRAM on NP ranks under h5turbo; fails (97) unless every one
-# of the NP ranks printed h5turbo's stats line, i.e. loaded the connector.
+# of the NP ranks printed h5turbo's stats line, i.e. loaded the connector. The stats lines are
+# appended to $TB_STATS_LOG when set.
 mpi_turbo() {
   local np=$1; shift
   mpi_argv "$np"
@@ -36,6 +37,7 @@ mpi_turbo() {
   TB_MPI_RC=$rcfile TB_STATS_LOG=$stats turbo "${MPI_ARGV[@]}" "$@" || rc=$?
   local n; n=$(grep -c "h5turbo stats: wrappers malloc=[1-9]" "$stats" || true)
   local run_rc; run_rc=$(cat "$rcfile")
+  if [ -n "${TB_STATS_LOG:-}" ]; then cat "$stats" >> "$TB_STATS_LOG"; fi # the caller's, if any
   rm -f "$stats" "$rcfile"
   if [ "$run_rc" = 124 ] || [ "$run_rc" = 137 ]; then
     echo "FAIL: killed after ${TB_MPI_TIMEOUT:-300} s (hang?): $*" >&2
