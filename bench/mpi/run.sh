@@ -21,7 +21,7 @@ reps=${REPS:-3}; frames=${FRAMES:-64}; atoms=${ATOMS:-1000}
 work=${WORK:-$(mktemp -d)}
 mkdir -p "$work"
 trap '[ -z "${WORK:-}" ] && rm -rf "$work"' EXIT
-mpi=(mpiexec --allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0)
+mpi=(mpiexec --allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0 --mca mpi_yield_when_idle 1)
 unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH
 
 # one MODE N M DRIVER — one read; prints "SLOWEST READS RESULT-LINE".

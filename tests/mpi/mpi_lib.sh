@@ -8,7 +8,10 @@ source "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
 # on, OMPIO returns wrong data for some non-contiguous reads (open-mpi/ompi#10546), and HDF5's
 # t_pmulti_dset fails at np 4 natively. ROMIO (--mca io romio321) passes too; OMPIO is kept because
 # it is what an unconfigured OpenMPI 4.1 uses.
-TB_MPI_FLAGS=(--allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0)
+# mpi_yield_when_idle 1: waiting ranks yield the core instead of spinning; on a machine shared with
+# other jobs (CI runners, this one) a spinning rank starves the rank it waits for (t_filters_parallel
+# at np 2 under load: 84 s spinning, 29 s yielding).
+TB_MPI_FLAGS=(--allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0 --mca mpi_yield_when_idle 1)
 
 # mpi_argv NP — the command line that starts a program on NP ranks, killed after
 # ${TB_MPI_TIMEOUT:-300} s (exit 124 then), in the array MPI_ARGV. Its exit status also goes to the
