@@ -6,8 +6,8 @@ source "$(dirname "${BASH_SOURCE[0]}")/../integration/lib.sh"
 # --allow-run-as-root: CI and this machine run as root. --oversubscribe: np 4 on 2 cores.
 # I/O component: OpenMPI's default OMPIO, as users get it, with its read data sieving off: with it
 # on, OMPIO returns wrong data for some non-contiguous reads (open-mpi/ompi#10546), and HDF5's
-# t_pmulti_dset fails at np 4 natively. ROMIO (--mca io romio321) passes too; OMPIO is kept because
-# it is what an unconfigured OpenMPI 4.1 uses.
+# t_pmulti_dset fails at np 4 natively (seen here). ROMIO (--mca io romio321) is reported to pass
+# too (not checked); OMPIO is kept because it is what an unconfigured OpenMPI 4.1 uses.
 # mpi_yield_when_idle 1: waiting ranks yield the core instead of spinning; on a machine shared with
 # other jobs (CI runners, this one) a spinning rank starves the rank it waits for (t_filters_parallel
 # at np 2 under load: 84 s spinning, 29 s yielding).
