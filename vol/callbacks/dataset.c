@@ -106,6 +106,23 @@ multi_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_s
     return 0;
 }
 
+/* Whether a multi-dataset call is taken one dataset at a time (multi_io): only when the pipeline
+ * may take one of them. On a file whose driver does MPI I/O the call is collective and reaches
+ * native whole, as the application made it (one collective, the selection I/O mode it reports);
+ * so does any call the pipeline would only forward. */
+static bool
+multi_split(size_t count, void *dset[])
+{
+    bool any = false;
+    for (size_t i = 0; i < count; i++) {
+        const tb_obj_t *o = dset[i];
+        if (o->ctx->file_mpi)
+            return false;
+        any = any || o->ctx->cfg.pipeline;
+    }
+    return any;
+}
+
 static herr_t
 dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
              hid_t dxpl_id, void *buf[], void **req)
@@ -121,7 +138,7 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
         if (tb_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
-    else if (!req)
+    else if (!req && multi_split(count, dset))
         return multi_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     pret = forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
     if (count == 1 && pret >= 0 && !req)
@@ -140,7 +157,7 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
         if (tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
-    else if (!req)
+    else if (!req && multi_split(count, dset))
         return multi_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf);
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
 }

@@ -13,18 +13,23 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
     tb_obj_t  *file  = NULL;
     if (!info)
         return NULL;
-    hid_t under_fapl = tb_under_fapl(fapl_id, info);
-    if (under_fapl < 0)
+    /* Collective I/O is native's business: known from the driver's features at run time (the HDF5
+     * that loaded us may be a parallel one whatever we were built against), asked once per open. */
+    bool            mpi = tb_fapl_uses_mpi(fapl_id);
+    tb_under_fapl_t under_fapl;
+    if (tb_under_fapl_begin(fapl_id, info, mpi, &under_fapl) < 0)
         goto done;
-    under = create ? H5VLfile_create(name, flags, fcpl_id, under_fapl, dxpl_id, req)
-                   : H5VLfile_open(name, flags, under_fapl, dxpl_id, req);
+    under = create ? H5VLfile_create(name, flags, fcpl_id, under_fapl.fapl_id, dxpl_id, req)
+                   : H5VLfile_open(name, flags, under_fapl.fapl_id, dxpl_id, req);
+    if (tb_under_fapl_end(&under_fapl) < 0 && under) {
+        H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
+        under = NULL;
+    }
     if (under) {
         tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
-            /* Collective I/O is native's business: known from the driver's features at run time
-             * (the HDF5 that loaded us may be a parallel one whatever we were built against). */
-            ctx->file_mpi = tb_fapl_uses_mpi(fapl_id);
+            ctx->file_mpi    = mpi;
             if (ctx->cfg.pipeline && ctx->file_mpi) {
                 ctx->cfg.pipeline = 0;
                 if (ctx->cfg.debug)
@@ -40,11 +45,6 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
             tb_hooks_file_opened(file, name, flags, fapl_id, create);
     }
 done:
-    if (under_fapl >= 0) {
-        hid_t saved = tb_err_save();
-        H5Pclose(under_fapl);
-        tb_err_restore(saved);
-    }
     tb_info_release(info);
     return file;
 }
@@ -78,12 +78,12 @@ file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t
     if (!info)
         return -1;
     H5VL_file_specific_args_t my = *args;
-    hid_t under_fapl = tb_under_fapl(*fapl_slot, info);
-    if (under_fapl >= 0) {
+    tb_under_fapl_t           under_fapl;
+    if (tb_under_fapl_begin(*fapl_slot, info, tb_fapl_uses_mpi(*fapl_slot), &under_fapl) >= 0) {
         if (my.op_type == H5VL_FILE_IS_ACCESSIBLE)
-            my.args.is_accessible.fapl_id = under_fapl;
+            my.args.is_accessible.fapl_id = under_fapl.fapl_id;
         else
-            my.args.del.fapl_id = under_fapl;
+            my.args.del.fapl_id = under_fapl.fapl_id;
         ret = H5VLfile_specific(NULL, info->under_vol_id, &my, dxpl_id, req);
         if (req && *req) {
             tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
@@ -92,9 +92,8 @@ file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t
                 tb_ctx_unref(ctx);
             }
         }
-        hid_t saved = tb_err_save();
-        H5Pclose(under_fapl);
-        tb_err_restore(saved);
+        if (tb_under_fapl_end(&under_fapl) < 0)
+            ret = -1;
     }
     tb_info_release(info);
     return ret;

@@ -255,15 +255,73 @@ tb_info_release(tb_info_t *info)
     info_free(info);
 }
 
-hid_t
-tb_under_fapl(hid_t fapl_id, const tb_info_t *info)
+/* H5VLfile_open and the file-specific calls pick the connector to call from the access list's VOL
+ * property, so the list handed below must name the connector below, not us. The pass-through way
+ * (H5VLpassthru.c's) is a copy of the list with the property changed; but copying a list runs the
+ * copy callback of every property, and the MPI-IO driver's duplicates the communicator (an
+ * MPI_Comm_dup: a collective, one per open that stock HDF5 does not make). For a list whose driver
+ * does MPI I/O the application's own list is changed in place instead, for the duration of the
+ * call, and its VOL property (our ID, the very info it held) put back after it: native reads the
+ * property only to choose the connector (the file keeps its own copy of the list, as in a stock
+ * run). HDF5's default access list is never changed; it carries a communicator only when
+ * HDF5_DRIVER names an MPI driver, and is copied then. */
+int
+tb_under_fapl_begin(hid_t fapl_id, const tb_info_t *info, bool mpi, tb_under_fapl_t *u_out)
 {
+    u_out->fapl_id    = H5I_INVALID_HID;
+    u_out->our_vol_id = H5I_INVALID_HID;
+    u_out->our_info   = NULL;
+    if (mpi && fapl_id != H5P_DEFAULT && fapl_id != H5P_FILE_ACCESS_DEFAULT) {
+        hid_t our = H5I_INVALID_HID;
+        if (H5Pget_vol_id(fapl_id, &our) < 0)
+            return -1;
+        void *our_info = NULL;
+        if (H5Pget_vol_info(fapl_id, &our_info) < 0) {
+            H5Idec_ref(our);
+            return -1;
+        }
+        if (H5Pset_vol(fapl_id, info->under_vol_id, info->under_vol_info) < 0) {
+            info_free(our_info);
+            H5Idec_ref(our);
+            return -1;
+        }
+        u_out->fapl_id    = fapl_id;
+        u_out->our_vol_id = our;
+        u_out->our_info   = our_info;
+        return 0;
+    }
     hid_t under = H5Pcopy(fapl_id);
     if (under < 0)
-        return H5I_INVALID_HID;
+        return -1;
     if (H5Pset_vol(under, info->under_vol_id, info->under_vol_info) < 0) {
         H5Pclose(under);
-        return H5I_INVALID_HID;
+        return -1;
     }
-    return under;
+    u_out->fapl_id = under;
+    return 0;
+}
+
+int
+tb_under_fapl_end(tb_under_fapl_t *u)
+{
+    int ret = 0;
+    if (u->fapl_id < 0)
+        return 0;
+    hid_t saved = tb_err_save();
+    if (u->our_vol_id >= 0) {
+        /* Our info is copied in by our own info class (info_copy), NULL kept NULL. */
+        if (H5Pset_vol(u->fapl_id, u->our_vol_id, u->our_info) < 0)
+            ret = -1;
+        info_free(u->our_info);
+        H5Idec_ref(u->our_vol_id);
+    }
+    else
+        H5Pclose(u->fapl_id);
+    tb_err_restore(saved);
+    if (ret < 0)
+        TB_PUSH("vol", TB_ERR_NOMEM, "cannot give the file access list its VOL connector (h5turbo) back");
+    u->fapl_id    = H5I_INVALID_HID;
+    u->our_vol_id = H5I_INVALID_HID;
+    u->our_info   = NULL;
+    return ret;
 }

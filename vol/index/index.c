@@ -36,21 +36,31 @@ tb_index_get_stats(tb_index_stats_t *out)
 void
 tb_index_print_stats(FILE *out)
 {
-    fprintf(out,
-            "h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu groups_lazy=%zu attrs_lazy=%zu "
-            "dsets_lazy=%zu materialised=%zu; sidecars",
-            tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.groups_lazy,
-            tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy,
-            tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
-                tb_ix_stats.types_materialised);
+    /* One write for the whole line: processes sharing one stderr (MPI ranks under mpiexec) must
+     * not cut into each other's lines. */
+    char   line[2048];
+    size_t n = 0;
+#define TB_IX_LINE(...)                                                                            \
+    do {                                                                                           \
+        int w = snprintf(line + n, sizeof(line) - n, __VA_ARGS__);                                 \
+        n     = w < 0 ? n : (n + (size_t)w < sizeof(line) ? n + (size_t)w : sizeof(line) - 1);     \
+    } while (0)
+    TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu groups_lazy=%zu attrs_lazy=%zu "
+               "dsets_lazy=%zu materialised=%zu; sidecars",
+               tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.groups_lazy,
+               tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy,
+               tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
+                   tb_ix_stats.types_materialised);
     /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
     int any = 0;
     for (int o = 0; o < TB_SC_NOUTCOMES; o++)
         if (tb_sc_tally[o] || o == TB_SC_LOADED || o == TB_SC_WRITTEN) {
-            fprintf(out, " %s=%zu", tb_sc_outcome_key((tb_sc_outcome_t)o), tb_sc_tally[o]);
+            TB_IX_LINE(" %s=%zu", tb_sc_outcome_key((tb_sc_outcome_t)o), tb_sc_tally[o]);
             any = 1;
         }
-    fprintf(out, "%s\n", any ? "" : " none");
+    TB_IX_LINE("%s\n", any ? "" : " none");
+#undef TB_IX_LINE
+    fputs(line, out);
 }
 
 /* Something that can change links, objects or attributes happened through this process: every

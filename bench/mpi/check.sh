@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# check.sh — bench/mpi's correctness check (CTest mpi.bench_chain_check): a small chain (3 H5MD-like
+# files) read on 2 ranks with sec2, MPI-IO and MPI-IO with collective metadata, stock and under
+# h5turbo on a first (no sidecar) and a second run: what every run read (objects, attributes, a
+# checksum of the data) must equal stock's; with sec2 the second run must answer from sidecars,
+# with MPI-IO the index must be off (H5TURBO_DEBUG says why) and no rank may hang.
+source "$(dirname "$0")/../../tests/mpi/mpi_lib.sh"
+: "${TB_BENCH_CHAIN:?}"
+np=2; files=3
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+export XDG_CACHE_HOME="$tmp/cache" TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+mpi_stock 1 "$TB_BENCH_CHAIN" gen "$tmp" $files 8 100 > /dev/null || fail "gen failed"
+settle
+for drv in sec2 mpio mpio-collmd; do
+  rm -rf "$XDG_CACHE_HOME"
+  mpi_stock $np "$TB_BENCH_CHAIN" read "$tmp" $files $drv > stock.out 2>&1 || { cat stock.out; fail "$drv: stock read failed"; }
+  want=$(grep '^result:' stock.out) || { cat stock.out; fail "$drv: no result line"; }
+  for run in first second; do
+    rc=0
+    H5TURBO_DEBUG=1 TB_STATS_LOG="$tmp/stats.$run" mpi_turbo $np "$TB_BENCH_CHAIN" read "$tmp" $files $drv > turbo.out 2> turbo.err || rc=$?
+    [ $rc -eq 0 ] || { cat turbo.out turbo.err; fail "$drv, $run run: failed under h5turbo (exit $rc)"; }
+    got=$(grep '^result:' turbo.out) || true
+    [ "$got" = "$want" ] || fail "$drv, $run run: h5turbo read '$got', stock '$want'"
+    if [ $drv = sec2 ] && [ $run = second ]; then
+      n=$(grep -c 'sidecars loaded=[1-9]' "$tmp/stats.$run" || true)
+      [ "$n" -eq $np ] || { cat "$tmp/stats.$run"; fail "sec2 second run: $n of $np ranks loaded sidecars"; }
+    fi
+    if [ $drv != sec2 ]; then
+      n=$(grep -c 'index off (the file driver does MPI I/O)' turbo.err || true)
+      [ "$n" -eq $((np * files)) ] || { cat turbo.err; fail "$drv: 'index off' said $n times, expected $((np * files))"; }
+    fi
+    rm -f "$tmp/stats.$run"
+    echo "ok: $drv, $run run: $got"
+  done
+done

@@ -1,0 +1,216 @@
+/* mpi_prog.c — an MPI program linked to the parallel HDF5 for the `mpi` tests: a collective
+ * DEFLATE write through the MPI-IO driver (issue #16's deadlock: it hung in H5Fclose when the
+ * pipeline ran on MPI-IO files) and repeated read-only opens (for counting MPI_Comm_dup). */
+#include <hdf5.h>
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ROWS_PER_RANK 64
+#define COLS          1024
+#define CHUNK_ROWS    16
+
+static int rank_g;
+
+#define CHECK(expr)                                                                                \
+    do {                                                                                           \
+        if ((expr) < 0) {                                                                          \
+            fprintf(stderr, "rank %d: %s:%d: %s failed\n", rank_g, __FILE__, __LINE__, #expr);      \
+            MPI_Abort(MPI_COMM_WORLD, 2);                                                          \
+        }                                                                                          \
+    } while (0)
+
+/* What rank r stores at (row, col) of its block: compressible, and different per rank. */
+static int
+value_at(int r, int row, int col)
+{
+    return r * 1000003 + row * 7 + (col / 8);
+}
+
+static hid_t
+mpio_fapl(int coll_md)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    CHECK(fapl);
+    CHECK(H5Pset_fapl_mpio(fapl, MPI_COMM_WORLD, MPI_INFO_NULL));
+    if (coll_md) {
+        CHECK(H5Pset_all_coll_metadata_ops(fapl, 1));
+        CHECK(H5Pset_coll_metadata_write(fapl, 1));
+    }
+    return fapl;
+}
+
+/* The application's access list after an open must be the one it passed (h5turbo changes it for
+ * the duration of the open, to hand it below without copying the communicator): the same VOL
+ * connector, with the same info, as a copy taken before. */
+static void
+check_fapl_unchanged(hid_t fapl, hid_t before)
+{
+    hid_t              vol_now = H5I_INVALID_HID, vol_before = H5I_INVALID_HID;
+    H5VL_class_value_t now = -1, was = -1;
+    void              *info_now = NULL, *info_was = NULL;
+    char              *str_now = NULL, *str_was = NULL;
+    CHECK(H5Pget_vol_id(fapl, &vol_now));
+    CHECK(H5Pget_vol_id(before, &vol_before));
+    CHECK(H5VLget_value(vol_now, &now));
+    CHECK(H5VLget_value(vol_before, &was));
+    CHECK(H5Pget_vol_info(fapl, &info_now));
+    CHECK(H5Pget_vol_info(before, &info_was));
+    CHECK(H5VLconnector_info_to_str(info_now, vol_now, &str_now));
+    CHECK(H5VLconnector_info_to_str(info_was, vol_before, &str_was));
+    if (now != was || (!str_now) != (!str_was) || (str_now && strcmp(str_now, str_was) != 0)) {
+        fprintf(stderr, "rank %d: the access list changed across an open (connector %d \"%s\", was %d \"%s\")\n",
+                rank_g, (int)now, str_now ? str_now : "", (int)was, str_was ? str_was : "");
+        MPI_Abort(MPI_COMM_WORLD, 4);
+    }
+    H5free_memory(str_now);
+    H5free_memory(str_was);
+    if (info_now)
+        H5VLfree_connector_info(vol_now, info_now);
+    if (info_was)
+        H5VLfree_connector_info(vol_before, info_was);
+    H5VLclose(vol_now);
+    H5VLclose(vol_before);
+}
+
+/* Every rank writes its ROWS_PER_RANK rows of a chunked, shuffled, DEFLATE-compressed dataset in
+ * one collective H5Dwrite (parallel HDF5 writes filtered datasets collectively only), closes the
+ * file, reopens it and checks every rank's rows. */
+static int
+cmd_write(const char *path, int nranks, int coll_md)
+{
+    hid_t fapl   = mpio_fapl(coll_md);
+    hid_t before = H5Pcopy(fapl);
+    CHECK(before);
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    CHECK(file);
+    check_fapl_unchanged(fapl, before);
+    hsize_t dims[2]  = {(hsize_t)nranks * ROWS_PER_RANK, COLS};
+    hsize_t chunk[2] = {CHUNK_ROWS, COLS};
+    hid_t   space    = H5Screate_simple(2, dims, NULL);
+    hid_t   dcpl     = H5Pcreate(H5P_DATASET_CREATE);
+    CHECK(space);
+    CHECK(dcpl);
+    CHECK(H5Pset_chunk(dcpl, 2, chunk));
+    CHECK(H5Pset_shuffle(dcpl));
+    CHECK(H5Pset_deflate(dcpl, 1));
+    CHECK(H5Pset_fletcher32(dcpl));
+    hid_t dset = H5Dcreate2(file, "data", H5T_NATIVE_INT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    CHECK(dset);
+
+    int *buf = malloc(sizeof(int) * ROWS_PER_RANK * COLS);
+    if (!buf)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (int row = 0; row < ROWS_PER_RANK; row++)
+        for (int col = 0; col < COLS; col++)
+            buf[row * COLS + col] = value_at(rank_g, row, col);
+    hsize_t start[2] = {(hsize_t)rank_g * ROWS_PER_RANK, 0}, count[2] = {ROWS_PER_RANK, COLS};
+    hid_t   fsel     = H5Scopy(space);
+    CHECK(fsel);
+    CHECK(H5Sselect_hyperslab(fsel, H5S_SELECT_SET, start, NULL, count, NULL));
+    hid_t mspace = H5Screate_simple(2, count, NULL);
+    hid_t dxpl   = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(mspace);
+    CHECK(dxpl);
+    CHECK(H5Pset_dxpl_mpio(dxpl, H5FD_MPIO_COLLECTIVE));
+    CHECK(H5Dwrite(dset, H5T_NATIVE_INT, mspace, fsel, dxpl, buf));
+    CHECK(H5Dclose(dset));
+    CHECK(H5Fclose(file)); /* where the pipeline's chunk writes deadlocked */
+
+    /* Read back: every rank reads every block (independent opens of a collective file). */
+    file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    CHECK(file);
+    check_fapl_unchanged(fapl, before);
+    dset = H5Dopen2(file, "data", H5P_DEFAULT);
+    CHECK(dset);
+    int bad = 0;
+    for (int r = 0; r < nranks && !bad; r++) {
+        start[0] = (hsize_t)r * ROWS_PER_RANK;
+        CHECK(H5Sselect_hyperslab(fsel, H5S_SELECT_SET, start, NULL, count, NULL));
+        memset(buf, 0, sizeof(int) * ROWS_PER_RANK * COLS);
+        CHECK(H5Dread(dset, H5T_NATIVE_INT, mspace, fsel, dxpl, buf));
+        for (int row = 0; row < ROWS_PER_RANK && !bad; row++)
+            for (int col = 0; col < COLS; col++)
+                if (buf[row * COLS + col] != value_at(r, row, col)) {
+                    fprintf(stderr, "rank %d: block %d (%d,%d) = %d, wrote %d\n", rank_g, r, row, col,
+                            buf[row * COLS + col], value_at(r, row, col));
+                    bad = 1;
+                    break;
+                }
+    }
+    CHECK(H5Dclose(dset));
+    CHECK(H5Fclose(file));
+    free(buf);
+    H5Pclose(dxpl);
+    H5Sclose(mspace);
+    H5Sclose(fsel);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Pclose(before);
+    H5Pclose(fapl);
+    return bad;
+}
+
+/* Opens the file read-only `times` times through the MPI-IO driver, each time opening the dataset
+ * and reading this rank's rows: what the MPI_Comm_dup counter compares, stock vs h5turbo. */
+static int
+cmd_reopen(const char *path, int times, int coll_md)
+{
+    hid_t fapl   = mpio_fapl(coll_md);
+    hid_t before = H5Pcopy(fapl);
+    int  *buf    = malloc(sizeof(int) * ROWS_PER_RANK * COLS);
+    CHECK(before);
+    if (!buf)
+        MPI_Abort(MPI_COMM_WORLD, 3);
+    for (int i = 0; i < times; i++) {
+        hid_t file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+        CHECK(file);
+        check_fapl_unchanged(fapl, before);
+        hid_t dset = H5Dopen2(file, "data", H5P_DEFAULT);
+        CHECK(dset);
+        hid_t   fsel     = H5Dget_space(dset);
+        hsize_t start[2] = {(hsize_t)rank_g * ROWS_PER_RANK, 0}, count[2] = {ROWS_PER_RANK, COLS};
+        CHECK(fsel);
+        CHECK(H5Sselect_hyperslab(fsel, H5S_SELECT_SET, start, NULL, count, NULL));
+        hid_t mspace = H5Screate_simple(2, count, NULL);
+        CHECK(mspace);
+        CHECK(H5Dread(dset, H5T_NATIVE_INT, mspace, fsel, H5P_DEFAULT, buf));
+        if (buf[0] != value_at(rank_g, 0, 0)) {
+            fprintf(stderr, "rank %d: read %d, expected %d\n", rank_g, buf[0], value_at(rank_g, 0, 0));
+            return 1;
+        }
+        H5Sclose(mspace);
+        H5Sclose(fsel);
+        CHECK(H5Dclose(dset));
+        CHECK(H5Fclose(file));
+    }
+    free(buf);
+    H5Pclose(before);
+    H5Pclose(fapl);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    int nranks = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank_g);
+    MPI_Comm_size(MPI_COMM_WORLD, &nranks);
+    int coll_md = getenv("TB_COLL_MD") && strcmp(getenv("TB_COLL_MD"), "1") == 0;
+    int rc      = 2;
+    if (argc == 3 && strcmp(argv[1], "write") == 0)
+        rc = cmd_write(argv[2], nranks, coll_md);
+    else if (argc == 4 && strcmp(argv[1], "reopen") == 0)
+        rc = cmd_reopen(argv[2], atoi(argv[3]), coll_md);
+    else if (rank_g == 0)
+        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES\n", argv[0]);
+    int any = 0;
+    MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    if (rank_g == 0 && any == 0)
+        printf("ok: %s on %d ranks\n", argv[1], nranks);
+    MPI_Finalize();
+    return any;
+}
