@@ -155,6 +155,22 @@ sample_entropy(const uint32_t h[256], uint32_t total)
     return log2((double)total) - sum / total + (kinds - 1) / (2.0 * total * 0.6931471805599453);
 }
 
+/* The histogram of DRIFT_SAMPLES bytes q[0], q[stride], q[2 * stride], ... */
+static void
+sample_histogram(const uint8_t *q, size_t stride, uint32_t h[256])
+{
+    /* Four tables so that runs of one value do not serialise on one counter. */
+    uint16_t t[4][256] = {{0}};
+    for (size_t i = 0; i < DRIFT_SAMPLES; i += 4) {
+        t[0][q[(i + 0) * stride]]++;
+        t[1][q[(i + 1) * stride]]++;
+        t[2][q[(i + 2) * stride]]++;
+        t[3][q[(i + 3) * stride]]++;
+    }
+    for (int k = 0; k < 256; k++)
+        h[k] = (uint32_t)t[0][k] + t[1][k] + t[2][k] + t[3][k];
+}
+
 /* 1 when the bytes base[0], base[unit], ..., base[(nunits - 1) * unit] (one plane of shuffled
  * data, or one byte lane of unshuffled elements) have statistics that drift: the mean entropy of
  * DRIFT_SEGMENTS equal pieces is DRIFT_BITS below the entropy of their union. */
@@ -164,24 +180,19 @@ lane_drifts(const uint8_t *base, size_t nunits, size_t unit)
     size_t seg = nunits / DRIFT_SEGMENTS;
     if (seg < 2 * DRIFT_SAMPLES)
         return 0;
-    size_t   step     = seg / DRIFT_SAMPLES;
+    /* A first look over the whole lane: below 1 bit per byte (sparse masks, gain codes) local
+     * tables can gain little, and most chunks of such data stop here. */
+    uint32_t h[256];
+    sample_histogram(base, (nunits / DRIFT_SAMPLES) * unit, h);
+    if (sample_entropy(h, DRIFT_SAMPLES) < 1.0)
+        return 0;
     uint32_t all[256] = {0};
     double   local    = 0;
     for (size_t g = 0; g < DRIFT_SEGMENTS; g++) {
-        /* Four tables so that runs of one value do not serialise on one counter. */
-        uint32_t       h[4][256] = {{0}};
-        const uint8_t *q         = base + g * seg * unit;
-        for (size_t i = 0; i < DRIFT_SAMPLES; i += 4) {
-            h[0][q[(i + 0) * step * unit]]++;
-            h[1][q[(i + 1) * step * unit]]++;
-            h[2][q[(i + 2) * step * unit]]++;
-            h[3][q[(i + 3) * step * unit]]++;
-        }
-        for (int k = 0; k < 256; k++) {
-            h[0][k] += h[1][k] + h[2][k] + h[3][k];
-            all[k] += h[0][k];
-        }
-        local += sample_entropy(h[0], DRIFT_SAMPLES);
+        sample_histogram(base + g * seg * unit, (seg / DRIFT_SAMPLES) * unit, h);
+        for (int k = 0; k < 256; k++)
+            all[k] += h[k];
+        local += sample_entropy(h, DRIFT_SAMPLES);
     }
     return sample_entropy(all, DRIFT_SAMPLES * DRIFT_SEGMENTS) - local / DRIFT_SEGMENTS > DRIFT_BITS;
 }
