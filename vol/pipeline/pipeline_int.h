@@ -67,6 +67,12 @@ typedef struct tb_pipe_dset {
     hsize_t              nchunk_dim[TB_PIPE_RANK];
     tb_pipe_map_entry_t *map;
     size_t               map_nchunks;
+    /* Decoded chunks of reads that took only part of them (pipeline_cache.c), at most cache_max
+     * (from the access list's chunk cache, as HDF5 sizes its own; 0: none). Application's
+     * thread only; a job reads the entries it was handed while it runs. */
+    size_t                  cache_max, cache_n;
+    uint64_t                cache_gen, cache_tick;
+    struct tb_pipe_cached *cache;
 } tb_pipe_dset_t;
 
 /* What a plan's file selection is. Writes take only boxes; reads all three. */
@@ -186,6 +192,23 @@ int  tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_
 const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* Reads a stored chunk (any thread): TB_OK or TB_ERR_IO. */
 tb_status_t tb_pipe_map_pread(int fd, const tb_pipe_map_entry_t *e, void *buf);
+
+/* ---- pipeline_cache.c (application's thread) */
+#define TB_PIPE_CACHE_MAX 64 /* decoded chunks one dataset handle keeps at most */
+/* Sizes p's cache from the dataset's chunk-cache settings (H5Pget_chunk_cache of its access
+ * list): as many chunks as fit in rdcc_nbytes, none when rdcc_nbytes or rdcc_nslots is 0 or a
+ * chunk is larger than rdcc_nbytes (HDF5 does not cache those either). */
+void           tb_pipe_cache_config(tb_pipe_dset_t *p, size_t rdcc_nslots, size_t rdcc_nbytes);
+/* The decoded chunk at offset (chunk_nbytes, file type), or NULL. Everything cached is dropped
+ * first when anything may have written chunks since it was cached (tb_pipe_cache_written). */
+const uint8_t *tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset);
+/* Keeps `data` (a tb_buf of chunk_nbytes, now owned by the cache) as the chunk at offset,
+ * evicting the least recently used when full. */
+void           tb_pipe_cache_put(tb_pipe_dset_t *p, const hsize_t *offset, uint8_t *data);
+void           tb_pipe_cache_drop(tb_pipe_dset_t *p);
+/* Something may have written chunks of some dataset (any H5Dwrite through the connector, a
+ * direct chunk write, a change of extent...): every cache is stale. */
+void           tb_pipe_cache_written(void);
 
 /* ---- pipeline_codec.c (any thread; no HDF5 calls) */
 /* Prepares stage sizes and p->buf_nbytes once the stages are known. TB_ERR_UNSUPPORTED when a
