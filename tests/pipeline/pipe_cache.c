@@ -1,8 +1,9 @@
 /* pipe_cache.c — the differential test program of the pipeline's decoded-chunk cache: reads that
  * take chunks a piece at a time (frame by frame through 8-frame chunks, row by row, converted),
- * interleaved with every way a chunk can change under them. Each read prints one hash;
- * pipe_cache.sh runs the same sequence stock and under h5turbo and compares.
- *   make FILE    a float32 dataset [16][64][32] in chunks of 8 frames (shuffle, deflate, fletcher32)
+ * interleaved with every way a chunk can change under them. Frames are 32 KiB (float32) and
+ * 16 KiB (uint16), at or above the size under which reads are left to native. Each read prints
+ * one hash; pipe_cache.sh runs the same sequence stock and under h5turbo and compares.
+ *   make FILE    a float32 dataset [16][128][64] in chunks of 8 frames (shuffle, deflate, fletcher32)
  *                and a uint16 one of the same shape, all written
  *   ro FILE      read-only: frame by frame, row by row, into double, two handles, a dataset access
  *                list with the chunk cache off and one with room for one chunk
@@ -20,8 +21,8 @@
 #include "../unit/tb_test.h"
 
 #define NF 16
-#define NY 64
-#define NX 32
+#define NY 128
+#define NX 64
 #define CF 8
 
 static uint64_t
@@ -139,7 +140,7 @@ do_ro(const char *path)
     hid_t f2 = H5Dopen2(file, "f32", H5P_DEFAULT);
     for (int fr = 0; fr < NF; fr++)
         read_box(fr % 2 ? "ro handle 2" : "ro handle 1", fr % 2 ? f2 : f, fs, H5T_NATIVE_FLOAT, fr, 1, 0, NY);
-    /* The access list's chunk cache: off, then room for one chunk (8 KiB frames, 64 KiB chunks). */
+    /* The access list's chunk cache: off, then room for one chunk (256 KiB). */
     hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
     ASSERT_H5(H5Pset_chunk_cache(dapl, 521, 0, 0.75));
     hid_t f3 = H5Dopen2(file, "f32", dapl);
