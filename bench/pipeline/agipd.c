@@ -13,7 +13,9 @@
  *                                       MODE u32 (both into uint32: gain widened), f32 (both into
  *                                       float32), roi (frames[:, 0:64, :]), stride4 (every 4th
  *                                       frame), points (64 pixels of every frame), multi (both
- *                                       datasets in one H5Dread_multi)
+ *                                       datasets in one H5Dread_multi), union (two regions of
+ *                                       interest of every frame, an H5S_SELECT_OR union), spots
+ *                                       (16 boxes of 8x8 pixels of every frame, OR'ed)
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -254,7 +256,8 @@ do_readx(const char *path, const char *mode, int block)
 {
     int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
     int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points"), multi = !strcmp(mode, "multi");
-    if (!u32 && !f32 && !roi && !stride4 && !points && !multi) {
+    int un = !strcmp(mode, "union"), spots = !strcmp(mode, "spots");
+    if (!u32 && !f32 && !roi && !stride4 && !points && !multi && !un && !spots) {
         fprintf(stderr, "readx: unknown mode %s\n", mode);
         return 2;
     }
@@ -290,6 +293,23 @@ do_readx(const char *path, const char *mode, int block)
                 }
             nelem = (size_t)n * PPF;
             CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, nelem, pts));
+        }
+        else if (un) {
+            /* Two regions of interest of every frame: rows 0-31 whole, and rows 256-319 of
+             * columns 32-95 (an H5S_SELECT_OR union: not one box). */
+            hsize_t c1[3] = {(hsize_t)n, 32, NX}, s2[3] = {(hsize_t)f, 256, 32}, c2[3] = {(hsize_t)n, 64, 64};
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, c1, NULL));
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
+            nelem = (size_t)H5Sget_select_npoints(fs);
+        }
+        else if (spots) {
+            /* 16 boxes of 8x8 pixels in every frame, OR'ed (a sparse union: 1/64 of the frame). */
+            for (int k = 0; k < 16; k++) {
+                hsize_t s1[3] = {(hsize_t)f, (hsize_t)(32 * k + 5), (hsize_t)((k * 37) % (NX - 8))};
+                hsize_t c1[3] = {(hsize_t)n, 8, 8};
+                CHECK(H5Sselect_hyperslab(fs, k ? H5S_SELECT_OR : H5S_SELECT_SET, s1, NULL, c1, NULL));
+            }
+            nelem = (size_t)H5Sget_select_npoints(fs);
         }
         else {
             CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, count, NULL));

@@ -103,6 +103,7 @@ typedef struct tb_pipe_plan {
     hsize_t chi[TB_PIPE_RANK];
     size_t  nchunks;
     size_t  npoints;
+    int     generic;                  /* points listed from a selection pair no other plan takes */
     /* Strided and point plans: the element offsets of the chunks touched, rank per chunk, in
      * chunk order (NULL for a box: every chunk of [clo, chi) is touched). */
     hsize_t *coffs;
@@ -142,10 +143,14 @@ void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 /* ---- pipeline_select.c */
 /* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
  * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
- * type (no chunk is then laid out in the user's buffer as in the file); box_only: accept only
- * box selections (writes). A plan made is released with tb_pipe_plan_free. */
+ * type (no chunk is then laid out in the user's buffer as in the file); how: TB_PIPE_PLAN_BOX_ONLY
+ * accepts only box selections (writes); TB_PIPE_PLAN_DENSE also lists selections element by
+ * element that are dense in their chunks (else only sparse ones are: tests take everything). A
+ * plan made is released with tb_pipe_plan_free. */
+#define TB_PIPE_PLAN_BOX_ONLY 1
+#define TB_PIPE_PLAN_DENSE    2
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                        size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan_out);
+                        size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan_out);
 void tb_pipe_plan_free(tb_pipe_plan_t *plan);
 /* The element offset of the i-th chunk the plan touches (row-major order of chunk indices). */
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);

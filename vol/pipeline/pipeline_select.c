@@ -184,7 +184,12 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
     }
     size_t nchunks = 0;
     if (ok) {
-        qsort(keys, n, sizeof(*keys), pt_key_cmp);
+        /* (Points read in row-major order through chunks of whole rows often come sorted.) */
+        size_t sorted = 1;
+        while (sorted < n && keys[sorted].chunk >= keys[sorted - 1].chunk)
+            sorted++;
+        if (sorted < n)
+            qsort(keys, n, sizeof(*keys), pt_key_cmp);
         for (size_t i = 0; i < n; i++)
             if (i == 0 || keys[i].chunk != keys[i - 1].chunk)
                 nchunks++;
@@ -277,11 +282,18 @@ static void
 add_coords(void *arg, hsize_t off, size_t len)
 {
     coords_acc_t *a = arg;
+    size_t        r = (size_t)a->rank;
+    hsize_t       x[TB_PIPE_RANK], lin = off;
+    for (int d = a->rank - 1; d >= 0; d--) {
+        x[d] = lin % a->dims[d];
+        lin /= a->dims[d];
+    }
     for (size_t e = 0; e < len && a->n < a->cap; e++, a->n++) {
-        hsize_t lin = off + e;
-        for (int d = a->rank - 1; d >= 0; d--) {
-            a->out[a->n * (size_t)a->rank + (size_t)d] = lin % a->dims[d];
-            lin /= a->dims[d];
+        memcpy(a->out + a->n * r, x, r * sizeof(hsize_t));
+        for (int d = a->rank - 1; d >= 0; d--) { /* the next element in row-major order */
+            if (++x[d] < a->dims[d])
+                break;
+            x[d] = 0;
         }
     }
 }
@@ -303,12 +315,22 @@ add_offsets(void *arg, hsize_t off, size_t len)
  * file, memory selections that are not one box): every file element with its place in the
  * user's buffer, paired as HDF5 pairs them. */
 static int
-generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, tb_pipe_plan_t *plan)
+generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, int dense_too, tb_pipe_plan_t *plan)
 {
     hssize_t np = file_space_id == H5S_ALL ? -1 : H5Sget_select_npoints(file_space_id);
     if (np <= 0 || (size_t)np > GENERIC_MAX_POINTS)
         return 0;
     size_t n = (size_t)np, r = (size_t)plan->rank;
+    /* Listed element by element, a selection costs more per element than native's copies do: it
+     * must be sparse in the chunks it may touch (those of its bounding box), under a sixteenth. */
+    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (H5Sget_select_bounds(file_space_id, lo, hi) < 0)
+        return 0;
+    double nchunk_box = 1;
+    for (int d = 0; d < plan->rank; d++)
+        nchunk_box *= (double)(hi[d] / p->chunk[d] - lo[d] / p->chunk[d] + 1);
+    if (!dense_too && (double)n * 16 > nchunk_box * (double)p->chunk_nelem)
+        return 0;
     if (mem_space_id != H5S_ALL) {
         int mrank = H5Sget_simple_extent_ndims(mem_space_id);
         if (mrank < 1 || H5Sget_select_npoints(mem_space_id) != np)
@@ -336,6 +358,7 @@ generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, t
         tb_pipe_plan_free(plan);
         return 0;
     }
+    plan->generic = 1;
     return 1;
 }
 
@@ -344,8 +367,9 @@ static int plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t f
 
 int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                   size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan)
+                   size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan)
 {
+    int box_only = how & TB_PIPE_PLAN_BOX_ONLY;
     if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, box_only, plan))
         return 1;
     if (box_only || file_space_id == H5S_ALL)
@@ -365,7 +389,7 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
     memcpy(plan->dims, dims, sizeof(hsize_t) * (size_t)p->rank);
     for (int d = 0; d < p->rank; d++)
         plan->fstride[d] = 1;
-    return generic_plan(p, file_space_id, mem_space_id, plan);
+    return generic_plan(p, file_space_id, mem_space_id, how & TB_PIPE_PLAN_DENSE, plan);
 }
 
 static int
