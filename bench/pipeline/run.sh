@@ -13,7 +13,9 @@ nframes=${2:-800}
 repeat=${REPEAT:-3}
 bin=$build/bench/pipeline/tb_bench_agipd
 plugins=$build/plugins
-hdf5_bin=$(sed -n 's/^export PATH="\(.*\)\/bin:.*/\1/p' "$build/h5turbo-env.sh")/bin
+# The HDF5 tools' folder: the entry of h5turbo-env.sh's PATH that holds h5diff.
+hdf5_bin=$(sed -n 's/^export PATH="\([^"]*\)".*/\1/p' "$build/h5turbo-env.sh" | tr ':' '\n' |
+  while read -r d; do [ -x "$d/h5diff" ] && { echo "$d"; break; }; done)
 ncpu=$(nproc)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tb_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
 
