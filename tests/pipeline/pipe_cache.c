@@ -4,9 +4,11 @@
  * 16 KiB (uint16), at or above the size under which reads are left to native. Each read prints
  * one hash; pipe_cache.sh runs the same sequence stock and under h5turbo and compares.
  *   make FILE    a float32 dataset [16][128][64] in chunks of 8 frames (shuffle, deflate, fletcher32)
- *                and a uint16 one of the same shape, all written
+ *                and a uint16 one of the same shape, all written; a float32 one (shuffle,
+ *                fletcher32) with its first chunk damaged
  *   ro FILE      read-only: frame by frame, row by row, into double, two handles, a dataset access
- *                list with the chunk cache off and one with room for one chunk
+ *                list with the chunk cache off and one with room for one chunk, the damaged chunk
+ *                with the checksum off and on
  *   rw FILE      read-write: reads around partial H5Dwrites, a whole-chunk H5Dwrite, a direct chunk
  *                write, a shrink and re-extension of the extent, a write through a second handle of
  *                the same dataset and through a second open of the file */
@@ -53,7 +55,7 @@ frames(float *buf, int f0, int nf, int version)
 /* One read of the box [f0, f0+nf) x [y0, y0+ny) x [0, NX) into mem_type; prints its hash. The
  * file space is the caller's (taken once per handle: H5Dget_space is itself a call that drains). */
 static void
-read_box(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf, int y0, int ny)
+read_box_x(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf, int y0, int ny, hid_t dxpl)
 {
     hsize_t start[3] = {(hsize_t)f0, (hsize_t)y0, 0}, count[3] = {(hsize_t)nf, (hsize_t)ny, NX};
     size_t  nbytes = (size_t)nf * ny * NX * H5Tget_size(mem_type);
@@ -61,11 +63,19 @@ read_box(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf
     ASSERT(buf);
     hid_t ms = H5Screate_simple(3, count, NULL);
     ASSERT_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
-    herr_t rc = H5Dread(d, mem_type, ms, fspace, H5P_DEFAULT, buf);
+    herr_t rc;
+    H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, dxpl, buf); }
+    H5E_END_TRY
     printf("%s frames %d+%d rows %d+%d rc=%d hash=%016llx\n", what, f0, nf, y0, ny, (int)rc,
            rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
     H5Sclose(ms);
     free(buf);
+}
+
+static void
+read_box(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf, int y0, int ny)
+{
+    read_box_x(what, d, fspace, mem_type, f0, nf, y0, ny, H5P_DEFAULT);
 }
 
 static void
@@ -110,6 +120,25 @@ do_make(const char *path)
         ub[i] = (uint16_t)(buf[i] * 8);
     ASSERT_H5(H5Dwrite(f, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
     ASSERT_H5(H5Dwrite(u, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, ub));
+    /* "bad": shuffle + fletcher32 only, its first chunk's data damaged after the write (the
+     * checksum then fails; with the check off, the damaged values read back). */
+    hid_t dcpl2 = H5Pcreate(H5P_DATASET_CREATE);
+    ASSERT_H5(H5Pset_chunk(dcpl2, 3, chunk));
+    ASSERT_H5(H5Pset_shuffle(dcpl2));
+    ASSERT_H5(H5Pset_fletcher32(dcpl2));
+    hid_t b = H5Dcreate2(file, "bad", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl2, H5P_DEFAULT);
+    ASSERT_H5(H5Dwrite(b, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    hsize_t  off[3] = {0, 0, 0}, nbytes = 0;
+    uint32_t mask   = 0;
+    ASSERT_H5(H5Dget_chunk_storage_size(b, off, &nbytes));
+    uint8_t *raw = malloc(nbytes);
+    ASSERT(raw);
+    ASSERT_H5(H5Dread_chunk(b, H5P_DEFAULT, off, &mask, raw));
+    raw[nbytes / 2] ^= 0x5a;
+    ASSERT_H5(H5Dwrite_chunk(b, H5P_DEFAULT, mask, off, (size_t)nbytes, raw));
+    free(raw);
+    H5Dclose(b);
+    H5Pclose(dcpl2);
     free(buf);
     free(ub);
     H5Dclose(f);
@@ -151,6 +180,19 @@ do_ro(const char *path)
         for (int fr = 0; fr < NF; fr += 3)
             read_box("ro one-chunk cache", f4, fs, H5T_NATIVE_FLOAT, fr, 1, 0, NY);
     H5Pclose(dapl);
+    /* A damaged chunk read with the checksum on (it fails), off, then on again: native's chunk
+     * cache kept the chunk from the unchecked read and serves the checked one from it (it
+     * succeeds); ours must do the same. (Frame 9 lies in an undamaged chunk.) */
+    hid_t b = H5Dopen2(file, "bad", H5P_DEFAULT), noedc = H5Pcreate(H5P_DATASET_XFER);
+    ASSERT_H5(H5Pset_edc_check(noedc, H5Z_DISABLE_EDC));
+    read_box("ro damaged, checked first", b, fs, H5T_NATIVE_FLOAT, 3, 1, 0, NY);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 1, 1, 0, NY, noedc);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY, noedc);
+    read_box("ro damaged, checked", b, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY);
+    read_box("ro damaged, checked", b, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY, noedc);
+    H5Pclose(noedc);
+    H5Dclose(b);
     H5Dclose(f4);
     H5Dclose(f3);
     H5Dclose(f2);

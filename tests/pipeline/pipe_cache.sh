@@ -19,7 +19,8 @@ for min in default 0; do
   [ "$(wc -l < ros.txt)" -gt 150 ] || fail "ro: too few reads"
   diff ros.txt rot.txt || fail "ro (min $min): h5turbo reads differ from stock HDF5's"
   grep -q 'chunks_cache_hits=[1-9]' stats.log || { cat stats.log; fail "ro (min $min): the cache served nothing"; }
-  grep -q 'fallbacks=0 ' stats.log || { cat stats.log; fail "ro (min $min): the pipeline fell back"; }
+  # One fallback: the checked read of the damaged chunk (native redoes it and reports the error).
+  grep -q 'fallbacks=1 ' stats.log || { cat stats.log; fail "ro (min $min): the pipeline fell back other than once"; }
 done
 unset H5TURBO_PIPELINE_MIN_NBYTES
 : > stats.log
@@ -28,5 +29,7 @@ turbo "$bin" rw B.h5 > rwt.txt
 [ "$(wc -l < rws.txt)" -gt 30 ] || fail "rw: too few reads"
 diff rws.txt rwt.txt || fail "rw: h5turbo reads differ from stock HDF5's (a stale cached chunk?)"
 grep -q 'chunks_cache_hits=[1-9]' stats.log || { cat stats.log; fail "rw: the cache served nothing"; }
-stock h5diff A.h5 B.h5 || fail "rw: the files differ"
+# (Not "bad": h5diff, reading it with checksums on, fails on its damaged chunk in both files.)
+stock h5diff A.h5 B.h5 /f32 /f32 || fail "rw: the files differ (f32)"
+stock h5diff A.h5 B.h5 /u16 /u16 || fail "rw: the files differ (u16)"
 echo "pipe_cache: $(wc -l < rot.txt) read-only and $(wc -l < rwt.txt) read-write reads identical"

@@ -1308,6 +1308,8 @@ run_read(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_t
             if ((c[i].cached = tb_pipe_cache_find(p, off)) != NULL)
                 hits++;
             else if (n <= p->cache_max) {
+                /* (Also chunks read with the checksum off: native's cache keeps those too, and
+                 * a later read asking for the check gets them unchecked, as here.) */
                 tb_pipe_region(p, plan, off, &r);
                 c[i].keep = small || !r.full;
             }
