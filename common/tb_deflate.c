@@ -4,6 +4,7 @@
 #include "tb_deflate.h"
 
 #include <libdeflate.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -30,6 +31,9 @@ static pthread_key_t  ctx_key;
 static pthread_once_t ctx_once = PTHREAD_ONCE_INIT;
 static int            ctx_key_ok;
 static atomic_int     force_libdeflate;
+#ifdef H5TURBO_HAVE_ISAL
+static pthread_once_t nlog2n_once = PTHREAD_ONCE_INIT;
+#endif
 
 static void
 ctx_free(void *p)
@@ -113,8 +117,125 @@ isal_level_buf_nbytes(int level)
     }
 }
 
+/* ISA-L's levels 1-3 end a DEFLATE block, with its own Huffman tables, each time their buffer of
+ * intermediate tokens fills: 64 Ki tokens with the default level buffer, so a 256 KiB chunk is
+ * coded in about four blocks. zlib's level 1 ends one every 16 Ki symbols. Where the byte
+ * statistics change along the data (the byte plane of shuffled float32 detector frames that
+ * holds the exponent's low bit and the top of the mantissa: locally a few dozen values, over the
+ * frame most of 256) large blocks cost up to a third more bytes than zlib's; where they do not
+ * (noise, sparse masks, gain codes) small blocks cost time and gain nothing. So the statistics
+ * are sampled first, and only the parts that drift are coded in blocks of ADAPT_TOKENS tokens. */
+#define ADAPT_TOKENS   (8 * 1024)
+#define DRIFT_SEGMENTS 8    /* pieces of one lane whose histograms are compared */
+#define DRIFT_SAMPLES  512  /* bytes sampled per piece */
+#define DRIFT_BITS     0.5  /* entropy gained by local tables, bits per byte, that pays */
+
+static float nlog2n[DRIFT_SAMPLES * DRIFT_SEGMENTS + 1]; /* nlog2n[k] = k * log2(k) */
+
+static void
+make_nlog2n(void)
+{
+    for (size_t k = 1; k < sizeof nlog2n / sizeof nlog2n[0]; k++)
+        nlog2n[k] = (float)k * log2f((float)k);
+}
+
+/* Entropy in bits per sample of a histogram of `total` samples, with the Miller-Madow correction
+ * for the bias of small samples ((K - 1) / 2N nats, K the symbols seen): it keeps a 512-sample
+ * piece of uniform noise from looking narrower than the 4,096-sample whole. */
+static double
+sample_entropy(const uint32_t h[256], uint32_t total)
+{
+    double sum   = 0;
+    int    kinds = 0;
+    for (int k = 0; k < 256; k++)
+        if (h[k]) {
+            sum += nlog2n[h[k]];
+            kinds++;
+        }
+    return log2((double)total) - sum / total + (kinds - 1) / (2.0 * total * 0.6931471805599453);
+}
+
+/* The histogram of DRIFT_SAMPLES bytes q[0], q[stride], q[2 * stride], ... */
+static void
+sample_histogram(const uint8_t *q, size_t stride, uint32_t h[256])
+{
+    /* Four tables so that runs of one value do not serialise on one counter. */
+    uint16_t t[4][256] = {{0}};
+    for (size_t i = 0; i < DRIFT_SAMPLES; i += 4) {
+        t[0][q[(i + 0) * stride]]++;
+        t[1][q[(i + 1) * stride]]++;
+        t[2][q[(i + 2) * stride]]++;
+        t[3][q[(i + 3) * stride]]++;
+    }
+    for (int k = 0; k < 256; k++)
+        h[k] = (uint32_t)t[0][k] + t[1][k] + t[2][k] + t[3][k];
+}
+
+/* 1 when the bytes base[0], base[unit], ..., base[(nunits - 1) * unit] (one plane of shuffled
+ * data, or one byte lane of unshuffled elements) have statistics that drift: the mean entropy of
+ * DRIFT_SEGMENTS equal pieces is DRIFT_BITS below the entropy of their union. */
+static int
+lane_drifts(const uint8_t *base, size_t nunits, size_t unit)
+{
+    size_t seg = nunits / DRIFT_SEGMENTS;
+    if (seg < 2 * DRIFT_SAMPLES)
+        return 0;
+    /* A first look over the whole lane: below 1 bit per byte (sparse masks, gain codes) local
+     * tables can gain little, and most chunks of such data stop here. */
+    uint32_t h[256];
+    sample_histogram(base, (nunits / DRIFT_SAMPLES) * unit, h);
+    if (sample_entropy(h, DRIFT_SAMPLES) < 1.0)
+        return 0;
+    uint32_t all[256] = {0};
+    double   local    = 0;
+    for (size_t g = 0; g < DRIFT_SEGMENTS; g++) {
+        sample_histogram(base + g * seg * unit, (seg / DRIFT_SAMPLES) * unit, h);
+        for (int k = 0; k < 256; k++)
+            all[k] += h[k];
+        local += sample_entropy(h, DRIFT_SAMPLES);
+    }
+    return sample_entropy(all, DRIFT_SAMPLES * DRIFT_SEGMENTS) - local / DRIFT_SEGMENTS > DRIFT_BITS;
+}
+
+static size_t
+isal_level_req_nbytes(int level)
+{
+    switch (level) {
+        case 1: return ISAL_DEF_LVL1_REQ;
+        case 2: return ISAL_DEF_LVL2_REQ;
+        default: return (ISAL_DEF_LVL3_REQ);
+    }
+}
+
+/* One isal_deflate call over src: a whole zlib stream (wrap), or a piece of raw DEFLATE that
+ * ends in a sync flush (byte-aligned, not final) unless `last`. tokens: the block size in
+ * tokens, 0 for ISA-L's default. */
 static tb_status_t
-isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
+isal_run(codec_ctx_t *c, int level, size_t tokens, int wrap, int last, const uint8_t *src, size_t n, uint8_t *dst,
+         size_t cap, size_t *out)
+{
+    struct isal_zstream *s = c->isal;
+    isal_deflate_init(s);
+    s->level          = (uint32_t)level;
+    s->level_buf      = c->isal_level_buf;
+    s->level_buf_size = (uint32_t)(tokens ? isal_level_req_nbytes(level) + 4 * tokens : isal_level_buf_nbytes(level));
+    s->gzip_flag      = wrap ? IGZIP_ZLIB : IGZIP_DEFLATE;
+    s->end_of_stream  = (uint16_t)last;
+    s->flush          = last ? NO_FLUSH : SYNC_FLUSH;
+    s->next_in        = (uint8_t *)(uintptr_t)src;
+    s->avail_in       = (uint32_t)n;
+    s->next_out       = dst;
+    s->avail_out      = (uint32_t)cap;
+    if (isal_deflate(s) != COMP_OK || s->avail_in != 0 ||
+        s->internal_state.state != (last ? ZSTATE_END : ZSTATE_NEW_HDR))
+        return TB_ERR_CODEC;
+    *out = s->total_out;
+    return TB_OK;
+}
+
+static tb_status_t
+isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_deflate_layout_t *layout, void *dst,
+              size_t cap, size_t *out)
 {
     size_t need = isal_level_buf_nbytes(level);
     if (!c->isal && !(c->isal = malloc(sizeof(*c->isal))))
@@ -128,27 +249,66 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, void *dst, s
     }
     if (n > UINT32_MAX || cap > UINT32_MAX)
         return TB_ERR_CODEC; /* ISA-L counts in 32 bits; the caller falls back */
-    struct isal_zstream *s = c->isal;
-    isal_deflate_init(s);
-    s->level          = (uint32_t)level;
-    s->level_buf      = c->isal_level_buf;
-    s->level_buf_size = (uint32_t)need;
-    s->gzip_flag      = IGZIP_ZLIB;
-    s->end_of_stream  = 1;
-    s->flush          = NO_FLUSH;
-    s->next_in        = (uint8_t *)(uintptr_t)src;
-    s->avail_in       = (uint32_t)n;
-    s->next_out       = dst;
-    s->avail_out      = (uint32_t)cap;
-    if (isal_deflate(s) != COMP_OK || s->internal_state.state != ZSTATE_END)
+
+    enum { max_lanes = 16 };
+    size_t         es     = layout ? layout->elem_nbytes : 0;
+    const uint8_t *in     = src;
+    uint8_t       *o      = dst;
+    int            drifts[max_lanes], any = 0;
+    if (es == 0 || es > max_lanes)
+        return isal_run(c, level, 0, 1, 1, in, n, o, cap, out);
+    pthread_once(&nlog2n_once, make_nlog2n);
+    size_t plane = n / es;
+    for (size_t k = 0; k < es; k++) {
+        drifts[k] = layout->shuffled ? lane_drifts(in + k * plane, plane, 1) : lane_drifts(in + k, n / es, es);
+        any |= drifts[k];
+    }
+    if (!any)
+        return isal_run(c, level, 0, 1, 1, in, n, o, cap, out);
+    if (!layout->shuffled || es == 1)
+        return isal_run(c, level, ADAPT_TOKENS, 1, 1, in, n, o, cap, out);
+
+    /* Shuffled: runs of planes that drift, and runs that do not, each coded by a fresh stream
+     * (blocks of their own size) into raw DEFLATE that ends byte-aligned on a sync flush, the
+     * runs concatenated in one zlib stream: header, the pieces, Adler-32 of all of src (what
+     * pigz does to compress in parallel). A piece does not match into the one before it; planes
+     * of shuffled data rarely repeat each other. */
+    if (cap < 6)
         return TB_ERR_CODEC;
-    *out = s->total_out;
+    o[0]        = 0x78; /* deflate, 32 KiB window */
+    o[1]        = 0x01; /* fastest; (0x78 * 256 + 0x01) % 31 == 0 */
+    size_t used = 2;
+    for (size_t k = 0; k < es;) {
+        size_t end = k + 1;
+        while (end < es && drifts[end] == drifts[k])
+            end++;
+        size_t      from = k * plane, to = end == es ? n : end * plane, got = 0;
+        tb_status_t st   = isal_run(c, level, drifts[k] ? ADAPT_TOKENS : 0, 0, end == es, in + from, to - from,
+                                    o + used, cap - 4 - used, &got);
+        if (st != TB_OK)
+            return st;
+        used += got;
+        k = end;
+    }
+    uint32_t adler = isal_adler32(1, in, n);
+    o[used++]      = (uint8_t)(adler >> 24);
+    o[used++]      = (uint8_t)(adler >> 16);
+    o[used++]      = (uint8_t)(adler >> 8);
+    o[used++]      = (uint8_t)adler;
+    *out           = used;
     return TB_OK;
 }
 #endif
 
 tb_status_t
 tb_deflate_compress(int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
+{
+    return tb_deflate_compress_layout(level, src, n, NULL, dst, cap, out);
+}
+
+tb_status_t
+tb_deflate_compress_layout(int level, const void *src, size_t n, const tb_deflate_layout_t *layout, void *dst,
+                           size_t cap, size_t *out)
 {
     if (level < 0 || level > TB_DEFLATE_MAX_LEVEL)
         return TB_ERR_ARG;
@@ -157,7 +317,7 @@ tb_deflate_compress(int level, const void *src, size_t n, void *dst, size_t cap,
         return TB_ERR_NOMEM;
 #ifdef H5TURBO_HAVE_ISAL
     if (use_isal(level)) {
-        tb_status_t st = isal_compress(c, level, src, n, dst, cap, out);
+        tb_status_t st = isal_compress(c, level, src, n, layout, dst, cap, out);
         if (st == TB_OK || st == TB_ERR_NOMEM)
             return st;
         /* Output did not fit ISA-L's way: libdeflate below may still make it. */

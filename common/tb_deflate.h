@@ -16,6 +16,22 @@ size_t tb_deflate_bound(size_t src_nbytes);
 tb_status_t tb_deflate_compress(int level, const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
                                   size_t *dst_nbytes_out);
 
+/* How the bytes to compress are laid out, so that ISA-L (levels 1-3) can adapt its Huffman
+ * blocks to byte statistics that change along the data, as zlib's small blocks do:
+ * elem_nbytes-byte elements (1: unknown or bytes), and `shuffled` when HDF5's byte shuffle
+ * already put them into elem_nbytes planes of src_nbytes / elem_nbytes bytes each (the rest
+ * trailing). The output is one ordinary zlib stream either way; libdeflate ignores the layout. */
+typedef struct tb_deflate_layout {
+    size_t elem_nbytes;
+    int    shuffled;
+} tb_deflate_layout_t;
+
+/* tb_deflate_compress with a layout; NULL: no adaptation (ISA-L codes the data in its default
+ * blocks of up to 64 Ki symbols), which is what tb_deflate_compress does. */
+tb_status_t tb_deflate_compress_layout(int level, const void *src, size_t src_nbytes,
+                                         const tb_deflate_layout_t *layout, void *dst, size_t dst_cap,
+                                         size_t *dst_nbytes_out);
+
 /* Decompresses one zlib stream (trailing bytes after it are ignored, as zlib's inflate does)
  * into dst. The output must fit in dst_cap; *dst_nbytes_out is its size. TB_ERR_CORRUPT for
  * bad data (including an Adler-32 mismatch) or output larger than dst_cap. */

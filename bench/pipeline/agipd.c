@@ -5,12 +5,17 @@
  *   agipd write FILE NFRAMES BLOCK [CHUNK_FRAMES]  H5Dwrite, BLOCK frames per call (stock or
  *                                       h5turbo: the environment decides), CHUNK_FRAMES frames per
  *                                       chunk (default 1)
- *   agipd read FILE BLOCK               H5Dread of both datasets, BLOCK frames per call
+ *   agipd read FILE BLOCK [CACHE_MIB]   H5Dread of both datasets, BLOCK frames per call; with
+ *                                       CACHE_MIB, a chunk cache of that size (H5Pset_chunk_cache)
+ *   agipd readrows FILE NFRAMES [CACHE_MIB]  the first NFRAMES frames row by row (one H5Dread of
+ *                                       128 pixels per row and dataset)
  *   agipd readx FILE MODE BLOCK         reads as processing steps do, BLOCK frames per call:
  *                                       MODE u32 (both into uint32: gain widened), f32 (both into
  *                                       float32), roi (frames[:, 0:64, :]), stride4 (every 4th
  *                                       frame), points (64 pixels of every frame), multi (both
- *                                       datasets in one H5Dread_multi)
+ *                                       datasets in one H5Dread_multi), union (two regions of
+ *                                       interest of every frame, an H5S_SELECT_OR union), spots
+ *                                       (16 boxes of 8x8 pixels of every frame, OR'ed)
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -156,14 +161,28 @@ do_write(const char *path, int nframes, int block, int from_float)
     return 0;
 }
 
+/* The datasets' access list: HDF5's default chunk cache, or one of cache_mib MiB (what a reader
+ * of multi-frame chunks sets, so that a mask chunk of 8 frames, 2 MiB, fits). */
+static hid_t
+access_list(int cache_mib)
+{
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    CHECK(dapl);
+    if (cache_mib > 0)
+        CHECK(H5Pset_chunk_cache(dapl, 12421, (size_t)cache_mib << 20, 1.0));
+    return dapl;
+}
+
 static int
-do_read(const char *path, int block)
+do_read(const char *path, int block, int cache_mib)
 {
     double c0   = thread_cpu();
     double t0   = now();
     hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     CHECK(file);
-    hid_t   dg = H5Dopen2(file, "gain", H5P_DEFAULT), dm = H5Dopen2(file, "mask", H5P_DEFAULT);
+    hid_t   dapl = access_list(cache_mib);
+    hid_t   dg = H5Dopen2(file, "gain", dapl), dm = H5Dopen2(file, "mask", dapl);
+    H5Pclose(dapl);
     hid_t   fs = H5Dget_space(dg);
     hsize_t dims[3];
     H5Sget_simple_extent_dims(fs, dims, NULL);
@@ -194,6 +213,42 @@ do_read(const char *path, int block)
     return 0;
 }
 
+/* Row by row: each row of the first nframes frames of both datasets, one H5Dread per row. */
+static int
+do_readrows(const char *path, int nframes, int cache_mib)
+{
+    double c0   = thread_cpu();
+    double t0   = now();
+    hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    hid_t dapl = access_list(cache_mib);
+    hid_t dg = H5Dopen2(file, "gain", dapl), dm = H5Dopen2(file, "mask", dapl);
+    H5Pclose(dapl);
+    hid_t    fs       = H5Dget_space(dg);
+    hsize_t  count[3] = {1, 1, NX};
+    hid_t    ms       = H5Screate_simple(3, count, NULL);
+    uint8_t  grow[NX];
+    uint32_t mrow[NX];
+    uint64_t sum = 0;
+    for (int f = 0; f < nframes; f++)
+        for (int y = 0; y < NY; y++) {
+            hsize_t start[3] = {(hsize_t)f, (hsize_t)y, 0};
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+            CHECK(H5Dread(dg, H5T_NATIVE_UINT8, ms, fs, H5P_DEFAULT, grow));
+            CHECK(H5Dread(dm, H5T_NATIVE_UINT32, ms, fs, H5P_DEFAULT, mrow));
+            for (int x = 0; x < NX; x += 7)
+                sum = sum * 31 + grow[x] + mrow[x];
+        }
+    H5Sclose(ms);
+    H5Sclose(fs);
+    H5Dclose(dg);
+    H5Dclose(dm);
+    CHECK(H5Fclose(file));
+    double t1 = now();
+    printf("seconds=%.4f bytes=0 sum=%llu app_cpu=%.4f\n", t1 - t0, (unsigned long long)sum, thread_cpu() - c0);
+    return 0;
+}
+
 /* Reads as processing steps do (see the header); the checksum covers what was read, as doubles
  * for the float reads. */
 static int
@@ -201,7 +256,8 @@ do_readx(const char *path, const char *mode, int block)
 {
     int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
     int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points"), multi = !strcmp(mode, "multi");
-    if (!u32 && !f32 && !roi && !stride4 && !points && !multi) {
+    int un = !strcmp(mode, "union"), spots = !strcmp(mode, "spots");
+    if (!u32 && !f32 && !roi && !stride4 && !points && !multi && !un && !spots) {
         fprintf(stderr, "readx: unknown mode %s\n", mode);
         return 2;
     }
@@ -237,6 +293,23 @@ do_readx(const char *path, const char *mode, int block)
                 }
             nelem = (size_t)n * PPF;
             CHECK(H5Sselect_elements(fs, H5S_SELECT_SET, nelem, pts));
+        }
+        else if (un) {
+            /* Two regions of interest of every frame: rows 0-31 whole, and rows 256-319 of
+             * columns 32-95 (an H5S_SELECT_OR union: not one box). */
+            hsize_t c1[3] = {(hsize_t)n, 32, NX}, s2[3] = {(hsize_t)f, 256, 32}, c2[3] = {(hsize_t)n, 64, 64};
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, c1, NULL));
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
+            nelem = (size_t)H5Sget_select_npoints(fs);
+        }
+        else if (spots) {
+            /* 16 boxes of 8x8 pixels in every frame, OR'ed (a sparse union: 1/64 of the frame). */
+            for (int k = 0; k < 16; k++) {
+                hsize_t s1[3] = {(hsize_t)f, (hsize_t)(32 * k + 5), (hsize_t)((k * 37) % (NX - 8))};
+                hsize_t c1[3] = {(hsize_t)n, 8, 8};
+                CHECK(H5Sselect_hyperslab(fs, k ? H5S_SELECT_OR : H5S_SELECT_SET, s1, NULL, c1, NULL));
+            }
+            nelem = (size_t)H5Sget_select_npoints(fs);
         }
         else {
             CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, count, NULL));
@@ -418,13 +491,16 @@ main(int argc, char **argv)
     }
     if (argc == 5 && !strcmp(argv[1], "writex"))
         return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
+    if (argc >= 4 && !strcmp(argv[1], "readrows"))
+        return do_readrows(argv[2], atoi(argv[3]), argc >= 5 ? atoi(argv[4]) : 0);
     if (argc == 5 && !strcmp(argv[1], "readx"))
         return do_readx(argv[2], argv[3], atoi(argv[4]));
-    if (argc == 4 && !strcmp(argv[1], "read"))
-        return do_read(argv[2], atoi(argv[3]));
+    if ((argc == 4 || argc == 5) && !strcmp(argv[1], "read"))
+        return do_read(argv[2], atoi(argv[3]), argc == 5 ? atoi(argv[4]) : 0);
     if (argc == 6 && !strcmp(argv[1], "ref"))
         return do_ref(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
-    fprintf(stderr, "usage: agipd write|writex FILE NFRAMES BLOCK | read FILE BLOCK | readx FILE MODE BLOCK | "
+    fprintf(stderr, "usage: agipd write|writex FILE NFRAMES BLOCK | read FILE BLOCK [CACHE_MIB] | readrows FILE NFRAMES "
+                    "[CACHE_MIB] | readx FILE MODE BLOCK | "
                     "ref FILE NFRAMES BLOCK THREADS\n");
     return 2;
 }

@@ -13,7 +13,9 @@ nframes=${2:-800}
 repeat=${REPEAT:-3}
 bin=$build/bench/pipeline/tb_bench_agipd
 plugins=$build/plugins
-hdf5_bin=$(sed -n 's/^export PATH="\(.*\)\/bin:.*/\1/p' "$build/h5turbo-env.sh")/bin
+# The HDF5 tools' folder: the entry of h5turbo-env.sh's PATH that holds h5diff.
+hdf5_bin=$(sed -n 's/^export PATH="\([^"]*\)".*/\1/p' "$build/h5turbo-env.sh" | tr ':' '\n' |
+  while read -r d; do [ -x "$d/h5diff" ] && { echo "$d"; break; }; done)
 ncpu=$(nproc)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tb_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
 
@@ -99,19 +101,24 @@ case_all() {
   echo "$s" >> "$work/$name.all"
 }
 median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-xcases="r32 u32 f32 roi stride4 points multi r1 r1c8 w32 wf32"
+xcases="r32 u32 f32 roi union spots stride4 points multi r1 r1c8 r1c8m rows rowsc8 w32 wf32"
+nrows=${NROWS_FRAMES:-50} # frames read row by row (two H5Dread calls per row)
 xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t)
   case $1 in
     r32) echo "$bin read $work/s32.h5 32" ;;
     r1) echo "$bin read $work/s32.h5 1" ;;
     r1c8) echo "$bin read $work/c8.h5 1" ;;
+    r1c8m) echo "$bin read $work/c8.h5 1 16" ;;
+    rows) echo "$bin readrows $work/s32.h5 $nrows" ;;
+    rowsc8) echo "$bin readrows $work/c8.h5 $nrows 16" ;;
     w32) echo "$bin write $work/x$2-w32.h5 $nframes 32" ;;
     wf32) echo "$bin writex $work/x$2-wf32.h5 $nframes 32" ;;
     *) echo "$bin readx $work/s32.h5 $1 32" ;;
   esac
 }
-# 8 frames per chunk, read frame by frame: the gain's chunks fit HDF5's chunk cache (native's
-# case), the mask's do not.
+# 8 frames per chunk, read frame by frame: the gain's chunks (512 KiB) fit HDF5's default chunk
+# cache of 1 MiB, the mask's (2 MiB) do not; with a cache of 16 MiB (r1c8m, set by the reader on
+# the access list) both do. h5turbo's decoded-chunk cache is sized from the same setting.
 stock "$bin" write "$work/c8.h5" "$nframes" 32 8 > /dev/null
 for _ in $(seq "$xrepeat"); do
   for c in $xcases; do
@@ -121,7 +128,7 @@ for _ in $(seq "$xrepeat"); do
     case_all "xt_$c" turbo $(xcmd "$c" t)
   done
 done
-for c in u32 f32 roi stride4 points multi r1c8; do
+for c in u32 f32 roi union spots stride4 points multi r1c8 r1c8m rows rowsc8; do
   [ "$(field "xs_$c" sum)" = "$(field "xt_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($c)"; exit 1; }
 done
 stock "$hdf5_bin/h5diff" "$work/xs-wf32.h5" "$work/xt-wf32.h5" >/dev/null || { echo "FAIL: h5turbo file from float32 differs"; exit 1; }
@@ -134,11 +141,16 @@ xlabel() {
     u32) echo "read into uint32 (gain widened)" ;;
     f32) echo "read into float32 (both converted)" ;;
     roi) echo "read ROI [:, 0:64, :]" ;;
+    union) echo "read a union of 2 ROIs (H5S_SELECT_OR)" ;;
+    spots) echo "read 16 8x8 spots per frame (OR'ed)" ;;
     stride4) echo "read every 4th frame" ;;
     points) echo "read points (64 per frame)" ;;
     multi) echo "read gain+mask per H5Dread_multi" ;;
     r1) echo "read, frame by frame" ;;
     r1c8) echo "read frame by frame, 8-frame chunks" ;;
+    r1c8m) echo "... with a 16 MiB chunk cache" ;;
+    rows) echo "read row by row ($nrows frames)" ;;
+    rowsc8) echo "read row by row, 8-frame chunks, 16 MiB cache" ;;
     w32) echo "write, same type" ;;
     wf32) echo "write from float32 into uint8 / uint32" ;;
   esac
@@ -158,7 +170,7 @@ done
 echo
 echo "serial fraction (1 thread; per chunk; Amdahl projection vs h5turbo at 1 thread):"
 printf '%-40s %8s %10s %11s %8s %8s %8s\n' "case" "chunks" "serial us" "parallel us" "serial%" "x@16" "x@64"
-for c in r32 u32 f32 roi stride4 points w32 wf32; do
+for c in r32 u32 f32 roi spots stride4 points w32 wf32; do
   # shellcheck disable=SC2046
   out=$(env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_THREADS=1 H5TURBO_STATS=1 $(xcmd "$c" t) 2>&1)
   app=$(echo "$out" | tr ' ' '\n' | sed -n 's/^app_cpu_ms=//p')

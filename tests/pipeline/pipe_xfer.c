@@ -325,6 +325,31 @@ make_sels(sel_t *s)
     hid_t fp3 = H5Scopy(fp);
     s[n++]    = (sel_t){"points/row", fp3, box_space(2, (hsize_t[]){3, NPT}, (hsize_t[]){1, 0}, NULL, (hsize_t[]){1, NPT}, NULL),
                      3 * NPT};
+    /* Unions of blocks (H5S_SELECT_OR: overlapping, crossing chunks, rows interleaved in
+     * row-major order) and a XOR, into a dense buffer, into one shaped like the dataset, and into
+     * a union-shaped memory selection of the same size. */
+    hid_t un = box_space(3, dims, (hsize_t[]){0, 2, 3}, NULL, (hsize_t[]){3, 10, 7}, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(un, H5S_SELECT_OR, (hsize_t[]){1, 6, 20}, NULL, (hsize_t[]){4, 9, 12}, NULL));
+    ASSERT_H5(H5Sselect_hyperslab(un, H5S_SELECT_OR, (hsize_t[]){2, 5, 8}, NULL, (hsize_t[]){2, 4, 16}, NULL));
+    hssize_t unn = H5Sget_select_npoints(un);
+    s[n++]       = (sel_t){"union", un, H5Screate_simple(1, (hsize_t[]){(hsize_t)unn}, NULL), (size_t)unn};
+    s[n++]       = (sel_t){"union/all", H5Scopy(un), H5S_ALL, NELEM};
+    hid_t mun    = box_space(2, (hsize_t[]){40, 40}, (hsize_t[]){0, 0}, NULL, (hsize_t[]){1, (hsize_t)unn % 40}, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(mun, H5S_SELECT_OR, (hsize_t[]){2, 0}, (hsize_t[]){2, 1},
+                                  (hsize_t[]){(hsize_t)unn / 40, 1}, (hsize_t[]){1, 40}));
+    ASSERT_EQ(H5Sget_select_npoints(mun), unn);
+    s[n++]    = (sel_t){"union/memunion", H5Scopy(un), mun, 40 * 40};
+    hid_t xr  = box_space(3, dims, (hsize_t[]){1, 0, 0}, NULL, (hsize_t[]){3, 20, 20}, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(xr, H5S_SELECT_XOR, (hsize_t[]){2, 5, 5}, NULL, (hsize_t[]){3, 10, 25}, NULL));
+    hssize_t xrn = H5Sget_select_npoints(xr);
+    s[n++]       = (sel_t){"xor", xr, H5Screate_simple(1, (hsize_t[]){(hsize_t)xrn}, NULL), (size_t)xrn};
+    /* A box and points into memory selections that are not one box (every third element). */
+    s[n++] = (sel_t){"box/memstrided", box_space(3, dims, (hsize_t[]){1, 3, 5}, NULL, (hsize_t[]){3, 18, 28}, NULL),
+                     box_space(1, (hsize_t[]){3 * 3 * 18 * 28}, (hsize_t[]){2}, (hsize_t[]){3}, (hsize_t[]){3 * 18 * 28},
+                               NULL),
+                     3 * 3 * 18 * 28};
+    s[n++] = (sel_t){"points/memstrided", H5Scopy(fp),
+                     box_space(1, (hsize_t[]){3 * NPT}, (hsize_t[]){1}, (hsize_t[]){3}, (hsize_t[]){NPT}, NULL), 3 * NPT};
     return n;
 }
 
@@ -367,7 +392,7 @@ do_read(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_H5(file);
-    sel_t sels[16];
+    sel_t sels[24];
     int   nsel = make_sels(sels);
     hid_t dx[3];
     for (int k = 0; k < 3; k++) {
@@ -431,7 +456,7 @@ do_multi(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     ASSERT_H5(file);
-    sel_t sels[16];
+    sel_t sels[24];
     int   nsel = make_sels(sels);
     static const char *names[4] = {"u8", "u32", "f64", "i16_fill"};
     static const char *mnames[4] = {"u32", "f32", "i16", "f64"};

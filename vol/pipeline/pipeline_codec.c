@@ -67,10 +67,21 @@ tb_pipe_encode(const tb_pipe_dset_t *p, const void *in, void *bufs[2], const voi
                 tb_shuffle(cur, dst, n, s->param);
                 cur = dst;
                 break;
-            case TB_STAGE_DEFLATE:
-                st  = tb_deflate_compress((int)s->param, cur, n, dst, p->buf_nbytes, &n);
+            case TB_STAGE_DEFLATE: {
+                /* The engine adapts its blocks to the bytes' layout: the dataset's elements as
+                 * they are, or in planes when a byte shuffle came just before. */
+                tb_deflate_layout_t layout = {p->type_nbytes, 0}, *lp = NULL;
+                if (i == 0)
+                    lp = &layout;
+                else if (p->stages[i - 1].kind == TB_STAGE_SHUFFLE) {
+                    layout.elem_nbytes = p->stages[i - 1].param;
+                    layout.shuffled    = 1;
+                    lp                 = &layout;
+                }
+                st  = tb_deflate_compress_layout((int)s->param, cur, n, lp, dst, p->buf_nbytes, &n);
                 cur = dst;
                 break;
+            }
             case TB_STAGE_FLETCHER32:
                 /* Appended in place when the data already sits in a buffer of ours. */
                 if (!is_ours(cur, bufs)) {

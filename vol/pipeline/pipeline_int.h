@@ -67,6 +67,12 @@ typedef struct tb_pipe_dset {
     hsize_t              nchunk_dim[TB_PIPE_RANK];
     tb_pipe_map_entry_t *map;
     size_t               map_nchunks;
+    /* Decoded chunks of reads that took only part of them (pipeline_cache.c), at most cache_max
+     * (from the access list's chunk cache, as HDF5 sizes its own; 0: none). Application's
+     * thread only; a job reads the entries it was handed while it runs. */
+    size_t                  cache_max, cache_n;
+    uint64_t                cache_gen, cache_tick;
+    struct tb_pipe_cached *cache;
 } tb_pipe_dset_t;
 
 /* What a plan's file selection is. Writes take only boxes; reads all three. */
@@ -97,6 +103,7 @@ typedef struct tb_pipe_plan {
     hsize_t chi[TB_PIPE_RANK];
     size_t  nchunks;
     size_t  npoints;
+    int     generic;                  /* points listed from a selection pair no other plan takes */
     /* Strided and point plans: the element offsets of the chunks touched, rank per chunk, in
      * chunk order (NULL for a box: every chunk of [clo, chi) is touched). */
     hsize_t *coffs;
@@ -136,10 +143,14 @@ void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 /* ---- pipeline_select.c */
 /* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
  * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
- * type (no chunk is then laid out in the user's buffer as in the file); box_only: accept only
- * box selections (writes). A plan made is released with tb_pipe_plan_free. */
+ * type (no chunk is then laid out in the user's buffer as in the file); how: TB_PIPE_PLAN_BOX_ONLY
+ * accepts only box selections (writes); TB_PIPE_PLAN_DENSE also lists selections element by
+ * element that are dense in their chunks (else only sparse ones are: tests take everything). A
+ * plan made is released with tb_pipe_plan_free. */
+#define TB_PIPE_PLAN_BOX_ONLY 1
+#define TB_PIPE_PLAN_DENSE    2
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                        size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan_out);
+                        size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan_out);
 void tb_pipe_plan_free(tb_pipe_plan_t *plan);
 /* The element offset of the i-th chunk the plan touches (row-major order of chunk indices). */
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);
@@ -186,6 +197,23 @@ int  tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_
 const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* Reads a stored chunk (any thread): TB_OK or TB_ERR_IO. */
 tb_status_t tb_pipe_map_pread(int fd, const tb_pipe_map_entry_t *e, void *buf);
+
+/* ---- pipeline_cache.c (application's thread) */
+#define TB_PIPE_CACHE_MAX 64 /* decoded chunks one dataset handle keeps at most */
+/* Sizes p's cache from the dataset's chunk-cache settings (H5Pget_chunk_cache of its access
+ * list): as many chunks as fit in rdcc_nbytes, none when rdcc_nbytes or rdcc_nslots is 0 or a
+ * chunk is larger than rdcc_nbytes (HDF5 does not cache those either). */
+void           tb_pipe_cache_config(tb_pipe_dset_t *p, size_t rdcc_nslots, size_t rdcc_nbytes);
+/* The decoded chunk at offset (chunk_nbytes, file type), or NULL. Everything cached is dropped
+ * first when anything may have written chunks since it was cached (tb_pipe_cache_written). */
+const uint8_t *tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset);
+/* Keeps `data` (a tb_buf of chunk_nbytes, now owned by the cache) as the chunk at offset,
+ * evicting the least recently used when full. */
+void           tb_pipe_cache_put(tb_pipe_dset_t *p, const hsize_t *offset, uint8_t *data);
+void           tb_pipe_cache_drop(tb_pipe_dset_t *p);
+/* Something may have written chunks of some dataset (any H5Dwrite through the connector, a
+ * direct chunk write, a change of extent...): every cache is stale. */
+void           tb_pipe_cache_written(void);
 
 /* ---- pipeline_codec.c (any thread; no HDF5 calls) */
 /* Prepares stage sizes and p->buf_nbytes once the stages are known. TB_ERR_UNSUPPORTED when a

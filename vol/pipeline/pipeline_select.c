@@ -151,14 +151,16 @@ pt_key_cmp(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
+/* given: the points (npoints x rank, freed here); moff: the byte offset in the user's buffer of
+ * the k-th element of the memory selection (freed here), NULL for a dense run from mbase or, with
+ * mem_all, a buffer shaped like the dataset. */
 static int
-points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *plan)
+points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_all, tb_pipe_plan_t *plan)
 {
-    int      rank = plan->rank;
-    size_t   n = plan->npoints, r = (size_t)rank;
-    hsize_t *given = malloc(n * r * sizeof(hsize_t));
+    int       rank = plan->rank;
+    size_t    n = plan->npoints, r = (size_t)rank;
     pt_key_t *keys = malloc(n * sizeof(pt_key_t));
-    int       ok   = given && keys && H5Sget_select_elem_pointlist(space, 0, n, given) >= 0;
+    int       ok   = given && keys;
     if (ok) {
         plan->pts         = malloc(n * r * sizeof(hsize_t));
         plan->pt_user_off = malloc(n * sizeof(size_t));
@@ -182,7 +184,12 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
     }
     size_t nchunks = 0;
     if (ok) {
-        qsort(keys, n, sizeof(*keys), pt_key_cmp);
+        /* (Points read in row-major order through chunks of whole rows often come sorted.) */
+        size_t sorted = 1;
+        while (sorted < n && keys[sorted].chunk >= keys[sorted - 1].chunk)
+            sorted++;
+        if (sorted < n)
+            qsort(keys, n, sizeof(*keys), pt_key_cmp);
         for (size_t i = 0; i < n; i++)
             if (i == 0 || keys[i].chunk != keys[i - 1].chunk)
                 nchunks++;
@@ -201,6 +208,8 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
                     lin = lin * (size_t)plan->dims[d] + (size_t)x[d];
                 plan->pt_user_off[i] = lin * plan->es;
             }
+            else if (moff)
+                plan->pt_user_off[i] = moff[keys[i].k];
             else
                 plan->pt_user_off[i] = plan->mbase + keys[i].k * plan->es;
             if (i == 0 || keys[i].chunk != keys[i - 1].chunk) {
@@ -214,12 +223,177 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
         plan->nchunks           = nchunks;
     }
     free(given);
+    free(moff);
     free(keys);
     return ok;
 }
 
+static int
+points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *plan)
+{
+    size_t   n     = plan->npoints;
+    hsize_t *given = malloc(n * (size_t)plan->rank * sizeof(hsize_t));
+    if (given && H5Sget_select_elem_pointlist(space, 0, n, given) < 0) {
+        free(given);
+        given = NULL;
+    }
+    return points_plan_from(p, given, NULL, mem_all, plan);
+}
+
+/* ---- any other selection pair, on reads: as points */
+#define GENERIC_MAX_POINTS ((size_t)1 << 20) /* beyond this the point lists cost too much memory */
+#define GENERIC_SEQS       256
+
+/* Walks a selection in the order HDF5 pairs its elements with the other selection's (its
+ * selection iterator: row-major for hyperslabs of any shape, the given order for points), in
+ * units of elmt_size bytes: calls fn for each run of contiguous elements (offset and length in
+ * bytes, in a buffer shaped like the dataspace's extent). 0 when HDF5 could not iterate. */
+typedef void (*run_fn)(void *arg, hsize_t off, size_t len);
+
+static int
+walk_selection(hid_t space, size_t elmt_size, run_fn fn, void *arg)
+{
+    hid_t iter = H5Ssel_iter_create(space, elmt_size, 0);
+    if (iter < 0)
+        return 0;
+    hsize_t off[GENERIC_SEQS];
+    size_t  len[GENERIC_SEQS], nseq = 0, nbytes = 0;
+    int     ok = 1;
+    do {
+        if (H5Ssel_iter_get_seq_list(iter, GENERIC_SEQS, (size_t)-1, &nseq, &nbytes, off, len) < 0) {
+            ok = 0;
+            break;
+        }
+        for (size_t i = 0; i < nseq; i++)
+            fn(arg, off[i], len[i]);
+    } while (nseq > 0);
+    H5Ssel_iter_close(iter);
+    return ok;
+}
+
+typedef struct coords_acc {
+    hsize_t       *out;
+    size_t         n, cap;
+    int            rank;
+    const hsize_t *dims;
+} coords_acc_t;
+
+static void
+add_coords(void *arg, hsize_t off, size_t len)
+{
+    coords_acc_t *a = arg;
+    size_t        r = (size_t)a->rank;
+    hsize_t       x[TB_PIPE_RANK], lin = off;
+    for (int d = a->rank - 1; d >= 0; d--) {
+        x[d] = lin % a->dims[d];
+        lin /= a->dims[d];
+    }
+    for (size_t e = 0; e < len && a->n < a->cap; e++, a->n++) {
+        memcpy(a->out + a->n * r, x, r * sizeof(hsize_t));
+        for (int d = a->rank - 1; d >= 0; d--) { /* the next element in row-major order */
+            if (++x[d] < a->dims[d])
+                break;
+            x[d] = 0;
+        }
+    }
+}
+
+typedef struct offs_acc {
+    size_t *out;
+    size_t  n, cap, es;
+} offs_acc_t;
+
+static void
+add_offsets(void *arg, hsize_t off, size_t len)
+{
+    offs_acc_t *a = arg;
+    for (size_t b = 0; b < len && a->n < a->cap; b += a->es)
+        a->out[a->n++] = (size_t)off + b;
+}
+
+/* A plan of points for selections the structured plans do not take (unions of blocks in the
+ * file, memory selections that are not one box): every file element with its place in the
+ * user's buffer, paired as HDF5 pairs them. */
+static int
+generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, int dense_too, tb_pipe_plan_t *plan)
+{
+    hssize_t np = file_space_id == H5S_ALL ? -1 : H5Sget_select_npoints(file_space_id);
+    if (np <= 0 || (size_t)np > GENERIC_MAX_POINTS)
+        return 0;
+    size_t n = (size_t)np, r = (size_t)plan->rank;
+    /* Listed element by element, a selection costs more per element than native's copies do: it
+     * must be sparse in the chunks it may touch (those of its bounding box), under a sixteenth. */
+    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (H5Sget_select_bounds(file_space_id, lo, hi) < 0)
+        return 0;
+    double nchunk_box = 1;
+    for (int d = 0; d < plan->rank; d++)
+        nchunk_box *= (double)(hi[d] / p->chunk[d] - lo[d] / p->chunk[d] + 1);
+    if (!dense_too && (double)n * 16 > nchunk_box * (double)p->chunk_nelem)
+        return 0;
+    if (mem_space_id != H5S_ALL) {
+        int mrank = H5Sget_simple_extent_ndims(mem_space_id);
+        if (mrank < 1 || H5Sget_select_npoints(mem_space_id) != np)
+            return 0;
+    }
+    plan->kind    = TB_PLAN_POINTS;
+    plan->npoints = n;
+    plan->mbase   = 0;
+    coords_acc_t c = {malloc(n * r * sizeof(hsize_t)), 0, n, plan->rank, plan->dims};
+    if (!c.out || !walk_selection(file_space_id, 1, add_coords, &c) || c.n != n) {
+        free(c.out);
+        return 0;
+    }
+    size_t *moff = NULL;
+    if (mem_space_id != H5S_ALL) {
+        offs_acc_t m = {malloc(n * sizeof(size_t)), 0, n, plan->es};
+        if (!m.out || !walk_selection(mem_space_id, plan->es, add_offsets, &m) || m.n != n) {
+            free(m.out);
+            free(c.out);
+            return 0;
+        }
+        moff = m.out;
+    }
+    if (!points_plan_from(p, c.out, moff, mem_space_id == H5S_ALL, plan)) {
+        tb_pipe_plan_free(plan);
+        return 0;
+    }
+    plan->generic = 1;
+    return 1;
+}
+
+static int plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
+                           size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan);
+
 int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
+                   size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan)
+{
+    int box_only = how & TB_PIPE_PLAN_BOX_ONLY;
+    if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, box_only, plan))
+        return 1;
+    if (box_only || file_space_id == H5S_ALL)
+        return 0;
+    /* (plan_structured checked the file extent against dims when it got that far; again here.) */
+    hsize_t fdims[TB_PIPE_RANK];
+    if (H5Sget_simple_extent_ndims(file_space_id) != p->rank ||
+        H5Sget_simple_extent_dims(file_space_id, fdims, NULL) < 0)
+        return 0;
+    for (int d = 0; d < p->rank; d++)
+        if (fdims[d] != dims[d])
+            return 0;
+    memset(plan, 0, sizeof(*plan));
+    plan->rank    = p->rank;
+    plan->es      = mem_type_nbytes;
+    plan->convert = convert;
+    memcpy(plan->dims, dims, sizeof(hsize_t) * (size_t)p->rank);
+    for (int d = 0; d < p->rank; d++)
+        plan->fstride[d] = 1;
+    return generic_plan(p, file_space_id, mem_space_id, how & TB_PIPE_PLAN_DENSE, plan);
+}
+
+static int
+plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
                    size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan)
 {
     int     rank = p->rank;

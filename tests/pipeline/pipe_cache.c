@@ -1,0 +1,289 @@
+/* pipe_cache.c — the differential test program of the pipeline's decoded-chunk cache: reads that
+ * take chunks a piece at a time (frame by frame through 8-frame chunks, row by row, converted),
+ * interleaved with every way a chunk can change under them. Frames are 32 KiB (float32) and
+ * 16 KiB (uint16), at or above the size under which reads are left to native. Each read prints
+ * one hash; pipe_cache.sh runs the same sequence stock and under h5turbo and compares.
+ *   make FILE    a float32 dataset [16][128][64] in chunks of 8 frames (shuffle, deflate, fletcher32)
+ *                and a uint16 one of the same shape, all written; a float32 one (shuffle,
+ *                fletcher32) with its first chunk damaged
+ *   ro FILE      read-only: frame by frame, row by row, into double, two handles, a dataset access
+ *                list with the chunk cache off and one with room for one chunk, the damaged chunk
+ *                with the checksum off and on
+ *   rw FILE      read-write: reads around partial H5Dwrites, a whole-chunk H5Dwrite, a direct chunk
+ *                write, a shrink and re-extension of the extent, a write through a second handle of
+ *                the same dataset and through a second open of the file */
+#define H5_USE_114_API_DEFAULT 1
+#include <hdf5.h>
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../unit/tb_test.h"
+
+#define NF 16
+#define NY 128
+#define NX 64
+#define CF 8
+
+static uint64_t
+fnv(const void *p, size_t n)
+{
+    const uint8_t *b = p;
+    uint64_t       h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ b[i]) * 1099511628211ull;
+    return h;
+}
+
+static float
+value(int f, int y, int x, int version)
+{
+    return (float)(1000 * version + 4000.0 * (y * NX + x) / (NY * NX) + (f * 7 + x * 3 + y) % 29 - 14) * 0.25f;
+}
+
+static void
+frames(float *buf, int f0, int nf, int version)
+{
+    for (int f = 0; f < nf; f++)
+        for (int y = 0; y < NY; y++)
+            for (int x = 0; x < NX; x++)
+                buf[((size_t)f * NY + y) * NX + x] = value(f0 + f, y, x, version);
+}
+
+/* One read of the box [f0, f0+nf) x [y0, y0+ny) x [0, NX) into mem_type; prints its hash. The
+ * file space is the caller's (taken once per handle: H5Dget_space is itself a call that drains). */
+static void
+read_box_x(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf, int y0, int ny, hid_t dxpl)
+{
+    hsize_t start[3] = {(hsize_t)f0, (hsize_t)y0, 0}, count[3] = {(hsize_t)nf, (hsize_t)ny, NX};
+    size_t  nbytes = (size_t)nf * ny * NX * H5Tget_size(mem_type);
+    void   *buf    = malloc(nbytes);
+    ASSERT(buf);
+    hid_t ms = H5Screate_simple(3, count, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+    herr_t rc;
+    H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, dxpl, buf); }
+    H5E_END_TRY
+    printf("%s frames %d+%d rows %d+%d rc=%d hash=%016llx\n", what, f0, nf, y0, ny, (int)rc,
+           rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+    H5Sclose(ms);
+    free(buf);
+}
+
+static void
+read_box(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int nf, int y0, int ny)
+{
+    read_box_x(what, d, fspace, mem_type, f0, nf, y0, ny, H5P_DEFAULT);
+}
+
+static void
+write_box(hid_t d, hid_t fspace, int f0, int nf, int version)
+{
+    hsize_t start[3] = {(hsize_t)f0, 0, 0}, count[3] = {(hsize_t)nf, NY, NX};
+    float  *buf      = malloc(sizeof(float) * (size_t)nf * NY * NX);
+    ASSERT(buf);
+    frames(buf, f0, nf, version);
+    hid_t ms = H5Screate_simple(3, count, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
+    ASSERT_H5(H5Dwrite(d, H5T_NATIVE_FLOAT, ms, fspace, H5P_DEFAULT, buf));
+    H5Sclose(ms);
+    free(buf);
+}
+
+static void
+every_frame(const char *what, hid_t d, hid_t fspace, hid_t mem_type)
+{
+    for (int f = 0; f < NF; f++)
+        read_box(what, d, fspace, mem_type, f, 1, 0, NY);
+}
+
+static int
+do_make(const char *path)
+{
+    hid_t   file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hsize_t dims[3] = {NF, NY, NX}, maxd[3] = {H5S_UNLIMITED, NY, NX}, chunk[3] = {CF, NY, NX};
+    hid_t   space = H5Screate_simple(3, dims, maxd), dcpl = H5Pcreate(H5P_DATASET_CREATE);
+    ASSERT_H5(H5Pset_chunk(dcpl, 3, chunk));
+    ASSERT_H5(H5Pset_shuffle(dcpl));
+    ASSERT_H5(H5Pset_deflate(dcpl, 1));
+    ASSERT_H5(H5Pset_fletcher32(dcpl));
+    hid_t f = H5Dcreate2(file, "f32", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    hid_t u = H5Dcreate2(file, "u16", H5T_NATIVE_UINT16, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ASSERT(f >= 0 && u >= 0);
+    float    *buf = malloc(sizeof(float) * NF * NY * NX);
+    uint16_t *ub  = malloc(sizeof(uint16_t) * NF * NY * NX);
+    ASSERT(buf && ub);
+    frames(buf, 0, NF, 1);
+    for (size_t i = 0; i < (size_t)NF * NY * NX; i++)
+        ub[i] = (uint16_t)(buf[i] * 8);
+    ASSERT_H5(H5Dwrite(f, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    ASSERT_H5(H5Dwrite(u, H5T_NATIVE_UINT16, H5S_ALL, H5S_ALL, H5P_DEFAULT, ub));
+    /* "bad": shuffle + fletcher32 only, its first chunk's data damaged after the write (the
+     * checksum then fails; with the check off, the damaged values read back). */
+    hid_t dcpl2 = H5Pcreate(H5P_DATASET_CREATE);
+    ASSERT_H5(H5Pset_chunk(dcpl2, 3, chunk));
+    ASSERT_H5(H5Pset_shuffle(dcpl2));
+    ASSERT_H5(H5Pset_fletcher32(dcpl2));
+    hid_t b = H5Dcreate2(file, "bad", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl2, H5P_DEFAULT);
+    ASSERT_H5(H5Dwrite(b, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    hsize_t  off[3] = {0, 0, 0}, nbytes = 0;
+    uint32_t mask   = 0;
+    ASSERT_H5(H5Dget_chunk_storage_size(b, off, &nbytes));
+    uint8_t *raw = malloc(nbytes);
+    ASSERT(raw);
+    ASSERT_H5(H5Dread_chunk(b, H5P_DEFAULT, off, &mask, raw));
+    raw[nbytes / 2] ^= 0x5a;
+    ASSERT_H5(H5Dwrite_chunk(b, H5P_DEFAULT, mask, off, (size_t)nbytes, raw));
+    free(raw);
+    H5Dclose(b);
+    H5Pclose(dcpl2);
+    free(buf);
+    free(ub);
+    H5Dclose(f);
+    H5Dclose(u);
+    H5Pclose(dcpl);
+    H5Sclose(space);
+    H5Fclose(file);
+    return 0;
+}
+
+static int
+do_ro(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f = H5Dopen2(file, "f32", H5P_DEFAULT), u = H5Dopen2(file, "u16", H5P_DEFAULT);
+    ASSERT(f >= 0 && u >= 0);
+    hid_t fs = H5Dget_space(f), us = H5Dget_space(u);
+    every_frame("ro f32", f, fs, H5T_NATIVE_FLOAT);
+    every_frame("ro f32 again", f, fs, H5T_NATIVE_FLOAT);
+    every_frame("ro u16->f64", u, us, H5T_NATIVE_DOUBLE);
+    every_frame("ro u16->f32", u, us, H5T_NATIVE_FLOAT);
+    every_frame("ro u16", u, us, H5T_NATIVE_UINT16);
+    for (int y = 0; y < NY; y++)
+        read_box("ro row", f, fs, H5T_NATIVE_FLOAT, 3, 1, y, 1);
+    for (int y = 0; y + 5 <= NY; y += 5)
+        read_box("ro rows of 4 frames", u, us, H5T_NATIVE_INT32, 6, 4, y, 5);
+    /* A second handle of the same dataset, reads alternating between them. */
+    hid_t f2 = H5Dopen2(file, "f32", H5P_DEFAULT);
+    for (int fr = 0; fr < NF; fr++)
+        read_box(fr % 2 ? "ro handle 2" : "ro handle 1", fr % 2 ? f2 : f, fs, H5T_NATIVE_FLOAT, fr, 1, 0, NY);
+    /* The access list's chunk cache: off, then room for one chunk (256 KiB). */
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    ASSERT_H5(H5Pset_chunk_cache(dapl, 521, 0, 0.75));
+    hid_t f3 = H5Dopen2(file, "f32", dapl);
+    every_frame("ro cache off", f3, fs, H5T_NATIVE_FLOAT);
+    ASSERT_H5(H5Pset_chunk_cache(dapl, 521, (size_t)NY * NX * 4 * CF, 0.75));
+    hid_t f4 = H5Dopen2(file, "f32", dapl);
+    for (int k = 0; k < 3; k++)
+        for (int fr = 0; fr < NF; fr += 3)
+            read_box("ro one-chunk cache", f4, fs, H5T_NATIVE_FLOAT, fr, 1, 0, NY);
+    H5Pclose(dapl);
+    /* A damaged chunk read with the checksum on (it fails), off, then on again: native's chunk
+     * cache kept the chunk from the unchecked read and serves the checked one from it (it
+     * succeeds); ours must do the same. (Frame 9 lies in an undamaged chunk.) */
+    hid_t b = H5Dopen2(file, "bad", H5P_DEFAULT), noedc = H5Pcreate(H5P_DATASET_XFER);
+    ASSERT_H5(H5Pset_edc_check(noedc, H5Z_DISABLE_EDC));
+    read_box("ro damaged, checked first", b, fs, H5T_NATIVE_FLOAT, 3, 1, 0, NY);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 1, 1, 0, NY, noedc);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY, noedc);
+    read_box("ro damaged, checked", b, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY);
+    read_box("ro damaged, checked", b, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY);
+    read_box_x("ro damaged, no check", b, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY, noedc);
+    H5Pclose(noedc);
+    H5Dclose(b);
+    H5Dclose(f4);
+    H5Dclose(f3);
+    H5Dclose(f2);
+    H5Sclose(fs);
+    H5Sclose(us);
+    H5Dclose(f);
+    H5Dclose(u);
+    H5Fclose(file);
+    return 0;
+}
+
+/* The chunk at chunk offset `from` written over the one at `to`, raw, with H5Dwrite_chunk. */
+static void
+copy_chunk(hid_t d, int from, int to)
+{
+    hsize_t  off[3] = {(hsize_t)from, 0, 0}, nbytes = 0;
+    uint32_t mask   = 0;
+    ASSERT_H5(H5Dget_chunk_storage_size(d, off, &nbytes));
+    void *raw = malloc(nbytes);
+    ASSERT(raw);
+    ASSERT_H5(H5Dread_chunk(d, H5P_DEFAULT, off, &mask, raw));
+    off[0] = (hsize_t)to;
+    ASSERT_H5(H5Dwrite_chunk(d, H5P_DEFAULT, mask, off, (size_t)nbytes, raw));
+    free(raw);
+}
+
+static int
+do_rw(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t f    = H5Dopen2(file, "f32", H5P_DEFAULT);
+    ASSERT(f >= 0);
+    hid_t fs = H5Dget_space(f);
+    /* A partial write of a chunk read before (and so kept). */
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 1, 1, 0, NY);
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY);
+    write_box(f, fs, 2, 1, 2);
+    read_box("rw after partial write", f, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY);
+    read_box("rw after partial write", f, fs, H5T_NATIVE_FLOAT, 1, 1, 0, NY);
+    /* A whole-chunk write (the pipeline's own), then frames of it. */
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 4, 1, 0, NY);
+    write_box(f, fs, 0, CF, 3);
+    read_box("rw after chunk write", f, fs, H5T_NATIVE_FLOAT, 4, 1, 0, NY);
+    read_box("rw after chunk write", f, fs, H5T_NATIVE_FLOAT, 2, 1, 0, NY);
+    /* A direct chunk write over a chunk read before. */
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY);
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 10, 1, 0, NY);
+    copy_chunk(f, 0, CF);
+    read_box("rw after direct chunk write", f, fs, H5T_NATIVE_FLOAT, 9, 1, 0, NY);
+    read_box("rw after direct chunk write", f, fs, H5T_NATIVE_FLOAT, 10, 1, 0, NY);
+    /* Shrinking cuts the edge chunk (its frames past the new extent become fill values), and
+     * extending again shows them. */
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 13, 1, 0, NY);
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 14, 1, 0, NY);
+    hsize_t small[3] = {12, NY, NX}, full[3] = {NF, NY, NX};
+    ASSERT_H5(H5Dset_extent(f, small));
+    ASSERT_H5(H5Dset_extent(f, full));
+    read_box("rw after shrink+extend", f, fs, H5T_NATIVE_FLOAT, 13, 1, 0, NY);
+    read_box("rw after shrink+extend", f, fs, H5T_NATIVE_FLOAT, 11, 1, 0, NY);
+    /* Writes through a second handle of the dataset, and through a second open of the file. */
+    hid_t f2 = H5Dopen2(file, "f32", H5P_DEFAULT);
+    read_box("rw handle 1 before", f, fs, H5T_NATIVE_FLOAT, 5, 1, 0, NY);
+    read_box("rw handle 1 before", f, fs, H5T_NATIVE_FLOAT, 6, 1, 0, NY);
+    write_box(f2, fs, 5, 1, 4);
+    read_box("rw handle 1 after handle 2 wrote", f, fs, H5T_NATIVE_FLOAT, 5, 1, 0, NY);
+    hid_t file2 = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
+    hid_t f5    = H5Dopen2(file2, "f32", H5P_DEFAULT);
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 7, 1, 0, NY);
+    read_box("rw before", f, fs, H5T_NATIVE_FLOAT, 6, 1, 0, NY);
+    write_box(f5, fs, 6, 2, 5);
+    read_box("rw after the other open wrote", f, fs, H5T_NATIVE_FLOAT, 7, 1, 0, NY);
+    read_box("rw after the other open wrote", f, fs, H5T_NATIVE_FLOAT, 6, 1, 0, NY);
+    H5Dclose(f5);
+    H5Fclose(file2);
+    H5Dclose(f2);
+    every_frame("rw final", f, fs, H5T_NATIVE_FLOAT);
+    H5Sclose(fs);
+    H5Dclose(f);
+    H5Fclose(file);
+    return 0;
+}
+
+int
+main(int argc, char **argv)
+{
+    if (argc == 3 && !strcmp(argv[1], "make"))
+        return do_make(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "ro"))
+        return do_ro(argv[2]);
+    if (argc == 3 && !strcmp(argv[1], "rw"))
+        return do_rw(argv[2]);
+    fprintf(stderr, "usage: pipe_cache make|ro|rw FILE\n");
+    return 2;
+}
