@@ -288,12 +288,11 @@ void        *tb_sidecar_compact(tb_ix_data_t *d, void *buf);
 /* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id
  * and the data file's absolute path, handing the bytes to sink(ctx, bytes, n) in order, in pieces
  * of at most 64 KiB (a sink returns 0, or nonzero to fail the encoding: TB_ERR_IO); the length
+ * in *n_out. An encoding longer than max_nbytes hands nothing on: TB_ERR_UNSUPPORTED, its length
  * in *n_out. No buffer of the sidecar's size is made. */
 typedef int (*tb_sc_sink_fn)(void *ctx, const void *bytes, size_t n);
 tb_status_t tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
-                                 tb_sc_sink_fn sink, void *ctx, size_t *n_out);
-/* The length such an encoding of d has (0 when it cannot be encoded). */
-size_t      tb_sidecar_nbytes(const tb_ix_data_t *d, const char *path);
+                                 uint64_t max_nbytes, tb_sc_sink_fn sink, void *ctx, size_t *n_out);
 /* The same into a malloc'd buffer. */
 tb_status_t tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
                                 void **buf_out, size_t *n_out);

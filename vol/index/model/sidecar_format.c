@@ -894,24 +894,18 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
     return TB_OK;
 }
 
-size_t
-tb_sidecar_nbytes(const tb_ix_data_t *d, const char *path)
-{
-    uint32_t *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
-    sc_plan_t pl;
-    size_t    n = remap && plan(d, path, remap, &pl) == TB_OK ? (size_t)pl.n : 0;
-    free(remap);
-    return n;
-}
-
 tb_status_t
-tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, tb_sc_sink_fn sink,
-                     void *ctx, size_t *n_out)
+tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, uint64_t max_nbytes,
+                     tb_sc_sink_fn sink, void *ctx, size_t *n_out)
 {
     uint32_t   *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
     uint8_t    *stage = malloc(SC_STAGE);
     sc_plan_t   pl;
     tb_status_t st = remap && stage ? plan(d, path, remap, &pl) : TB_ERR_NOMEM;
+    if (st == TB_OK && pl.n > max_nbytes) {
+        *n_out = (size_t)pl.n;
+        st     = TB_ERR_UNSUPPORTED; /* (over the caller's budget: nothing handed to the sink) */
+    }
     if (st != TB_OK) {
         free(remap);
         free(stage);
@@ -989,7 +983,7 @@ tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char 
                    size_t *n_out)
 {
     mem_sink_t  m  = {0};
-    tb_status_t st = tb_sidecar_encode_to(d, id, path, to_memory, &m, n_out);
+    tb_status_t st = tb_sidecar_encode_to(d, id, path, UINT64_MAX, to_memory, &m, n_out);
     if (st != TB_OK) {
         free(m.b);
         return st == TB_ERR_IO ? TB_ERR_NOMEM : st; /* (memory is the only thing that fails here) */

@@ -492,9 +492,11 @@ to_fd(void *ctx, const void *bytes, size_t n)
 }
 
 /* Encodes d with f's identity as a new temp file in l's folder with mode/group for f, written as
- * it is encoded; its name in tmp_out. */
+ * it is encoded; its name in tmp_out. An encoding over max_nbytes leaves no file:
+ * TB_SC_OVER_BUDGET. */
 static tb_sc_outcome_t
-write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, char *tmp_out, size_t tmp_nbytes)
+write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, uint64_t max_nbytes, char *tmp_out,
+           size_t tmp_nbytes)
 {
     int fd = -1;
     for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
@@ -520,9 +522,15 @@ write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, char *t
         if ((mode & S_IRGRP) && fchown(fd, (uid_t)-1, (gid_t)f->gid) != 0)
             mode &= (mode_t)~S_IRGRP; /* not a member of the file's group: no group access */
     }
-    size_t n;
-    int    ok = fchmod(fd, mode) == 0 && tb_sidecar_encode_to(d, &f->id, f->path, to_fd, &fd, &n) == TB_OK;
-    ok        = ok && fsync(fd) == 0;
+    size_t      n  = 0;
+    tb_status_t st = fchmod(fd, mode) == 0 ? tb_sidecar_encode_to(d, &f->id, f->path, max_nbytes, to_fd, &fd, &n)
+                                           : TB_ERR_IO;
+    if (st == TB_ERR_UNSUPPORTED) {
+        close(fd);
+        unlinkat(l->dirfd, tmp_out, 0);
+        return TB_SC_OVER_BUDGET;
+    }
+    int ok = st == TB_OK && fsync(fd) == 0;
     ok = close(fd) == 0 && ok;
     if (!ok) {
         unlinkat(l->dirfd, tmp_out, 0);
@@ -711,18 +719,11 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     }
     free(buf);
     buf = NULL;
-    if ((n = tb_sidecar_nbytes(d, f->path)) == 0) {
-        o = TB_SC_NO_MEMORY;
-        goto done;
-    }
-    if (l->kind == TB_SC_CACHE && (uint64_t)n > p->cache_max_nbytes) {
-        o = TB_SC_OVER_BUDGET;
-        goto done;
-    }
     sweep_t s = {.name = l->name, .only_mine = 1};
     each_entry(l->dirfd, sweep_one, &s);
     char tmp[NAME_MAX + 1];
-    if ((o = write_temp(l, f, d, tmp, sizeof(tmp))) != TB_SC_WRITTEN)
+    if ((o = write_temp(l, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, tmp, sizeof(tmp))) !=
+        TB_SC_WRITTEN)
         goto done;
     if (renameat(l->dirfd, tmp, l->dirfd, l->name) != 0) {
         debug_say(p, "cannot publish", l->shown, errno);
