@@ -201,15 +201,17 @@ space_version(hid_t s, int rank, const hsize_t *dims, const hsize_t *maxdims)
 tb_status_t
 tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
 {
-    H5S_class_t cls  = H5Sget_simple_extent_type(s);
-    int         rank = H5Sget_simple_extent_ndims(s);
-    hsize_t     dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
+    /* One query for a simple space (the dimensions give the rank), a second only for rank 0 to
+     * tell a scalar space from a null one: a few hundred instructions each, on every dataset and
+     * attribute a first open records. */
+    _Static_assert(H5S_MAX_RANK <= TB_IX_SPACE_MAXRANK, "a dataspace of HDF5's largest rank fits the form");
+    hsize_t dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
+    int     rank = H5Sget_simple_extent_dims(s, dims, maxdims);
     if (rank < 0)
         return TB_ERR_HDF5;
-    if (rank > TB_IX_SPACE_MAXRANK || (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE))
+    H5S_class_t cls = rank > 0 ? H5S_SIMPLE : H5Sget_simple_extent_type(s);
+    if (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE)
         return TB_ERR_UNSUPPORTED;
-    if (rank > 0 && H5Sget_simple_extent_dims(s, dims, maxdims) != rank)
-        return TB_ERR_HDF5;
     int version = cls == H5S_NULL || version1 ? 0 : space_version(s, rank, dims, maxdims);
     if (version < 0)
         return TB_ERR_UNSUPPORTED;
