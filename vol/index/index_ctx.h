@@ -64,6 +64,10 @@ struct tb_index_obj {
     char *path;
     /* A lazy object: opened from the index, nothing open below yet. */
     tb_ix_lazy_t *lazy;
+    /* A dataset whose reads through this handle need no look for a capture any more: its content
+     * is settled (cached, or not cacheable), or it has more elements than a cached content can
+     * hold (index_dset.c). */
+    bool no_capture;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
