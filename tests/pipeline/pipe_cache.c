@@ -6,9 +6,13 @@
  *   make FILE    a float32 dataset [16][128][64] in chunks of 8 frames (shuffle, deflate, fletcher32)
  *                and a uint16 one of the same shape, all written; a float32 one (shuffle,
  *                fletcher32) with its first chunk damaged
+ *                "sparse" (same filters) with only its first chunk written, and "never" the same
+ *                with fill time never
  *   ro FILE      read-only: frame by frame, row by row, into double, two handles, a dataset access
  *                list with the chunk cache off and one with room for one chunk, the damaged chunk
- *                with the checksum off and on
+ *                with the checksum off and on, and small reads inside one chunk (the ones the
+ *                pipeline serves from its cache as copies, and every near miss of that form:
+ *                strided, points, other memory types and shapes, unallocated chunks)
  *   rw FILE      read-write: reads around partial H5Dwrites, a whole-chunk H5Dwrite, a direct chunk
  *                write, a shrink and re-extension of the extent, a write through a second handle of
  *                the same dataset and through a second open of the file */
@@ -61,6 +65,7 @@ read_box_x(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int 
     size_t  nbytes = (size_t)nf * ny * NX * H5Tget_size(mem_type);
     void   *buf    = malloc(nbytes);
     ASSERT(buf);
+    memset(buf, 0xa5, nbytes); /* (what a read that leaves the buffer alone hashes) */
     hid_t ms = H5Screate_simple(3, count, NULL);
     ASSERT_H5(H5Sselect_hyperslab(fspace, H5S_SELECT_SET, start, NULL, count, NULL));
     herr_t rc;
@@ -97,6 +102,104 @@ every_frame(const char *what, hid_t d, hid_t fspace, hid_t mem_type)
 {
     for (int f = 0; f < NF; f++)
         read_box(what, d, fspace, mem_type, f, 1, 0, NY);
+}
+
+/* One small read: the file selection the caller made on fspace, into a memory space of rank mrank
+ * and dims mdims with `nsel` elements selected ("all" when nsel is 0) of mem_type; prints its
+ * hash. The buffer starts as a pattern, so that elements a read leaves alone hash too. */
+static void
+read_small(const char *what, int k, hid_t d, hid_t fspace, hid_t mem_type, int mrank, const hsize_t *mdims,
+           hid_t dxpl)
+{
+    hssize_t n      = H5Sget_select_npoints(fspace);
+    hsize_t  mtotal = 1;
+    for (int i = 0; i < mrank; i++)
+        mtotal *= mdims[i];
+    size_t nbytes = (size_t)mtotal * H5Tget_size(mem_type);
+    void  *buf    = malloc(nbytes);
+    ASSERT(buf && n > 0);
+    memset(buf, 0xa5, nbytes);
+    hid_t ms = H5Screate_simple(mrank, mdims, NULL);
+    if ((hsize_t)n < mtotal) { /* the first n elements of a larger memory space */
+        hsize_t start[1] = {0}, count[1] = {(hsize_t)n};
+        ASSERT(mrank == 1);
+        ASSERT_H5(H5Sselect_hyperslab(ms, H5S_SELECT_SET, start, NULL, count, NULL));
+    }
+    herr_t rc;
+    H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, dxpl, buf); }
+    H5E_END_TRY
+    printf("%s %d n=%lld rc=%d hash=%016llx\n", what, k, (long long)n, (int)rc,
+           rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+    H5Sclose(ms);
+    free(buf);
+}
+
+/* Small reads inside one chunk of dataset d (rank 3, chunks of CF frames), of every form near
+ * the one the pipeline serves from its decoded-chunk cache. */
+static void
+small_reads(const char *what, hid_t d, hid_t fs, hid_t ftype)
+{
+    char tag[96];
+    for (int k = 0; k < 3; k++) { /* the same chunk three times over: the later ones are copies */
+        for (int y = 0; y < NY; y += 9) { /* rows: a frame's, then part of one, then a single pixel */
+            hsize_t start[3] = {(hsize_t)(5 + k), (hsize_t)y, (hsize_t)(y % 7)};
+            hsize_t cnt[3]   = {1, 1, (hsize_t)(NX - y % 7)}, m1[1] = {cnt[2]}, m2[2] = {1, cnt[2]};
+            ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+            snprintf(tag, sizeof(tag), "%s row", what);
+            read_small(tag, y, d, fs, ftype, 1, m1, H5P_DEFAULT);
+            snprintf(tag, sizeof(tag), "%s row, 2-d memory", what);
+            read_small(tag, y, d, fs, ftype, 2, m2, H5P_DEFAULT);
+            snprintf(tag, sizeof(tag), "%s row as int64", what);
+            read_small(tag, y, d, fs, H5T_NATIVE_INT64, 1, m1, H5P_DEFAULT);
+            hsize_t big[1] = {cnt[2] + 3};
+            snprintf(tag, sizeof(tag), "%s row into a larger memory selection", what);
+            read_small(tag, y, d, fs, ftype, 1, big, H5P_DEFAULT);
+            hsize_t one[3] = {1, 1, 1}, m0[1] = {1};
+            ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, one, NULL));
+            snprintf(tag, sizeof(tag), "%s pixel", what);
+            read_small(tag, y, d, fs, ftype, 1, m0, H5P_DEFAULT);
+        }
+        /* A box of 3 frames x 5 rows x 9 columns, one column-strided, and a union of two rows. */
+        hsize_t start[3] = {(hsize_t)k, 40, 11}, cnt[3] = {3, 5, 9}, m3[3] = {3, 5, 9}, m1[1] = {135};
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+        snprintf(tag, sizeof(tag), "%s box", what);
+        read_small(tag, k, d, fs, ftype, 3, m3, H5P_DEFAULT);
+        read_small(tag, k, d, fs, ftype, 1, m1, H5P_DEFAULT);
+        hsize_t stride[3] = {1, 2, 3}, scnt[3] = {2, 4, 5}, ms[1] = {40};
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, scnt, NULL));
+        snprintf(tag, sizeof(tag), "%s strided", what);
+        read_small(tag, k, d, fs, ftype, 1, ms, H5P_DEFAULT);
+        hsize_t r1[3] = {(hsize_t)k, 3, 0}, r2[3] = {(hsize_t)k, 70, 0}, rc[3] = {1, 1, NX}, mu[1] = {2 * NX};
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, r1, NULL, rc, NULL));
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_OR, r2, NULL, rc, NULL));
+        snprintf(tag, sizeof(tag), "%s union of two rows", what);
+        read_small(tag, k, d, fs, ftype, 1, mu, H5P_DEFAULT);
+        /* Points: in order, reversed, and repeated so that their count equals their box's. */
+        hsize_t pts[3][3] = {{(hsize_t)k, 9, 2}, {(hsize_t)k, 9, 3}, {(hsize_t)k, 9, 4}};
+        hsize_t rev[3][3] = {{(hsize_t)k, 9, 4}, {(hsize_t)k, 9, 3}, {(hsize_t)k, 9, 2}};
+        hsize_t rep[3][3] = {{(hsize_t)k, 9, 2}, {(hsize_t)k, 9, 4}, {(hsize_t)k, 9, 4}}, mp[1] = {3};
+        const hsize_t(*sets[3])[3] = {pts, rev, rep};
+        for (int i = 0; i < 3; i++) {
+            ASSERT_H5(H5Sselect_elements(fs, H5S_SELECT_SET, 3, (const hsize_t *)sets[i]));
+            snprintf(tag, sizeof(tag), "%s points %d", what, i);
+            read_small(tag, k, d, fs, ftype, 1, mp, H5P_DEFAULT);
+        }
+        /* A transfer list of its own (checksum off), then the default again. */
+        hid_t noedc = H5Pcreate(H5P_DATASET_XFER);
+        ASSERT_H5(H5Pset_edc_check(noedc, H5Z_DISABLE_EDC));
+        hsize_t row[3] = {(hsize_t)(k + 1), 100, 0}, rcnt[3] = {1, 1, NX}, mr[1] = {NX};
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, row, NULL, rcnt, NULL));
+        snprintf(tag, sizeof(tag), "%s row, own transfer list", what);
+        read_small(tag, k, d, fs, ftype, 1, mr, noedc);
+        H5Pclose(noedc);
+    }
+    /* Rows of every frame, the last chunk's edge included. */
+    for (int f = 0; f < NF; f++) {
+        hsize_t start[3] = {(hsize_t)f, (hsize_t)(NY - 1), 0}, cnt[3] = {1, 1, NX}, m1[1] = {NX};
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, cnt, NULL));
+        snprintf(tag, sizeof(tag), "%s last row", what);
+        read_small(tag, f, d, fs, ftype, 1, m1, H5P_DEFAULT);
+    }
 }
 
 static int
@@ -139,6 +242,23 @@ do_make(const char *path)
     free(raw);
     H5Dclose(b);
     H5Pclose(dcpl2);
+    /* "sparse" and "never": only their first chunk written; the fill value -2.5 (and, for "never",
+     * fill time never: reads of unwritten chunks leave the buffer alone). */
+    float fillv = -2.5f;
+    ASSERT_H5(H5Pset_fill_value(dcpl, H5T_NATIVE_FLOAT, &fillv));
+    hid_t sp = H5Dcreate2(file, "sparse", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ASSERT_H5(H5Pset_fill_time(dcpl, H5D_FILL_TIME_NEVER));
+    hid_t nv = H5Dcreate2(file, "never", H5T_NATIVE_FLOAT, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ASSERT(sp >= 0 && nv >= 0);
+    hsize_t cstart[3] = {0, 0, 0}, ccount[3] = {CF, NY, NX};
+    hid_t   cms       = H5Screate_simple(3, ccount, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(space, H5S_SELECT_SET, cstart, NULL, ccount, NULL));
+    ASSERT_H5(H5Dwrite(sp, H5T_NATIVE_FLOAT, cms, space, H5P_DEFAULT, buf));
+    ASSERT_H5(H5Dwrite(nv, H5T_NATIVE_FLOAT, cms, space, H5P_DEFAULT, buf));
+    H5Sselect_all(space);
+    H5Sclose(cms);
+    H5Dclose(sp);
+    H5Dclose(nv);
     free(buf);
     free(ub);
     H5Dclose(f);
@@ -165,6 +285,14 @@ do_ro(const char *path)
         read_box("ro row", f, fs, H5T_NATIVE_FLOAT, 3, 1, y, 1);
     for (int y = 0; y + 5 <= NY; y += 5)
         read_box("ro rows of 4 frames", u, us, H5T_NATIVE_INT32, 6, 4, y, 5);
+    small_reads("ro small f32", f, fs, H5T_NATIVE_FLOAT);
+    small_reads("ro small u16", u, us, H5T_NATIVE_UINT16);
+    hid_t sp = H5Dopen2(file, "sparse", H5P_DEFAULT), nv = H5Dopen2(file, "never", H5P_DEFAULT);
+    ASSERT(sp >= 0 && nv >= 0);
+    small_reads("ro small sparse", sp, fs, H5T_NATIVE_FLOAT);
+    small_reads("ro small never", nv, fs, H5T_NATIVE_FLOAT);
+    H5Dclose(sp);
+    H5Dclose(nv);
     /* A second handle of the same dataset, reads alternating between them. */
     hid_t f2 = H5Dopen2(file, "f32", H5P_DEFAULT);
     for (int fr = 0; fr < NF; fr++)
@@ -268,6 +396,9 @@ do_rw(const char *path)
     H5Dclose(f5);
     H5Fclose(file2);
     H5Dclose(f2);
+    small_reads("rw small", f, fs, H5T_NATIVE_FLOAT);
+    write_box(f, fs, 5, 1, 6);
+    small_reads("rw small after a write", f, fs, H5T_NATIVE_FLOAT);
     every_frame("rw final", f, fs, H5T_NATIVE_FLOAT);
     H5Sclose(fs);
     H5Dclose(f);

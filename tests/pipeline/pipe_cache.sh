@@ -19,6 +19,11 @@ for min in default 0; do
   [ "$(wc -l < ros.txt)" -gt 150 ] || fail "ro: too few reads"
   diff ros.txt rot.txt || fail "ro (min $min): h5turbo reads differ from stock HDF5's"
   grep -q 'chunks_cache_hits=[1-9]' stats.log || { cat stats.log; fail "ro (min $min): the cache served nothing"; }
+  # Small reads inside one chunk are copied from the cache (none with pipeline_min 0, which
+  # takes every read through a plan).
+  if [ $min = default ]; then
+    grep -q 'small_cached_reads=[1-9]' stats.log || { cat stats.log; fail "ro: no small read came from the cache"; }
+  fi
   # One fallback: the checked read of the damaged chunk (native redoes it and reports the error).
   grep -q 'fallbacks=1 ' stats.log || { cat stats.log; fail "ro (min $min): the pipeline fell back other than once"; }
 done

@@ -32,12 +32,12 @@ print_stats(void *ctx)
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
-            "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu app_cpu_ms=%.1f "
+            "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu app_cpu_ms=%.1f "
             "codec_app_cpu_ms=%.1f "
             "codec_worker_cpu_ms=%.1f\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
-            s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits,
+            s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
             (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6);
     stats_registered = 0;
@@ -1608,24 +1608,100 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
 
 /* A read the pipeline would leave to native anyway, known for the price of two selection
  * queries instead of a plan: under the minimum size and within one chunk (a row of a frame, a
- * pixel; a dozen microseconds less per call, more than such a read costs native). */
+ * pixel; a dozen microseconds less per call, more than such a read costs native). Each HDF5 call
+ * here costs a few hundred instructions, about 3 % of what native spends on such a read, so no
+ * more are made than needed: the memory type's size only when the selection could reach the
+ * minimum with an element of 16 bytes (the native numeric types are at most that; a wider integer
+ * made with H5Tset_size only makes this forward a read the pipeline might have taken: the result
+ * is native's either way), and no rank query (the bounds land in arrays of HDF5's largest rank,
+ * the dataset's rank of them zeroed first: a file space of another rank, which native rejects, at
+ * worst forwards). */
 static int
-small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_t file_space_id)
+small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_t file_space_id,
+                   hssize_t *npoints_out, hsize_t *lo, hsize_t *hi)
 {
     size_t min = o->ctx->cfg.pipeline_min_nbytes;
     if (p->state != 1 || min == 0 || file_space_id == H5S_ALL)
         return 0;
     hssize_t npoints = H5Sget_select_npoints(file_space_id);
-    size_t   es      = H5Tget_size(mem_type_id);
-    hsize_t  lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
-    if (npoints < 0 || es == 0 || (size_t)npoints * es >= min || H5Sget_simple_extent_ndims(file_space_id) != p->rank ||
-        H5Sget_select_bounds(file_space_id, lo, hi) < 0) {
+    if (npoints < 0 || (size_t)npoints >= min) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0; /* (not small whatever the type) */
+    }
+    if ((size_t)npoints * 16 >= min) {
+        size_t es = H5Tget_size(mem_type_id);
+        if (es == 0 || (size_t)npoints * es >= min) {
+            H5Eclear2(H5E_DEFAULT);
+            return 0;
+        }
+    }
+    for (int d = 0; d < p->rank; d++)
+        lo[d] = hi[d] = 0;
+    if (H5Sget_select_bounds(file_space_id, lo, hi) < 0) {
         H5Eclear2(H5E_DEFAULT);
         return 0;
     }
     for (int d = 0; d < p->rank; d++)
         if (lo[d] / p->chunk[d] != hi[d] / p->chunk[d])
             return 0;
+    *npoints_out = npoints;
+    return 1;
+}
+
+/* A small read within one chunk (small_in_one_chunk: npoints elements, bounds lo..hi) served
+ * from the decoded-chunk cache: 1 served; 0 leave it to native; -1 the read may fill the cache
+ * (the caller runs it through the pipeline, which keeps the chunk), so that the next small reads
+ * of that chunk (the other rows of a frame) come from here. Native spends about 11,000
+ * instructions on a row of a cached chunk; this costs the queries below and a copy. Only the
+ * plainest form, whose result is a copy of the chunk's bytes: a read-only file, the default
+ * transfer list, the memory type the file's (H5Tequal), the file selection exactly the box of its
+ * bounds (a hyperslab or "all" with as many elements; points may repeat or come in another
+ * order), and the memory selection "all" of as many elements, which HDF5 fills in the file
+ * selection's row-major order. Anything else is native's, as before. */
+static int
+small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
+                 hid_t dxpl_id, hssize_t npoints, const hsize_t *lo, const hsize_t *hi, void *buf)
+{
+    if (!p->cache_max || (o->ctx->file_intent & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ | H5F_ACC_SWMR_WRITE)) ||
+        (dxpl_id != H5P_DEFAULT && dxpl_id != H5P_DATASET_XFER_DEFAULT) || mem_space_id == H5S_ALL)
+        return 0;
+    hsize_t off[TB_PIPE_RANK], ext[TB_PIPE_RANK], box = 1;
+    for (int d = 0; d < p->rank; d++) {
+        off[d] = lo[d] / p->chunk[d] * p->chunk[d];
+        ext[d] = hi[d] - lo[d] + 1;
+        box *= ext[d];
+    }
+    if (box != (hsize_t)npoints)
+        return 0;
+    H5S_sel_type fsel = H5Sget_select_type(file_space_id);
+    if ((fsel != H5S_SEL_HYPERSLABS && fsel != H5S_SEL_ALL) || H5Sget_select_type(mem_space_id) != H5S_SEL_ALL ||
+        H5Sget_select_npoints(mem_space_id) != npoints || H5Tequal(mem_type_id, p->type_id) <= 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    const uint8_t *chunk = tb_pipe_cache_find(p, off);
+    if (!chunk) {
+        int same = p->uncached_valid;
+        for (int d = 0; same && d < p->rank; d++)
+            same = p->uncached[d] == off[d];
+        return same ? 0 : -1;
+    }
+    /* Row-major runs along the last dimension, from the chunk's own row-major layout. */
+    size_t   es = p->type_nbytes, run = (size_t)ext[p->rank - 1] * es;
+    hsize_t  idx[TB_PIPE_RANK] = {0};
+    uint8_t *out = buf;
+    for (;;) {
+        hsize_t lin = 0;
+        for (int d = 0; d < p->rank; d++)
+            lin = lin * p->chunk[d] + (lo[d] - off[d]) + (d < p->rank - 1 ? idx[d] : 0);
+        memcpy(out, chunk + lin * es, run);
+        out += run;
+        int d = p->rank - 2;
+        while (d >= 0 && ++idx[d] == ext[d])
+            idx[d--] = 0;
+        if (d < 0)
+            break;
+    }
     return 1;
 }
 
@@ -1640,10 +1716,23 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     }
     if (!o->ctx->cfg.pipeline || req || !buf || ineligible(o, dxpl_id))
         return TB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
-    const tb_pipe_dset_t *known = (const tb_pipe_dset_t *)o->pipe;
-    if (known && small_in_one_chunk(o, known, mem_type_id, file_space_id)) {
-        tb_pipe_stats_g.forwarded_reads++;
-        return TB_FORWARD;
+    tb_pipe_dset_t *known = (tb_pipe_dset_t *)o->pipe;
+    hssize_t         small_n;
+    hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    int              fill_cache = 0; /* a small read run through the pipeline to keep its chunk */
+    if (known && small_in_one_chunk(o, known, mem_type_id, file_space_id, &small_n, lo, hi)) {
+        int r = small_from_cache(o, known, mem_type_id, mem_space_id, file_space_id, dxpl_id, small_n, lo, hi, buf);
+        if (r > 0) {
+            tb_pipe_stats_g.reads++;
+            tb_pipe_stats_g.small_cached_reads++;
+            *ret_out = 0;
+            return TB_ANSWERED;
+        }
+        if (r == 0) {
+            tb_pipe_stats_g.forwarded_reads++;
+            return TB_FORWARD;
+        }
+        fill_cache = 1;
     }
     register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
@@ -1674,9 +1763,11 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
              * then decodes every chunk each time too. pipeline_min 0 takes everything (tests). */
             size_t min  = o->ctx->cfg.pipeline_min_nbytes;
             int    fits = plan.nchunks <= p->cache_nbytes / p->chunk_nbytes;
-            /* ... unless our own cache keeps the chunks such reads take a piece at a time (not
-             * for small reads: a row of a frame costs native less per call than it costs us). */
-            int ours = p->cache_max && plan.nchunks <= p->cache_max && plan.npoints * plan.es >= min;
+            /* ... unless our own cache keeps the chunks such reads take a piece at a time. Small
+             * reads only to bring their chunk into it for the small reads to come, which
+             * small_from_cache serves for a copy (through a plan, a row of a frame costs more
+             * than native's read of it). */
+            int ours = p->cache_max && plan.nchunks <= p->cache_max && (plan.npoints * plan.es >= min || fill_cache);
             /* Selections planned element by element (unions of blocks, memory selections that
              * are not one box) pay more per element than native's copies: taken where they are
              * sparse, under a sixteenth of the chunks they touch (a dense union of two regions
@@ -1698,6 +1789,17 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         }
         if (!done && !conv_failed)
             tb_pipe_stats_g.forwarded_reads++;
+        if (fill_cache) {
+            /* Not kept (an unallocated chunk, a failure): the next small reads of this chunk are
+             * native's. */
+            hsize_t off[TB_PIPE_RANK];
+            for (int d = 0; d < p->rank; d++)
+                off[d] = lo[d] / p->chunk[d] * p->chunk[d];
+            if (!tb_pipe_cache_find(p, off)) {
+                memcpy(p->uncached, off, sizeof(off[0]) * (size_t)p->rank);
+                p->uncached_valid = 1;
+            }
+        }
     }
     /* A failed conversion is the read's error, as in H5Dread: its stack stays. */
     if (!conv_failed)

@@ -44,6 +44,8 @@ typedef struct tb_pipe_stats {
     size_t chunks_pread;                  /* chunks the workers read themselves (read-only files) */
     size_t worker_conv_writes;            /* converted writes whose conversion the workers did */
     size_t chunks_cache_hits;             /* chunks reads took from the decoded-chunk cache */
+    size_t small_cached_reads;            /* small reads within one chunk copied from that cache
+                                           * (also in reads) */
     /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
      * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
      * filter, copies, in the workers or on the application's thread) within them. What the

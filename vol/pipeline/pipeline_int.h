@@ -73,6 +73,10 @@ typedef struct tb_pipe_dset {
     size_t                  cache_max, cache_n;
     uint64_t                cache_gen, cache_tick;
     struct tb_pipe_cached *cache;
+    /* The chunk a small read last tried to bring into that cache and could not (unallocated, or
+     * failed): small reads of it go to native, not through a full read each (tb_pipe_read). */
+    int     uncached_valid;
+    hsize_t uncached[TB_PIPE_RANK];
 } tb_pipe_dset_t;
 
 /* What a plan's file selection is. Writes take only boxes; reads all three. */
