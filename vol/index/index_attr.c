@@ -221,6 +221,16 @@ open_real(struct tb_index_file *f, hid_t vol, int loc_is_file, const char *loc_p
 {
     void      *locobj = f->file_under;
     H5I_type_t ltype  = H5I_FILE;
+    if (!loc_is_file && !rel_name) {
+        /* H5Aopen(object): by the object's path from the file, which native traverses as it did to
+         * open the object, recording the same path, without opening the object itself (a dataset
+         * already open under another external-file prefix, which a second open of it would refuse,
+         * needs not be opened at all). */
+        H5VL_loc_params_t byname            = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
+        byname.loc_data.loc_by_name.name    = loc_path;
+        byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        return H5VLattr_open(locobj, &byname, vol, name, H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
+    }
     if (!loc_is_file) {
         H5VL_loc_params_t byname          = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
         byname.loc_data.loc_by_name.name    = loc_path;
