@@ -12,13 +12,14 @@
 #define SCENARIO "small datasets"
 
 /* How a loader names a dataset: by absolute path mostly, else relative to the root or to its group,
- * with doubled or trailing slashes, through ".", or with a dataset access property list. */
+ * with doubled or trailing slashes, through ".", or with a dataset access property list of its
+ * own (a chunk cache, with and without an external-file prefix). */
 static hid_t
-open_dset(ixd_t *run, hid_t f, const char *p)
+open_dset(ixd_t *run, hid_t f, const char *p, int *own_dapl_out)
 {
     char        name[2600];
     hid_t       loc = f, dapl = H5P_DEFAULT, d;
-    int         v   = (int)ixd_rnd(run, 14);
+    int         v   = (int)ixd_rnd(run, 18);
     const char *how = "abs";
     snprintf(name, sizeof(name), "%s", p);
     if (v == 8 && p[0] == '/' && p[1]) {
@@ -55,12 +56,17 @@ open_dset(ixd_t *run, hid_t f, const char *p)
         how = "slash";
         snprintf(name, sizeof(name), "%s/", p);
     }
-    else if (v == 13) {
-        how  = "dapl";
+    else if (v >= 13) { /* a chunk cache (a lazy dataset keeps a copy), or an external-file prefix
+                         * (native takes it from the open's own context: left to native) */
+        how  = v < 17 ? "dapl" : "dapl-prefix";
         dapl = H5Pcreate(H5P_DATASET_ACCESS);
         H5Pset_chunk_cache(dapl, 7, 4096, 0.5);
+        if (v == 17)
+            H5Pset_efile_prefix(dapl, "/nonexistent/ixd-prefix");
     }
     d = H5Dopen2(loc, name, dapl);
+    if (own_dapl_out)
+        *own_dapl_out = dapl != H5P_DEFAULT;
     printf(" open(%s)=%d", how, d >= 0);
     if (loc != f)
         H5Gclose(loc);
@@ -212,7 +218,7 @@ dset_sub(ixd_t *run, hid_t f, hid_t *dp, const char *p, int sub)
             break;
         case 16: { /* opened again, read through the second handle, one of the two closed */
             printf("  again:");
-            hid_t d2 = open_dset(run, f, p);
+            hid_t d2 = open_dset(run, f, p, NULL);
             printf("\n");
             if (d2 >= 0) {
                 hid_t ft = H5Dget_type(d2);
@@ -368,13 +374,18 @@ dset_probe(ixd_t *run, hid_t loc, const char *name)
     const char *p = pick_dset(run, buf, sizeof(buf));
     ixd_query(run, SCENARIO, loc, name, "%s opened some way, then what applications ask of it", p);
     printf("DPROBE %s", p);
-    hid_t d = open_dset(run, f, p);
+    int   own_dapl = 0;
+    hid_t d        = open_dset(run, f, p, &own_dapl);
     printf("\n");
     if (d < 0)
         return;
     int nsub = 1 + (int)ixd_rnd(run, 7);
     for (int i = 0; i < nsub; i++)
         dset_sub(run, f, &d, p, rnd_sub(run));
+    /* Opened with an access list of its own: what the dataset reports of it, after the queries a
+     * lazy dataset answers itself (a lazy one is then opened for real with a copy of the list). */
+    if (own_dapl)
+        ixd_ds_dapl(d);
     int slot = (int)ixd_rnd(run, 4 * IXD_NHELD);
     if (slot < IXD_NHELD && run->held[slot] < 0) {
         run->held[slot] = d;

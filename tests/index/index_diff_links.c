@@ -76,9 +76,19 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
             break;
         }
         default: { /* IXD_GOPEN */
-            ixd_query(run, SCENARIO, loc, name, "H5Gopen2 of %s, its H5Iget_name and H5Lexists(x_1) from it",
-                      name);
-            hid_t g = H5Gopen2(loc, name, H5P_DEFAULT);
+            /* A third of them with a group access list of their own (a link traversal limit). */
+            int gapl_own = ixd_rnd(run, 3) == 0;
+            ixd_query(run, SCENARIO, loc, name,
+                      "H5Gopen2 of %s%s, its H5Iget_name and H5Lexists(x_1) from it", name,
+                      gapl_own ? " with a group access list" : "");
+            hid_t gapl = H5P_DEFAULT;
+            if (gapl_own) {
+                gapl = H5Pcreate(H5P_GROUP_ACCESS);
+                H5Pset_nlinks(gapl, 7);
+            }
+            hid_t g = H5Gopen2(loc, name, gapl);
+            if (gapl != H5P_DEFAULT)
+                H5Pclose(gapl);
             printf("Gopen r=%d", g >= 0);
             if (g >= 0) {
                 char nb[1024] = "";

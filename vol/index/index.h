@@ -38,6 +38,13 @@ void tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const 
  * (H5Oopen_by_token, H5Ropen_object): a lazy object (nothing opened below), or NULL to forward. `apl_id` the access property list of the call (anything but a default forwards). */
 tb_obj_t *tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want,
                           hid_t apl_id, H5I_type_t *opened_type_out, hid_t dxpl_id, void **req);
+/* H5Dopen with a dataset access list that sets an external-file or virtual-dataset prefix, which
+ * native takes from the open's own API context (so no lazy dataset can stand for such an open):
+ * 0 when the list sets none (go on with tb_index_open); 1 forward the open (and that dataset is
+ * not handed out lazily from now on: native refuses to open an open dataset again under another
+ * prefix, and a lazy one is not open below); -1 refused as native would refuse it, with the error
+ * on the stack: the name leads to a dataset this open holds lazily. */
+int tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id);
 /* An object of a read-only file was opened (forwarded) from `parent` (`loc`, or `name` for the
  * H5Dopen/H5Gopen/H5Topen forms): it gets the path native records, when the index can tell it
  * (from the file, or from a parent whose path it knows), for H5Iget_name and for the lazy opens

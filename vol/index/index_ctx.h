@@ -24,6 +24,9 @@ typedef struct tb_ix_lazy {
     tb_ix_lazy_node_t node;  /* (first) in its open's list */
     H5I_type_t        kind;  /* H5I_ATTR, H5I_GROUP, H5I_DATASET or H5I_DATATYPE */
     uint32_t          obj;   /* its object record (an attribute's: its object's) */
+    /* Groups and datasets opened with an access list other than the default: a copy taken at the
+     * open (what native keeps), which the real object is opened with; else H5I_INVALID_HID. */
+    hid_t apl;
     hid_t             space; /* datasets: their dataspace, built once to compare selections with */
     /* Attributes (index_attr.c) carry their own copy of what they answer (the bytes follow the
      * struct: attribute records can move), and how the application opened them. */
@@ -178,9 +181,10 @@ tb_status_t tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nby
 hid_t  tb_ix_space_make(const void *enc);
 
 /* Lazy objects (index_lazy.c). A lazy group, dataset or named datatype (kind) for object record t
- * of o's file, which takes `path` (what H5Iget_name reports): the new wrapper, or NULL (path
- * untouched) when the index cannot hand one out (no file below, out of memory). */
-tb_obj_t *tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path);
+ * of o's file, which takes `path` (what H5Iget_name reports) and `apl` (a copy of the open's access
+ * list, or H5I_INVALID_HID for the default): the new wrapper, or NULL (path and apl untouched)
+ * when the index cannot hand one out (no file below, out of memory). */
+tb_obj_t *tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path, hid_t apl);
 /* A lazy object's state for wrapper w (attributes add their own parts): NULL when out of memory. */
 tb_ix_lazy_t *tb_ix_lazy_new(struct tb_index_file *f, tb_obj_t *w, H5I_type_t kind, uint32_t obj, size_t extra);
 /* The lazy state of o when it is a lazy object of that kind, else NULL. */

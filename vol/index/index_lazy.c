@@ -47,6 +47,7 @@ tb_ix_lazy_new(struct tb_index_file *f, tb_obj_t *w, H5I_type_t kind, uint32_t o
     lz->kind  = kind;
     lz->obj   = obj;
     lz->space = H5I_INVALID_HID;
+    lz->apl   = H5I_INVALID_HID;
     tb_ix_lazy_enlist(f, &lz->node, w);
     x->lazy = lz;
     return lz;
@@ -56,9 +57,12 @@ void
 tb_ix_lazy_free(tb_ix_lazy_t *lz)
 {
     tb_ix_lazy_delist(&lz->node);
-    if (lz->space >= 0) {
+    if (lz->space >= 0 || lz->apl >= 0) {
         hid_t saved = tb_err_save();
-        H5Sclose(lz->space);
+        if (lz->space >= 0)
+            H5Sclose(lz->space);
+        if (lz->apl >= 0)
+            H5Pclose(lz->apl);
         tb_err_restore(saved);
     }
     free(lz->loc_path);
@@ -67,7 +71,7 @@ tb_ix_lazy_free(tb_ix_lazy_t *lz)
 }
 
 tb_obj_t *
-tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path)
+tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path, hid_t apl)
 {
     struct tb_index_file *f = o->ctx->index;
     if (!f || !f->file_under)
@@ -79,6 +83,7 @@ tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char 
         tb_obj_free(w);
         return NULL;
     }
+    w->idx->lazy->apl = apl;
     /* A location the index answers for, by its token, under the path native would record. */
     w->idx->state = TB_IXO_MINE;
     memcpy(w->idx->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
@@ -108,7 +113,16 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
     }
     H5I_type_t type  = H5I_BADID;
     void      *under = NULL;
-    if (path) {
+    if (path && lz->apl >= 0) {
+        /* With the access list the application opened it with (a copy: a group's or a dataset's,
+         * the only kinds opened with one), by the path it was opened by. */
+        H5VL_loc_params_t self = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
+        under = lz->kind == H5I_GROUP
+                    ? H5VLgroup_open(lz->node.f->file_under, &self, o->under_vol_id, path, lz->apl, DXPL, NULL)
+                    : H5VLdataset_open(lz->node.f->file_under, &self, o->under_vol_id, path, lz->apl, DXPL, NULL);
+        type = under ? lz->kind : H5I_BADID;
+    }
+    else if (path) {
         H5VL_loc_params_t byname            = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
         byname.loc_data.loc_by_name.name    = path;
         byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;

@@ -435,7 +435,8 @@ lazy_kind(const tb_ix_data_t *d, uint32_t t)
     const tb_ix_obj_t *r = &d->objs[t];
     if ((r->has_info && r->type == H5O_TYPE_GROUP) || r->group != TB_IX_NONE)
         return H5I_GROUP;
-    if (r->has_info && r->type == H5O_TYPE_DATASET && ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || d->sc_buf))
+    if (r->has_info && r->type == H5O_TYPE_DATASET && !d->dset_prefixed && !r->prefixed &&
+        ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || d->sc_buf))
         return H5I_DATASET;
     return H5I_BADID;
 }
@@ -1275,11 +1276,17 @@ wanted_kind(const tb_ix_data_t *d, uint32_t t, H5I_type_t want)
 /* The lazy object of `kind` for record t under `path` (taken; NULL: opened by token), counted as
  * an answer; NULL when it cannot be made. */
 static tb_obj_t *
-hand_out_lazy(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path, H5I_type_t *opened_type_out)
+hand_out_lazy(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char *path, hid_t apl,
+              H5I_type_t *opened_type_out)
 {
-    tb_obj_t *lazy = tb_ix_lazy_open(o, d, t, kind, path);
+    tb_obj_t *lazy = tb_ix_lazy_open(o, d, t, kind, path, apl);
     if (!lazy) {
         free(path);
+        if (apl >= 0) {
+            hid_t saved = tb_err_save();
+            H5Pclose(apl);
+            tb_err_restore(saved);
+        }
         return NULL;
     }
     if (opened_type_out)
@@ -1323,7 +1330,65 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
         if (st != TB_OK)
             return NULL;
     }
-    return hand_out_lazy(o, d, t, wanted_kind(d, t, want), path, opened_type_out);
+    return hand_out_lazy(o, d, t, wanted_kind(d, t, want), path, H5I_INVALID_HID, opened_type_out);
+}
+
+/* Whether a dataset access list sets an external-file or a virtual-dataset prefix that native
+ * would use: "" and "." mean none, and the HDF5_EXTFILE_PREFIX / HDF5_VDS_PREFIX environment
+ * variables override the list's. A list that cannot be asked counts as prefixed (left to native). */
+static bool
+dapl_prefixed(hid_t apl)
+{
+    char    buf[2];
+    hid_t   saved = tb_err_save();
+    ssize_t efile = H5Pget_efile_prefix(apl, buf, sizeof(buf));
+    bool    on    = efile < 0 || (efile > 0 && !(efile == 1 && buf[0] == '.'));
+    const char *env = getenv("HDF5_EXTFILE_PREFIX");
+    if (env && *env)
+        on = efile < 0;
+    ssize_t vds = H5Pget_virtual_prefix(apl, buf, sizeof(buf));
+    bool    von = vds < 0 || (vds > 0 && !(vds == 1 && buf[0] == '.'));
+    env         = getenv("HDF5_VDS_PREFIX");
+    if (env && *env)
+        von = vds < 0;
+    tb_err_restore(saved);
+    return on || von;
+}
+
+int
+tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id)
+{
+    if (dapl_id == H5P_DEFAULT || dapl_id == H5P_DATASET_ACCESS_DEFAULT || !o->ctx->index ||
+        loc->type != H5VL_OBJECT_BY_SELF || !name || !dapl_prefixed(dapl_id))
+        return 0;
+    uint8_t       tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t *d;
+    if (tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK)
+        return 1;
+    /* That dataset is never handed out lazily from now on (lazy_kind), nor any other of the file
+     * when the index cannot tell which it is. Is it one this open holds lazily? Native would have
+     * it open under no prefix. */
+    tb_ix_anchor_t a;
+    uint32_t       self, t;
+    resolved_t     r;
+    if (!anchor_of(o, loc->obj_type, &a) || tb_ix_obj_get(d, tok, &self) != TB_OK ||
+        resolve(d, &a, self, name, &r) != TB_OK || (t = target_of(d, &r)) == TB_IX_NONE) {
+        H5Eclear2(H5E_DEFAULT);
+        d->dset_prefixed = 1;
+        return 1;
+    }
+    d->objs[t].prefixed = 1;
+    for (const tb_ix_lazy_node_t *n = o->ctx->index->lazies; n; n = n->next) {
+        const tb_ix_lazy_t *lz = n->owner->idx->lazy;
+        if (lz && lz->kind == H5I_DATASET && lz->obj == t) {
+            TB_PUSH("index", TB_ERR_HDF5,
+                    "dataset %s is open already, under no external-file or virtual-dataset prefix: native "
+                    "refuses to open it again under another one",
+                    name);
+            return -1;
+        }
+    }
+    return 1;
 }
 
 tb_obj_t *
@@ -1346,16 +1411,20 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         return open_by_idx_or_token(o, loc, want, opened_type_out, req);
     else if (loc->type != H5VL_OBJECT_BY_SELF)
         return NULL;
-    else if (apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT && apl_id != H5P_GROUP_ACCESS_DEFAULT &&
-             apl_id != H5P_DATATYPE_ACCESS_DEFAULT)
-        return NULL; /* (a chunk cache, a virtual view, a prefix: what the open is asked to use) */
-    if (req || !o->ctx->index || !name)
-        return NULL;
-    const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
-    if (!base && name[0] != '/')
+    /* An access list of the open's own: the real object is opened with a copy of it when the
+     * lazy one is made real, under another call's API context. A group's (link traversal
+     * settings) travels whole that way; a dataset's too, but for the external-file and
+     * virtual-dataset prefixes, which native takes from the open's own context: the caller
+     * leaves a list with either to native (tb_index_dset_open_prefix). */
+    bool own_apl = apl_id != H5P_DEFAULT && apl_id != H5P_DATASET_ACCESS_DEFAULT &&
+                   apl_id != H5P_GROUP_ACCESS_DEFAULT && apl_id != H5P_DATATYPE_ACCESS_DEFAULT;
+    if (req || !o->ctx->index || !name || (own_apl && want != H5I_GROUP && want != H5I_DATASET))
         return NULL;
     uint8_t       tok[TB_IX_TOKEN_NBYTES];
     tb_ix_data_t *d;
+    const char *base = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+    if (!base && name[0] != '/')
+        return NULL;
     if (tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable)
         return NULL;
     tb_ix_anchor_t a;
@@ -1372,7 +1441,17 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     char      *path;
     if (kind == H5I_BADID || tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
-    return hand_out_lazy(o, d, t, kind, path, opened_type_out);
+    hid_t apl = H5I_INVALID_HID;
+    if (own_apl) {
+        hid_t saved = tb_err_save();
+        apl         = H5Pcopy(apl_id);
+        tb_err_restore(saved);
+        if (apl < 0) {
+            free(path);
+            return NULL;
+        }
+    }
+    return hand_out_lazy(o, d, t, kind, path, apl, opened_type_out);
 }
 
 tb_status_t

@@ -133,6 +133,8 @@ typedef struct tb_ix_obj {
     uint8_t  type; /* H5O_type_t */
     uint8_t  attrs_loaded : 1;
     uint8_t  attr_storage : 2; /* TB_IX_AS_* */
+    uint8_t  prefixed : 1;     /* a dataset opened in this process with an external-file or
+                                * virtual-dataset prefix: never lazy (index_query.c); not persisted */
     uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;
@@ -173,6 +175,11 @@ typedef struct tb_ix_data {
     int                 dirty;    /* holds something its sidecar does not */
     int                 visiting; /* a visit is running (stamps in use) */
     int                 busy;     /* an iteration or visit is running over these tables */
+    /* A dataset the index could not tell was opened with an external-file or virtual-dataset
+     * prefix: native refuses to open an open dataset again under another prefix, which a lazy
+     * dataset (nothing open below) would not, so no more are handed out in this file
+     * (index_query.c; one it could tell is marked in its record). */
+    int dset_prefixed;
     uint16_t            stamp;
 
     tb_ix_obj_t  *objs;
