@@ -161,6 +161,23 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 printf(" len=%zd", H5Iget_name(o, nb, 8));
                 H5Iget_name(o, nb, sizeof(nb));
                 printf(" name=%s", nb);
+                if (!dset) { /* the type HDF5 built from what the connector gave it */
+                    size_t        n = 0;
+                    unsigned char enc[512];
+                    H5Tencode(o, NULL, &n);
+                    printf(" class=%d size=%zu committed=%d enc=%zu", (int)H5Tget_class(o), H5Tget_size(o),
+                           (int)H5Tcommitted(o), n);
+                    if (n <= sizeof(enc) && H5Tencode(o, enc, &n) >= 0) {
+                        uint64_t h = 1469598103934665603ull;
+                        for (size_t i = 0; i < n; i++)
+                            h = (h ^ enc[i]) * 1099511628211ull;
+                        printf(":%016llx", (unsigned long long)h);
+                    }
+                    hid_t tcpl = H5Tget_create_plist(o);
+                    printf(" tcpl=%d", tcpl >= 0);
+                    if (tcpl >= 0)
+                        H5Pclose(tcpl);
+                }
                 if (H5Aexists(o, "attr0") > 0) {
                     hid_t a = H5Aopen(o, "attr0", H5P_DEFAULT);
                     H5Iget_name(a, nb, sizeof(nb));

@@ -77,7 +77,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 l->obj = oi;
                 if (oi != TB_IX_NONE && (k % 3)) {
                     d->objs[oi].has_info = 1;
-                    d->objs[oi].type     = 1; /* dataset */
+                    d->objs[oi].type     = k % 7 == 1 ? 2 : 1; /* named datatype or dataset */
                     d->objs[oi].rc       = 1;
                 }
             }
@@ -182,6 +182,22 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             r->dset = d->ndset++;
         }
         seen++;
+    }
+    /* Named datatypes: every other one has a record holding its binary form (only that). */
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        tb_ix_obj_t *r = &d->objs[k];
+        if (!r->has_info || r->type != 2 || k % 2)
+            continue;
+        if (d->ndset == d->dsetcap) {
+            d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
+            d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
+        }
+        tb_ix_dset_t *x = &d->dsets[d->ndset];
+        memset(x, 0, sizeof(*x));
+        x->type_enc    = f64_enc;
+        x->type_nbytes = sizeof(f64_enc);
+        x->have        = TB_IX_DS_TYPE;
+        r->dset        = d->ndset++;
     }
     /* Native infos: every object with info whose record number is not a multiple of 4, with the
      * header half, the metadata-size half or both; one with no info as well. */

@@ -1,6 +1,6 @@
 /* datatype.c — H5T (committed datatype) callbacks. Opening a committed datatype of a read-only
- * file may be answered by token from the link/object index; everything else is forwarded to the
- * connector below. */
+ * file the index knows hands out a lazy datatype, whose binary form (what HDF5 builds the type
+ * from) the index answers; everything else is forwarded to the connector below. */
 #include "tb_callbacks.h"
 #include "index.h"
 
@@ -34,7 +34,16 @@ static herr_t
 datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
-    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    herr_t    ret;
+    if (!o->under && !req && tb_index_dtype_get(o, args, &ret))
+        return ret;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return -1;
+    ret = H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req);
+    tb_req_wrap(req, o->ctx);
+    if (ret >= 0 && !(req && *req))
+        tb_index_dtype_get_done(o, args); /* (kept for this datatype's lazy opens to come) */
+    return ret;
 }
 
 static herr_t

@@ -46,9 +46,9 @@ tb_index_print_stats(FILE *out)
         n     = w < 0 ? n : (n + (size_t)w < sizeof(line) ? n + (size_t)w : sizeof(line) - 1);     \
     } while (0)
     TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu groups_lazy=%zu attrs_lazy=%zu "
-               "dsets_lazy=%zu materialised=%zu; sidecars",
+               "dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
                tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.groups_lazy,
-               tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy,
+               tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy, tb_ix_stats.types_lazy,
                tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
                    tb_ix_stats.types_materialised);
     /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
@@ -378,13 +378,15 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
-                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; %u objects %u attributes "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; named datatypes lazy=%zu "
+                    "materialised=%zu; %u objects %u attributes "
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
                     tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
                     tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
-                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, d->nobj,
+                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.types_lazy,
+                    tb_ix_stats.types_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }

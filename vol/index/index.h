@@ -98,6 +98,16 @@ tb_answer_t tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_i
                                hid_t dxpl_id, void *buf, herr_t *ret_out);
 tb_answer_t tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out);
 
+/* ---- named datatypes (index_dset.c), read-only files only */
+
+/* After a successful H5VL_DATATYPE_GET_BINARY forwarded for a real named datatype (what HDF5 asks
+ * to build the type when it opens one): the encoding is kept, so that the type's lazy opens to come
+ * can be built from it. */
+void tb_index_dtype_get_done(tb_obj_t *o, const H5VL_datatype_get_args_t *args);
+/* The binary form and its size, asked of a lazy named datatype: TB_ANSWERED (status in *ret_out),
+ * or TB_FORWARD when the caller must make it real (tb_enter with TB_USE) and forward. */
+tb_answer_t tb_index_dtype_get(tb_obj_t *o, H5VL_datatype_get_args_t *args, herr_t *ret_out);
+
 /* ---- statistics for tests and the benchmark */
 typedef struct tb_index_stats {
     size_t answered;      /* queries answered from the index */

@@ -123,7 +123,7 @@ keep_dcpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t dcpl)
 /* The record of o's dataset, when the index keeps one for o (a real dataset of a read-only file,
  * whose info is known) and it may grow: TB_OK. */
 static tb_status_t
-record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_out)
+record_of_kind(tb_obj_t *o, H5I_type_t kind, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_out)
 {
     uint8_t       tok[TB_IX_TOKEN_NBYTES];
     tb_ix_data_t *d;
@@ -131,16 +131,16 @@ record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_
     tb_status_t   st;
     if (!o->ctx->index || o->ctx->cfg.index_data_nbytes == 0)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_for(o, H5I_DATASET, tok, &d)) != TB_OK)
+    if ((st = tb_ix_for(o, kind, tok, &d)) != TB_OK)
         return st;
     if (d->writable)
         return TB_ERR_UNSUPPORTED;
     if ((st = tb_ix_obj_get(d, tok, &oi)) != TB_OK)
         return st;
     if (!d->objs[oi].has_info) {
-        /* The sidecar keeps a dataset's record only with the object's info (its type says
-         * "dataset"): asked once, from the object header the open just read. */
-        H5VL_loc_params_t      self = {.obj_type = H5I_DATASET, .type = H5VL_OBJECT_BY_SELF};
+        /* The sidecar keeps a record only with the object's info (its type says "dataset" or
+         * "named datatype"): asked once, from the object header the open just read. */
+        H5VL_loc_params_t      self = {.obj_type = kind, .type = H5VL_OBJECT_BY_SELF};
         H5O_info2_t            info;
         H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
         ga.args.get_info.fields   = H5O_INFO_ALL;
@@ -157,6 +157,12 @@ record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_
     *d_out  = d;
     *oi_out = oi;
     return TB_OK;
+}
+
+static tb_status_t
+record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_out)
+{
+    return record_of_kind(o, H5I_DATASET, d_out, oi_out, x_out);
 }
 
 void
@@ -473,6 +479,61 @@ tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
     H5Eclear2(H5E_DEFAULT);
     return TB_FORWARD;
 answered:
+    *ret_out = 0;
+    tb_ix_stats.answered++;
+    return TB_ANSWERED;
+}
+
+/* ------------------------------------------------------------------ named datatypes */
+
+void
+tb_index_dtype_get_done(tb_obj_t *o, const H5VL_datatype_get_args_t *args)
+{
+    if (!o->under || !o->ctx->index || args->op_type != H5VL_DATATYPE_GET_BINARY || !args->args.get_binary.buf)
+        return;
+    tb_ix_data_t *d;
+    tb_ix_dset_t *x;
+    uint32_t      oi;
+    hid_t         saved = tb_err_save();
+    if (record_of_kind(o, H5I_DATATYPE, &d, &oi, &x) == TB_OK && !(x->have & TB_IX_DS_TYPE) &&
+        d->objs[oi].type == H5O_TYPE_NAMED_DATATYPE) {
+        /* Kept only when the buffer held exactly the encoding (what HDF5 asks for to build the
+         * type when it opens it): its size, asked of native. */
+        size_t                   n  = 0;
+        H5VL_datatype_get_args_t gs = {.op_type = H5VL_DATATYPE_GET_BINARY_SIZE};
+        gs.args.get_binary_size.size = &n;
+        if (H5VLdatatype_get(o->under, o->under_vol_id, &gs, DXPL, NULL) >= 0 && n > 0 &&
+            n == args->args.get_binary.buf_size && n <= TB_IX_DCPL_MAX_NBYTES &&
+            tb_ix_type_nbytes(args->args.get_binary.buf, n) != 0)
+            (void)keep_part(d, x, TB_IX_DS_TYPE, args->args.get_binary.buf, n);
+    }
+    H5Eclear2(H5E_DEFAULT);
+    tb_err_restore(saved);
+}
+
+tb_answer_t
+tb_index_dtype_get(tb_obj_t *o, H5VL_datatype_get_args_t *args, herr_t *ret_out)
+{
+    tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_DATATYPE);
+    if (!lz)
+        return TB_FORWARD;
+    const tb_ix_data_t *d = lz->node.f->d;
+    uint32_t            k = d->objs[lz->obj].dset;
+    if (k == TB_IX_NONE || !(d->dsets[k].have & TB_IX_DS_TYPE))
+        return TB_FORWARD;
+    const tb_ix_dset_t *x = &d->dsets[k];
+    switch (args->op_type) {
+        case H5VL_DATATYPE_GET_BINARY_SIZE:
+            *args->args.get_binary_size.size = x->type_nbytes;
+            break;
+        case H5VL_DATATYPE_GET_BINARY:
+            if (!args->args.get_binary.buf || args->args.get_binary.buf_size != x->type_nbytes)
+                return TB_FORWARD; /* (native's rules for other sizes are its own) */
+            memcpy(args->args.get_binary.buf, x->type_enc, x->type_nbytes);
+            break;
+        default:
+            return TB_FORWARD;
+    }
     *ret_out = 0;
     tb_ix_stats.answered++;
     return TB_ANSWERED;

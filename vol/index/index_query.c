@@ -438,6 +438,11 @@ lazy_kind(const tb_ix_data_t *d, uint32_t t)
     if (r->has_info && r->type == H5O_TYPE_DATASET && !d->dset_prefixed && !r->prefixed &&
         ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || d->sc_buf))
         return H5I_DATASET;
+    /* A named datatype whose binary form the index holds: HDF5 builds the type from it as soon as
+     * it is opened. */
+    if (r->has_info && r->type == H5O_TYPE_NAMED_DATATYPE && r->dset != TB_IX_NONE &&
+        (d->dsets[r->dset].have & TB_IX_DS_TYPE))
+        return H5I_DATATYPE;
     return H5I_BADID;
 }
 
@@ -458,7 +463,7 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_
     }
     if (path && t != TB_IX_NONE && o->ctx->index->file_under) {
         H5I_type_t kind = lazy_kind(d, t);
-        if (kind == H5I_GROUP || (kind == H5I_DATASET && !want_group)) {
+        if (kind == H5I_GROUP || ((kind == H5I_DATASET || kind == H5I_DATATYPE) && !want_group)) {
             char *p = strdup(path);
             hid_t id = p ? register_for_callback(o, NULL, kind, kind, t, p) : H5I_INVALID_HID;
             if (id >= 0) {
@@ -547,8 +552,10 @@ tb_index_obj_wrapped(tb_obj_t *w)
         memcpy(w->idx->token, pending_wrap.f->d->objs[pending_wrap.lazy_obj].token, TB_IX_TOKEN_NBYTES);
         if (pending_wrap.lazy_kind == H5I_GROUP)
             tb_ix_stats.groups_lazy++;
-        else
+        else if (pending_wrap.lazy_kind == H5I_DATASET)
             tb_ix_stats.dsets_lazy++;
+        else
+            tb_ix_stats.types_lazy++;
     }
     struct tb_index_obj *x = pending_wrap.path ? tb_ix_obj_state(w) : NULL;
     if (x && !x->path) {

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout (version 8, host byte order, marked by the byte-order word):
+/* Layout (version 9, host byte order, marked by the byte-order word):
  *   header   SC_HDR bytes            identity of the data file, counts
  *   path     sc_path_section(len)    the data file's absolute path (NUL, zero padding to 8)
  *   objects  SC_OBJ bytes each       their attributes are a contiguous run of the attribute array;
@@ -27,7 +27,7 @@
  * the dataspace forms (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (8)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (9)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -55,7 +55,7 @@ const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
     [OBJ_RC]           = {"rc", 20, 4, "reference count"},
     [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
-    [OBJ_DSET]         = {"dset", 28, 4, "datasets: its dataset record, or 0xffffffff"},
+    [OBJ_DSET]         = {"dset", 28, 4, "datasets and named datatypes (whose record holds only the type): its dataset record, or 0xffffffff"},
     [OBJ_NUM_ATTRS]    = {"num_attrs", 32, 8, "number of attributes (H5O_info2_t)"},
     [OBJ_ATIME]        = {"atime", 40, 8, "access time (H5O_info2_t)"},
     [OBJ_MTIME]        = {"mtime", 48, 8, "modification time"},
@@ -145,6 +145,7 @@ const sc_record_t sc_records[SC_NRECORDS] = {
 /* H5O_type_t, H5G_storage_type_t and H5L_type_t values, spelled out so this file needs no HDF5. */
 #define SC_MAX_OBJ_TYPE     2 /* group, dataset, named datatype */
 #define SC_OBJ_DATASET      1
+#define SC_OBJ_DATATYPE     2
 #define SC_MAX_STORAGE_TYPE 2 /* symbol table, compact, dense */
 #define SC_LINK_HARD        0
 #define SC_LINK_SOFT        1
@@ -247,11 +248,14 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (1u | (TB_IX_AS_DENSE << 1)) ||
             SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
-        /* Content state and dataset records only for datasets; cached content has a record (whose
-         * own check below says it holds the content). */
-        if (dc > TB_IX_DC_CACHED || ((dc || dset != TB_IX_NONE) && !(has && type == SC_OBJ_DATASET)) ||
+        /* Content state only for datasets, dataset records for datasets and (holding just the type's
+         * binary form) named datatypes; cached content has a record (whose own check below says it
+         * holds the content). */
+        if (dc > TB_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
+            (dset != TB_IX_NONE && !(has && (type == SC_OBJ_DATASET || type == SC_OBJ_DATATYPE))) ||
             (dset != TB_IX_NONE && dset >= ndset) || (dc == TB_IX_DC_CACHED && dset == TB_IX_NONE) ||
-            (dc == TB_IX_DC_CACHED && !(SC_GET(dsts + dset * SC_DST, DST, HAVE) & TB_IX_DS_VALUE)))
+            (dc == TB_IX_DC_CACHED && !(SC_GET(dsts + dset * SC_DST, DST, HAVE) & TB_IX_DS_VALUE)) ||
+            (dset != TB_IX_NONE && type == SC_OBJ_DATATYPE && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_TYPE))
             return TB_ERR_CORRUPT;
         al &= 1;
         if (afirst + acount > nattr || (!al && acount != 0))
@@ -552,11 +556,13 @@ tb_sidecar_compact(tb_ix_data_t *d, void *buf)
 
 /* ------------------------------------------------------------------ encode */
 
-/* A dataset whose record (metadata, content) goes into the sidecar. */
+/* A dataset whose record (metadata, content) goes into the sidecar, or a named datatype whose
+ * record holds its binary form (and nothing else: the decoder checks). */
 static int
-dset_kept(const tb_ix_obj_t *r)
+dset_kept(const tb_ix_obj_t *r, const tb_ix_data_t *d)
 {
-    return r->dset != TB_IX_NONE && r->has_info && r->type == SC_OBJ_DATASET;
+    return r->dset != TB_IX_NONE && r->has_info &&
+           (r->type == SC_OBJ_DATASET || (r->type == SC_OBJ_DATATYPE && d->dsets[r->dset].have == TB_IX_DS_TYPE));
 }
 
 /* Objects worth keeping: those with info, loaded links, loaded attributes, a content state or a
@@ -575,7 +581,7 @@ tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
     for (uint32_t k = 0; k < d->nobj; k++) {
         out->nobj += (uint32_t)obj_kept(&d->objs[k]);
         out->nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
-        out->ndset += (uint32_t)dset_kept(&d->objs[k]);
+        out->ndset += (uint32_t)dset_kept(&d->objs[k], d);
         out->nninfo += (uint32_t)(d->objs[k].ninfo != TB_IX_NONE);
     }
     for (uint32_t g = 0; g < d->ngroup; g++)
@@ -756,9 +762,9 @@ walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
             SC_PUT(ob, OBJ, MTIME, (uint64_t)r->mtime);
             SC_PUT(ob, OBJ, CTIME, (uint64_t)r->ctime);
             SC_PUT(ob, OBJ, BTIME, (uint64_t)r->btime);
-            SC_PUT(ob, OBJ, DSET, dset_kept(r) ? di : TB_IX_NONE);
+            SC_PUT(ob, OBJ, DSET, dset_kept(r, d) ? di : TB_IX_NONE);
             unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
-            if (dc == TB_IX_DC_CACHED && !(dset_kept(r) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
+            if (dc == TB_IX_DC_CACHED && !(dset_kept(r, d) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
                 dc = TB_IX_DC_UNKNOWN;
             SC_PUT(ob, OBJ, DCACHE, dc);
             if (r->attrs_loaded) {
@@ -767,7 +773,7 @@ walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
                 SC_PUT(ob, OBJ, NATTR, r->nattr);
             }
         }
-        if (dset_kept(r)) {
+        if (dset_kept(r, d)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
             uint8_t            *p = out_rec(o, SEC_DST, SC_DST);
             di++;
@@ -864,7 +870,7 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
         const tb_ix_obj_t *r = &d->objs[k];
         remap[k]              = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
         pl->nnin += r->ninfo != TB_IX_NONE;
-        if (dset_kept(r)) {
+        if (dset_kept(r, d)) {
             const tb_ix_dset_t *x = &d->dsets[r->dset];
             pl->ndset++;
             pl->strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
