@@ -18,6 +18,22 @@ tb_sample_token(uint8_t *t, uint32_t v)
     memcpy(t, &v, sizeof(v));
 }
 
+/* A new zeroed dataset record of d for object record r. */
+static tb_ix_dset_t *
+tb_sample_dset(tb_ix_data_t *d, tb_ix_obj_t *r)
+{
+    if (d->ndset == d->dsetcap) {
+        d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
+        d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
+        if (!d->dsets)
+            abort();
+    }
+    tb_ix_dset_t *x = &d->dsets[d->ndset];
+    memset(x, 0, sizeof(*x));
+    r->dset = d->ndset++;
+    return x;
+}
+
 /* `ngroups` groups, each with `nper` links: hard links to the next groups and to datasets, a soft
  * link and an external link. Strings live in static storage. */
 static void
@@ -152,13 +168,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             r->dcache = TB_IX_DC_NO;
         /* Every other dataset has a record: metadata only (0), or content with it (2). */
         if (seen % 3 != 1) {
-            tb_ix_dset_t *x;
-            if (d->ndset == d->dsetcap) {
-                d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
-                d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
-            }
-            x = &d->dsets[d->ndset];
-            memset(x, 0, sizeof(*x));
+            tb_ix_dset_t *x = tb_sample_dset(d, r);
             x->type_enc     = f64_enc;
             x->type_nbytes  = sizeof(f64_enc);
             x->space_enc    = spaces[seen % 4];
@@ -179,7 +189,6 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 x->layout      = 2; /* chunked */
                 x->have |= TB_IX_DS_DCPL;
             }
-            r->dset = d->ndset++;
         }
         seen++;
     }
@@ -188,16 +197,10 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         tb_ix_obj_t *r = &d->objs[k];
         if (!r->has_info || r->type != 2 || k % 2)
             continue;
-        if (d->ndset == d->dsetcap) {
-            d->dsetcap = d->dsetcap ? 2 * d->dsetcap : 8;
-            d->dsets   = realloc(d->dsets, d->dsetcap * sizeof(*d->dsets));
-        }
-        tb_ix_dset_t *x = &d->dsets[d->ndset];
-        memset(x, 0, sizeof(*x));
-        x->type_enc    = f64_enc;
-        x->type_nbytes = sizeof(f64_enc);
-        x->have        = TB_IX_DS_TYPE;
-        r->dset        = d->ndset++;
+        tb_ix_dset_t *x = tb_sample_dset(d, r);
+        x->type_enc     = f64_enc;
+        x->type_nbytes  = sizeof(f64_enc);
+        x->have         = TB_IX_DS_TYPE;
     }
     /* Native infos: every object with info whose record number is not a multiple of 4, with the
      * header half, the metadata-size half or both; one with no info as well. */
