@@ -127,7 +127,7 @@ test_roundtrip(void)
             ASSERT_EQ(x->value_nbytes, y->value_nbytes);
             if (x->cached) {
                 ASSERT(memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
-                ASSERT(!x->space_nbytes || memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
+                ASSERT(memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
                 ASSERT(memcmp(x->value, y->value, x->value_nbytes) == 0);
             }
         }
