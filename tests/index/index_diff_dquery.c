@@ -132,7 +132,7 @@ do_read(ixd_t *run, hid_t d, hid_t mt, hid_t ms, hid_t fs, hid_t dxpl, hsize_t n
     if (ref) {
         for (hsize_t i = 0; i < nshow && r >= 0; i++) {
             H5R_ref_t *rf = (H5R_ref_t *)(void *)(buf + i * es);
-            char       nm[1024];
+            char       nm[1024] = ""; /* (a nameless object: nothing is written) */
             ssize_t    l = H5Rget_obj_name(rf, H5P_DEFAULT, nm, sizeof(nm));
             printf(" ref%d:%s", (int)H5Rget_type(rf), l >= 0 ? nm : "ERR");
             H5Rdestroy(rf);
@@ -445,7 +445,7 @@ void
 ixd_ds_read_spaces(ixd_t *run, hid_t d)
 {
     hid_t ft = H5Dget_type(d), fs = H5Dget_space(d), ms, fsel;
-    int   v     = (int)ixd_rnd(run, 6);
+    int   v     = (int)ixd_rnd(run, 8);
     int   cls   = (int)H5Sget_simple_extent_type(fs);
     int   ptrs  = ixd_type_has(ft, 0) || ixd_type_has(ft, 1);
     hsize_t n   = (hsize_t)H5Sget_simple_extent_npoints(fs), cap = n, dims[H5S_MAX_RANK], start[H5S_MAX_RANK] = {0};
@@ -454,8 +454,10 @@ ixd_ds_read_spaces(ixd_t *run, hid_t d)
     hid_t mt    = ixd_make_mem_type(ft, k);
     if (v == 5 && (ptrs || ixd_type_has(mt, 0) || H5Tequal(mt, H5T_STD_REF) > 0))
         v = 1; /* memory left unselected must not hold pointers */
-    if (v == 3 && cls != H5S_SIMPLE)
+    if ((v == 3 || v == 6 || v == 7) && cls != H5S_SIMPLE)
         v = 0;
+    if (v == 6 && n > 4096)
+        v = 3;
     fsel = fs;
     switch (v) {
         case 0: /* both: the same shape, all */
@@ -478,6 +480,36 @@ ixd_ds_read_spaces(ixd_t *run, hid_t d)
             H5Sselect_none(ms);
             H5Sselect_all(ms);
             break;
+        case 6: { /* file: every point, as points in reverse order; memory: 1-D */
+            hsize_t *c = malloc(sizeof(hsize_t) * (size_t)(n ? n : 1) * (size_t)rank);
+            for (hsize_t p = 0; p < n; p++) {
+                hsize_t lin = n - 1 - p;
+                for (int j = rank - 1; j >= 0; j--) {
+                    c[p * (hsize_t)rank + (hsize_t)j] = lin % dims[j];
+                    lin /= dims[j];
+                }
+            }
+            if (n)
+                H5Sselect_elements(fs, H5S_SELECT_SET, (size_t)n, c);
+            free(c);
+            ms = H5Screate_simple(1, &n, NULL);
+            break;
+        }
+        case 7: { /* file: every point, as two hyperslab blocks OR'ed (the second first); memory: 1-D */
+            hsize_t cnt[H5S_MAX_RANK], st2[H5S_MAX_RANK] = {0};
+            for (int j = 0; j < rank; j++)
+                cnt[j] = dims[j];
+            hsize_t half = dims[0] / 2;
+            st2[0]       = half;
+            cnt[0]       = dims[0] - half;
+            H5Sselect_hyperslab(fs, H5S_SELECT_SET, st2, NULL, cnt, NULL);
+            if (half) {
+                cnt[0] = half;
+                H5Sselect_hyperslab(fs, H5S_SELECT_OR, start, NULL, cnt, NULL);
+            }
+            ms = H5Screate_simple(1, &n, NULL);
+            break;
+        }
         default: { /* memory: 3 more points, the dataset's at offset 2 */
             hsize_t big = n + 3, off = 2;
             ms          = H5Screate_simple(1, &big, NULL);

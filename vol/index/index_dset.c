@@ -207,6 +207,22 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
 
 /* ------------------------------------------------------------------ content */
 
+/* Whether dataspace sid's selection is all of its extent in storage order: "all", or a hyperslab
+ * selection with as many elements as the extent (hyperslabs hold no element twice and are taken
+ * in row-major order; h5py selects a whole dataset that way for ds[:] and read_direct). Point
+ * selections may repeat or reorder elements: not. */
+static bool
+selects_all(hid_t sid)
+{
+    H5S_sel_type t = H5Sget_select_type(sid);
+    if (t == H5S_SEL_ALL)
+        return true;
+    if (t != H5S_SEL_HYPERSLABS)
+        return false;
+    hssize_t n = H5Sget_select_npoints(sid);
+    return n >= 0 && n == H5Sget_simple_extent_npoints(sid);
+}
+
 /* Whether a transfer list cannot change what a whole read of a fixed-size type returns: no data
  * transform. (Conversion callbacks and buffers are honoured by converting with the same list;
  * error detection only matters for data that fails it, and cached data did not.) */
@@ -335,7 +351,7 @@ whole_selection(hid_t sid, hssize_t npoints)
 {
     if (sid == H5S_ALL)
         return true;
-    return H5Sget_select_type(sid) == H5S_SEL_ALL && H5Sget_simple_extent_npoints(sid) == npoints;
+    return selects_all(sid) && H5Sget_simple_extent_npoints(sid) == npoints;
 }
 
 void
@@ -348,14 +364,14 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
      * reads. A partial read of a dataset too large to be cached settles this handle: reading a
      * large dataset piece by piece then costs one query here, not one per read (a few hundred
      * instructions, 3 % of a row of a frame read natively). */
-    if (file_space_id != H5S_ALL && H5Sget_select_type(file_space_id) != H5S_SEL_ALL) {
+    if (file_space_id != H5S_ALL && !selects_all(file_space_id)) {
         hssize_t             n  = H5Sget_simple_extent_npoints(file_space_id);
         struct tb_index_obj *ix = n > (hssize_t)TB_IX_DSET_MAX_VALUE ? tb_ix_obj_state(o) : NULL;
         if (ix)
             ix->no_capture = true; /* (more elements than bytes a cached content may have) */
         return;
     }
-    if (mem_space_id != H5S_ALL && H5Sget_select_type(mem_space_id) != H5S_SEL_ALL)
+    if (mem_space_id != H5S_ALL && !selects_all(mem_space_id))
         return;
     tb_ix_data_t *d;
     tb_ix_dset_t *x;
@@ -406,7 +422,7 @@ whole_file_selection(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t fs)
         return true;
     if (lz->space < 0 && (lz->space = tb_ix_space_make(x->space_enc)) < 0)
         return false;
-    return H5Sget_select_type(fs) == H5S_SEL_ALL && H5Sextent_equal(fs, lz->space) > 0;
+    return selects_all(fs) && H5Sextent_equal(fs, lz->space) > 0;
 }
 
 tb_answer_t
