@@ -224,17 +224,22 @@ selects_all(hid_t sid)
 }
 
 /* Whether a transfer list cannot change what a whole read of a fixed-size type returns: no data
- * transform. (Conversion callbacks and buffers are honoured by converting with the same list;
- * error detection only matters for data that fails it, and cached data did not.) */
+ * transform. (Conversion callbacks and buffers are honoured by converting with the same list.)
+ * Error detection only matters for data that fails it: a capture (`capturing`) also needs it on,
+ * so that cached content is content that passed its checksums; answers from it may then be given
+ * with it off. */
 static bool
-dxpl_neutral(hid_t dxpl_id)
+dxpl_neutral(hid_t dxpl_id, bool capturing)
 {
     if (dxpl_id == H5P_DEFAULT || dxpl_id == DXPL)
         return true;
+    /* The query fails (HDF5 1.14: "data transform has not been set") or returns 0 when none is
+     * set; HDF5 checked the list's class before the call reached the connector. */
     hid_t   saved = tb_err_save();
     ssize_t n     = H5Pget_data_transform(dxpl_id, NULL, 0);
+    bool    edc   = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
     tb_err_restore(saved);
-    return n == 0;
+    return n <= 0 && edc;
 }
 
 /* The layout of o's dataset, for the content cache: compact, contiguous (not external) or
@@ -382,7 +387,7 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
         o->idx->no_capture = true; /* (record_of gave o its state) */
         return;
     }
-    if (!dxpl_neutral(dxpl_id))
+    if (!dxpl_neutral(dxpl_id, true))
         return;
     /* A file space naming its own selection must be the dataset's whole extent. */
     if (file_space_id != H5S_ALL && (x->have & TB_IX_DS_SPACE)) {
@@ -431,7 +436,7 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
 {
     tb_ix_lazy_t       *lz;
     const tb_ix_dset_t *x = lazy_record(o, &lz);
-    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id))
+    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id, false))
         return TB_FORWARD;
     uint64_t npoints;
     bool     done = false;
