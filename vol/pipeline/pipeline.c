@@ -1648,8 +1648,8 @@ small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_
     return 1;
 }
 
-/* A small read within one chunk (small_in_one_chunk: npoints elements, bounds lo..hi) served
- * from the decoded-chunk cache: 1 served; 0 leave it to native; -1 the read may fill the cache
+/* A small read within the chunk at `off` (small_in_one_chunk: npoints elements, bounds lo..hi)
+ * served from the decoded-chunk cache: 1 served; 0 leave it to native; -1 the read may fill the cache
  * (the caller runs it through the pipeline, which keeps the chunk), so that the next small reads
  * of that chunk (the other rows of a frame) come from here. Native spends about 11,000
  * instructions on a row of a cached chunk; this costs the queries below and a copy. Only the
@@ -1660,14 +1660,14 @@ small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_
  * selection's row-major order. Anything else is native's, as before. */
 static int
 small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
-                 hid_t dxpl_id, hssize_t npoints, const hsize_t *lo, const hsize_t *hi, void *buf)
+                 hid_t dxpl_id, hssize_t npoints, const hsize_t *lo, const hsize_t *hi, const hsize_t *off,
+                 void *buf)
 {
     if (!p->cache_max || (o->ctx->file_intent & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ | H5F_ACC_SWMR_WRITE)) ||
         (dxpl_id != H5P_DEFAULT && dxpl_id != H5P_DATASET_XFER_DEFAULT) || mem_space_id == H5S_ALL)
         return 0;
-    hsize_t off[TB_PIPE_RANK], ext[TB_PIPE_RANK], box = 1;
+    hsize_t ext[TB_PIPE_RANK], box = 1;
     for (int d = 0; d < p->rank; d++) {
-        off[d] = lo[d] / p->chunk[d] * p->chunk[d];
         ext[d] = hi[d] - lo[d] + 1;
         box *= ext[d];
     }
@@ -1680,12 +1680,8 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
         return 0;
     }
     const uint8_t *chunk = tb_pipe_cache_find(p, off);
-    if (!chunk) {
-        int same = p->uncached_valid;
-        for (int d = 0; same && d < p->rank; d++)
-            same = p->uncached[d] == off[d];
-        return same ? 0 : -1;
-    }
+    if (!chunk)
+        return tb_pipe_cache_unkept(p, off) ? 0 : -1;
     /* Row-major runs along the last dimension, from the chunk's own row-major layout. */
     size_t   es = p->type_nbytes, run = (size_t)ext[p->rank - 1] * es;
     hsize_t  idx[TB_PIPE_RANK] = {0};
@@ -1718,10 +1714,13 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         return TB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
     tb_pipe_dset_t *known = (tb_pipe_dset_t *)o->pipe;
     hssize_t         small_n;
-    hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], small_off[TB_PIPE_RANK];
     int              fill_cache = 0; /* a small read run through the pipeline to keep its chunk */
     if (known && small_in_one_chunk(o, known, mem_type_id, file_space_id, &small_n, lo, hi)) {
-        int r = small_from_cache(o, known, mem_type_id, mem_space_id, file_space_id, dxpl_id, small_n, lo, hi, buf);
+        for (int d = 0; d < known->rank; d++)
+            small_off[d] = lo[d] / known->chunk[d] * known->chunk[d]; /* (its chunk's offset) */
+        int r = small_from_cache(o, known, mem_type_id, mem_space_id, file_space_id, dxpl_id, small_n, lo, hi,
+                                 small_off, buf);
         if (r > 0) {
             tb_pipe_stats_g.reads++;
             tb_pipe_stats_g.small_cached_reads++;
@@ -1789,17 +1788,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         }
         if (!done && !conv_failed)
             tb_pipe_stats_g.forwarded_reads++;
-        if (fill_cache) {
-            /* Not kept (an unallocated chunk, a failure): the next small reads of this chunk are
-             * native's. */
-            hsize_t off[TB_PIPE_RANK];
-            for (int d = 0; d < p->rank; d++)
-                off[d] = lo[d] / p->chunk[d] * p->chunk[d];
-            if (!tb_pipe_cache_find(p, off)) {
-                memcpy(p->uncached, off, sizeof(off[0]) * (size_t)p->rank);
-                p->uncached_valid = 1;
-            }
-        }
+        if (fill_cache && !tb_pipe_cache_find(p, small_off))
+            tb_pipe_cache_note_unkept(p, small_off); /* (its next small reads are native's) */
     }
     /* A failed conversion is the read's error, as in H5Dread: its stack stays. */
     if (!conv_failed)

@@ -64,6 +64,19 @@ tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset)
 }
 
 void
+tb_pipe_cache_note_unkept(tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    memcpy(p->unkept, offset, (size_t)p->rank * sizeof(hsize_t));
+    p->unkept_valid = 1;
+}
+
+int
+tb_pipe_cache_unkept(const tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    return p->unkept_valid && same_offset(p, p->unkept, offset);
+}
+
+void
 tb_pipe_cache_put(tb_pipe_dset_t *p, const hsize_t *offset, uint8_t *data)
 {
     if (p->cache_gen != written_gen) { /* (a job never spans a write, but be sure) */

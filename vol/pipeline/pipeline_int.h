@@ -73,10 +73,10 @@ typedef struct tb_pipe_dset {
     size_t                  cache_max, cache_n;
     uint64_t                cache_gen, cache_tick;
     struct tb_pipe_cached *cache;
-    /* The chunk a small read last tried to bring into that cache and could not (unallocated, or
-     * failed): small reads of it go to native, not through a full read each (tb_pipe_read). */
-    int     uncached_valid;
-    hsize_t uncached[TB_PIPE_RANK];
+    /* The chunk a small read last tried to bring into that cache and that was not kept
+     * (tb_pipe_cache_unkept). */
+    int     unkept_valid;
+    hsize_t unkept[TB_PIPE_RANK];
 } tb_pipe_dset_t;
 
 /* What a plan's file selection is. Writes take only boxes; reads all three. */
@@ -215,6 +215,11 @@ const uint8_t *tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset);
  * evicting the least recently used when full. */
 void           tb_pipe_cache_put(tb_pipe_dset_t *p, const hsize_t *offset, uint8_t *data);
 void           tb_pipe_cache_drop(tb_pipe_dset_t *p);
+/* A chunk a small read ran through the pipeline to bring into the cache, which did not keep it
+ * (unallocated, a failed decode): remembered (the last one), so that small reads of it go to
+ * native rather than through a full read each (tb_pipe_read). tb_pipe_cache_unkept tells. */
+void           tb_pipe_cache_note_unkept(tb_pipe_dset_t *p, const hsize_t *offset);
+int            tb_pipe_cache_unkept(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* Something may have written chunks of some dataset (any H5Dwrite through the connector, a
  * direct chunk write, a change of extent...): every cache is stale. */
 void           tb_pipe_cache_written(void);
