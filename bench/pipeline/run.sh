@@ -18,6 +18,8 @@ hdf5_bin=$(sed -n 's/^export PATH="\([^"]*\)".*/\1/p' "$build/h5turbo-env.sh" | 
   while read -r d; do [ -x "$d/h5diff" ] && { echo "$d"; break; }; done)
 ncpu=$(nproc)
 work=$(mktemp -d "${TMPDIR:-/tmp}/tb_bench_pipe.XXXXXX"); trap 'rm -rf "$work"' EXIT
+# Reads under h5turbo write sidecars of these temporary files: into the run's own cache, not the user's.
+export XDG_CACHE_HOME="$work/cache"
 
 stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
 turbo() { env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo "$@"; }
