@@ -8,6 +8,29 @@
 
 #define SCENARIO "object info"
 
+/* A creation property list as the application sees it (closed here): every property, through its
+ * encoding, and the attribute creation order. */
+static void
+print_cpl(hid_t cpl)
+{
+    printf(" cpl=%d", cpl >= 0);
+    if (cpl < 0)
+        return;
+    unsigned      aco = 0;
+    size_t        n   = 0;
+    unsigned char enc[2048];
+    herr_t        ar  = H5Pget_attr_creation_order(cpl, &aco);
+    uint64_t      h   = 1469598103934665603ull;
+    if (H5Pencode2(cpl, NULL, &n, H5P_DEFAULT) >= 0 && n <= sizeof(enc) && H5Pencode2(cpl, enc, &n, H5P_DEFAULT) >= 0)
+        for (size_t i = 0; i < n; i++)
+            h = (h ^ enc[i]) * 1099511628211ull;
+    hid_t pc = H5Pget_class(cpl);
+    printf(" aco=%d:%u class=%d enc=%zu:%016llx", (int)ar, aco, H5Pequal(pc, H5P_GROUP_CREATE) > 0, n,
+           (unsigned long long)h);
+    H5Pclose_class(pc);
+    H5Pclose(cpl);
+}
+
 static void
 query(ixd_t *run, hid_t loc, const char *name, int kind)
 {
@@ -140,6 +163,10 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                     herr_t      r1 = H5Oget_info1(o, &o1);
                     printf(" info1=%d type=%d na=%d", (int)r1, r1 >= 0 ? (int)o1.type : -1,
                            r1 >= 0 ? (int)o1.num_attrs : -1);
+                    /* h5py's obj.attrs iteration: the creation property list's attribute order first */
+                    H5I_type_t it = H5Iget_type(o);
+                    if (it == H5I_GROUP || it == H5I_DATASET)
+                        print_cpl(it == H5I_GROUP ? H5Gget_create_plist(o) : H5Dget_create_plist(o));
                 }
                 H5Oclose(o);
             }

@@ -1,7 +1,7 @@
 /* sidecar_sample.h — builds a small but complete index in memory (every link kind, groups with
- * and without creation order, objects with and without info, cached and listed attributes,
- * datasets with cached content, native infos) for the sidecar tests, the fuzz corpus generator and the fuzz
- * target. */
+ * and without creation order, objects with and without info, cached (raw and string) and listed
+ * attributes, datasets with cached content, records of named datatypes and groups, native infos)
+ * for the sidecar tests, the fuzz corpus generator and the fuzz target. */
 #ifndef TB_SIDECAR_SAMPLE_H
 #define TB_SIDECAR_SAMPLE_H
 
@@ -112,6 +112,12 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     static const uint8_t null_space[] = {0, 0, 0, 0, 0, 0, 0, 0};
     static const char    value[]     = "NXentry";
     static const char   *anames[]    = {"NX_class", "units", "long_name", "big"};
+    /* (a variable-length string type, and one string: its 8-byte length and bytes) */
+    static const uint8_t vstr_enc[] = {3, 1, 0x19, 0x01, 0, 0, 8, 0, 0, 0, 3, 0x10, 0, 0, 1, 0, 0, 0, 0, 8, 0};
+    static uint8_t       vstr_value[9];
+    const uint64_t       vstr_len = 1;
+    memcpy(vstr_value, &vstr_len, 8);
+    vstr_value[8] = 'K';
     uint32_t             na          = 0;
     for (uint32_t g = 0; g < ngroups; g++)
         na += (g % 2) ? 0 : 1 + g % 4;
@@ -139,6 +145,13 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
                 a->value        = value;
                 a->value_nbytes = k == 2 ? 0 : 7;
                 a->data_size    = a->value_nbytes;
+                if (k == 1 && g % 4 == 2) { /* a variable-length string: its data is not its value */
+                    a->type_enc     = vstr_enc;
+                    a->type_nbytes  = sizeof(vstr_enc);
+                    a->value        = vstr_value;
+                    a->value_nbytes = sizeof(vstr_value);
+                    a->data_size    = 16;
+                }
             }
         }
     }
@@ -191,6 +204,16 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             }
         }
         seen++;
+    }
+    /* Groups: every third one with info has a record holding its creation property list (only that). */
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        tb_ix_obj_t *r = &d->objs[k];
+        if (!r->has_info || r->type != 0 || k % 3)
+            continue;
+        tb_ix_dset_t *x = tb_sample_dset(d, r);
+        x->dcpl_enc     = dcpl_enc;
+        x->dcpl_nbytes  = sizeof(dcpl_enc);
+        x->have         = TB_IX_DS_DCPL;
     }
     /* Named datatypes: every other one has a record holding its binary form (only that). */
     for (uint32_t k = 0; k < d->nobj; k++) {

@@ -199,9 +199,27 @@ test_space_form(void)
     static const uint8_t t4[] = {3, 1, 0x10, 0, 0, 0, 4, 0, 0, 0};
     uint8_t              sc[8] = {1};
     ASSERT(tb_ix_type_nbytes(t4, sizeof(t4)) == 4 && tb_ix_type_nbytes(t4, 9) == 0);
-    ASSERT(tb_ix_value_consistent(t4, sizeof(t4), sc, 8, 4));
-    ASSERT(!tb_ix_value_consistent(t4, sizeof(t4), sc, 8, 8));
-    ASSERT(!tb_ix_value_consistent(t4, 9, sc, 8, 4));
+    uint8_t              v8[8] = {0};
+    ASSERT(tb_ix_value_consistent(t4, sizeof(t4), sc, 8, v8, 4));
+    ASSERT(!tb_ix_value_consistent(t4, sizeof(t4), sc, 8, v8, 8));
+    ASSERT(!tb_ix_value_consistent(t4, 9, sc, 8, v8, 4));
+    /* A variable-length string's value: per element its length (8 bytes) and bytes without a NUL,
+     * or the null marker; exactly the elements of the space. */
+    static const uint8_t vs[] = {3, 1, 0x19, 0x01, 0, 0, 8, 0, 0, 0};
+    ASSERT(tb_ix_type_is_vstr(vs, sizeof(vs)) && !tb_ix_type_is_vstr(t4, sizeof(t4)));
+    uint8_t  str[11];
+    uint64_t len = 3;
+    memcpy(str, &len, 8);
+    memcpy(str + 8, "abc", 3);
+    ASSERT(tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 11));
+    ASSERT(!tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 10)); /* cut short */
+    ASSERT(!tb_ix_vstr_check(str, 11, 2));                            /* one element missing */
+    str[9] = 0;
+    ASSERT(!tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 11)); /* a NUL inside */
+    len = TB_IX_VSTR_NULL;
+    memcpy(str, &len, 8);
+    ASSERT(tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 8));
+    ASSERT(!tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 11)); /* bytes left over */
 }
 
 /* Any flipped byte fails the checksum (or the header checks); any truncation is rejected. */

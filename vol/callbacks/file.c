@@ -2,6 +2,7 @@
  * configuration) and tells the subsystems (the index attaches to the file); the probes HDF5 makes
  * with no h5turbo info in the FAPL (is_accessible, delete) fall back to native underneath. */
 #include "tb_callbacks.h"
+#include "index.h"
 
 /* Opens or creates through the connector below, and wraps the result in a fresh context. */
 static void *
@@ -65,8 +66,20 @@ static herr_t
 file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    /* Counting and listing open objects asks each one's native form for its file: lazy objects
+     * stand in without being made real (tb_index_standin). */
+    int listing = args->op_type == H5VL_FILE_GET_OBJ_COUNT || args->op_type == H5VL_FILE_GET_OBJ_IDS;
+    if (listing)
+        tb_index_listing(1);
     /* Sizes and contents include chunks write-behind holds. */
-    TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req, H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    herr_t ret = -1;
+    if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) >= 0) {
+        ret = H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req);
+        tb_req_wrap(req, o->ctx);
+    }
+    if (listing)
+        tb_index_listing(0);
+    return ret;
 }
 
 /* is_accessible and delete carry a FAPL naming us: hand the connector below a FAPL naming it. */

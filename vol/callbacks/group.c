@@ -1,6 +1,6 @@
 /* group.c — H5G callbacks. Opening a group of a read-only file the index knows hands out a lazy
- * group, and group info queries may be answered from the link/object index; everything else is
- * forwarded to the connector below. */
+ * group, and group info and creation property list queries may be answered from the link/object
+ * index; everything else is forwarded to the connector below. */
 #include "tb_callbacks.h"
 #include "index.h"
 
@@ -36,7 +36,15 @@ group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (tb_index_group_get(o, args, req, &ret))
         return ret;
-    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    if (!o->under && !req && tb_index_group_gcpl(o, args, &ret))
+        return ret;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return -1;
+    ret = H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req);
+    tb_req_wrap(req, o->ctx);
+    if (ret >= 0 && !(req && *req))
+        tb_index_group_get_done(o, args); /* (kept for this group's lazy opens to come) */
+    return ret;
 }
 
 static herr_t

@@ -29,11 +29,11 @@ get_object(const void *obj)
 {
     const tb_obj_t *o = obj;
     if (!o->under) {
-        /* HDF5 asks for the native object of every attribute ID whenever it counts or lists open
-         * attributes (H5Fget_obj_count/ids, strong close, and before natively opening any
-         * attribute): a lazy attribute answers with its file's sentinel attribute, which tells
-         * the same file (index_attr.c), and stays lazy. */
-        void *s = tb_index_attr_sentinel(o);
+        /* HDF5 asks for the native object of every ID whenever it counts or lists open objects
+         * (H5Fget_obj_count/ids, strong close, and, for attributes, before natively opening any
+         * attribute), to learn its file: a lazy object answers with a stand-in of its file, and
+         * stays lazy (index_lazy.c). */
+        void *s = tb_index_standin(o);
         if (s)
             return s;
         if (tb_enter((tb_obj_t *)(uintptr_t)o, NULL, TB_USE, H5P_DEFAULT) < 0)

@@ -237,8 +237,9 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     struct tb_index_file *f = calloc(1, sizeof(*f));
     if (!f)
         return;
-    f->fileno = fileno;
-    f->debug  = ctx->cfg.debug;
+    f->fileno      = fileno;
+    f->standin_vol = H5I_INVALID_HID;
+    f->debug       = ctx->cfg.debug;
 
     pthread_mutex_lock(&registry_mu);
     tb_ix_data_t *d = registry;

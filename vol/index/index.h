@@ -77,9 +77,20 @@ void tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char
 tb_answer_t tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out);
 tb_answer_t tb_index_attr_get(tb_obj_t *a, H5VL_attr_get_args_t *args, herr_t *ret_out);
 
-/* What the wrap class's get_object hands HDF5 for a lazy attribute (index_attr.c); NULL for any
- * other object. */
-void *tb_index_attr_sentinel(const tb_obj_t *o);
+/* What the wrap class's get_object hands HDF5 for a lazy object without making it real
+ * (index_lazy.c), NULL when it must be made real: for an attribute, its file's sentinel; for a
+ * group, dataset or named datatype, a real object of the same kind and file, only while HDF5 lists
+ * a file's open objects (tb_index_listing(1) ... (0), around H5Fget_obj_count/_ids), which asks
+ * an object's native form for nothing but its file. */
+void *tb_index_standin(const tb_obj_t *o);
+void  tb_index_listing(int on);
+
+/* ---- groups' creation property lists (index_dset.c), read-only files only */
+
+/* After a successful H5Gget_create_plist forwarded for a real group: the list is recorded. */
+void tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args);
+/* H5Gget_create_plist of a lazy group: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */
+tb_answer_t tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out);
 
 /* ---- datasets (index_dset.c), read-only files only */
 

@@ -1,5 +1,6 @@
 /* index_attr.c — the index's small-attribute cache, for read-only files: every object's attribute
- * names, and for small attributes of fixed-size types their datatype, dataspace and value, loaded
+ * names, and for small attributes of fixed-size types or variable-length strings their datatype,
+ * dataspace and value, loaded
  * from the connector below once per object and persisted in the sidecar. H5Aexists and H5Aiterate
  * are answered from it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
  * below) that answers H5Aread and H5Aget_type/space/info/name itself; anything else makes it real
@@ -66,8 +67,33 @@ tb_ix_type_cacheable(hid_t t)
     return true;
 }
 
+size_t
+tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob, size_t at)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < npoints; k++)
+        n += 8 + (ptrs[k] ? strlen(ptrs[k]) : 0);
+    uint8_t *b = n && n <= max ? realloc(*blob, at + n) : NULL;
+    if (!b)
+        return 0;
+    *blob = b;
+    b += at;
+    for (size_t k = 0; k < npoints; k++) {
+        uint64_t len = ptrs[k] ? strlen(ptrs[k]) : TB_IX_VSTR_NULL;
+        memcpy(b, &len, 8);
+        b += 8;
+        if (ptrs[k]) {
+            memcpy(b, ptrs[k], len);
+            b += len;
+        }
+    }
+    return n;
+}
+
 /* Fills the cached part of record x from the open attribute below, or leaves it listed only
- * (whatever stood in the way: the attribute is then read from the file). */
+ * (whatever stood in the way: the attribute is then read from the file). A variable-length
+ * string attribute is read as the strings a reader gets (in a type of its own character set), and
+ * those are what is kept. */
 static void
 cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
@@ -77,37 +103,49 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     if (H5VLattr_get(attr, vol, &ga, DXPL, NULL) < 0)
         goto done;
     t                          = ga.args.get_type.type_id;
+    bool                 vstr  = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    if (!tb_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+    if ((!vstr && !tb_ix_type_cacheable(t)) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
     hssize_t    npoints = H5Sget_simple_extent_npoints(s);
     size_t      tsize   = H5Tget_size(t), tn = 0, sn = 0;
     const void *tenc;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
+    if (npoints < 0 || tsize == 0 || (!vstr && (size_t)npoints * tsize != data_size) ||
+        (vstr && (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8))
         goto done;
     if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
         goto done;
-    size_t   need = *blen + tn + sn + data_size;
-    uint8_t *b    = realloc(*blob, need);
+    size_t at = *blen + tn + sn, vn = data_size;
+    if (vstr) {
+        char *ptrs[TB_IX_ATTR_MAX_VALUE / 8];
+        if (npoints && H5VLattr_read(attr, vol, t, ptrs, DXPL, NULL) < 0)
+            goto done;
+        vn = npoints ? tb_ix_vstr_encode(ptrs, (size_t)npoints, TB_IX_ATTR_MAX_VALUE, blob, at) : 0;
+        if (npoints)
+            (void)H5Treclaim(t, s, H5P_DEFAULT, ptrs);
+        if (npoints && !vn)
+            goto done;
+    }
+    uint8_t *b = realloc(*blob, at + vn);
     if (!b)
         goto done;
     *blob = b;
     memcpy(b + *blen, tenc, tn);
     memcpy(b + *blen + tn, senc, sn);
-    if (data_size && H5VLattr_read(attr, vol, t, b + *blen + tn + sn, DXPL, NULL) < 0)
+    if (!vstr && data_size && H5VLattr_read(attr, vol, t, b + at, DXPL, NULL) < 0)
         goto done;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
     x->space_enc    = (const void *)(uintptr_t)(*blen + tn);
-    x->value        = (const void *)(uintptr_t)(*blen + tn + sn);
+    x->value        = (const void *)(uintptr_t)at;
     x->type_nbytes  = (uint32_t)tn;
     x->space_nbytes = (uint32_t)sn;
-    x->value_nbytes = (uint32_t)data_size;
+    x->value_nbytes = (uint32_t)vn;
     x->cached       = 1;
-    *blen           = need;
+    *blen           = at + vn;
 done:
     if (t >= 0)
         H5Tclose(t);
@@ -250,13 +288,6 @@ open_real(struct tb_index_file *f, hid_t vol, int loc_is_file, const char *loc_p
         tb_err_restore(saved);
     }
     return attr;
-}
-
-void *
-tb_index_attr_sentinel(const tb_obj_t *o)
-{
-    const tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_ATTR);
-    return lz && lz->node.f->sentinel ? lz->node.f->sentinel : NULL;
 }
 
 /* ------------------------------------------------------------------ queries */
@@ -566,7 +597,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     lz->ainfo.corder_valid = x->corder_valid;
     lz->ainfo.corder       = x->corder;
     lz->ainfo.cset         = (H5T_cset_t)x->cset;
-    lz->ainfo.data_size    = x->value_nbytes;
+    lz->ainfo.data_size    = x->data_size;
     w->idx->state = TB_IXO_FOREIGN; /* an attribute: never a location for the index */
     w->idx->path  = xpath;           /* what H5Iget_name reports */
     tb_ix_stats.attrs_lazy++;
@@ -605,6 +636,69 @@ lazy_ftype(const tb_ix_lazy_t *lz)
     return tb_ix_type_get(lz->type_enc, lz->type_nbytes);
 }
 
+/* Whether a read of variable-length strings into mem_type_id is one the cache answers: a string
+ * type of the file type's character set and padding, with native's default memory manager (H5Aread
+ * has no transfer list of its own: the one given here is the default's, unless a connector above
+ * passed another). Any other memory type is native's to convert. */
+bool
+tb_ix_vstr_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id)
+{
+    if (H5Tget_class(mem_type_id) != H5T_STRING || H5Tis_variable_str(mem_type_id) <= 0 ||
+        H5Tget_cset(mem_type_id) != H5Tget_cset(ft) || H5Tget_strpad(mem_type_id) != H5Tget_strpad(ft))
+        return false;
+    if (dxpl_id == H5P_DEFAULT || dxpl_id == H5P_DATASET_XFER_DEFAULT)
+        return true;
+    H5MM_allocate_t alloc = NULL;
+    H5MM_free_t     freef = NULL;
+    void           *info = NULL, *finfo = NULL;
+    return H5Pget_vlen_mem_manager(dxpl_id, &alloc, &info, &freef, &finfo) >= 0 && !alloc;
+}
+
+/* The cached strings into buf as native's read gives them: a char * per element, each malloc'd
+ * (native's default), or NULL where none was stored. */
+static tb_status_t
+vstr_decode(const void *value, size_t nbytes, void *buf)
+{
+    const uint8_t *p = value, *end = p + nbytes;
+    char         **out = buf;
+    size_t         n   = 0;
+    while (p < end) { /* (checked when cached or loaded: tb_ix_vstr_check) */
+        uint64_t len;
+        memcpy(&len, p, 8);
+        p += 8;
+        char *str = NULL;
+        if (len != TB_IX_VSTR_NULL) {
+            if (!(str = malloc(len + 1))) {
+                while (n > 0)
+                    free(out[--n]);
+                return TB_ERR_NOMEM;
+            }
+            memcpy(str, p, len);
+            str[len] = '\0';
+            p += len;
+        }
+        out[n++] = str;
+    }
+    return TB_OK;
+}
+
+tb_status_t
+tb_ix_vstr_read(struct tb_index_file *f, hid_t ft, hid_t mem_type_id, hid_t dxpl_id, const void *value, size_t nbytes,
+                void *buf)
+{
+    /* Native keeps the conversion it finds for a file's variable-length strings and finds it again
+     * for any character set (H5T_cmp does not compare a string's set), so that a read into another
+     * set succeeds once a first one of the file has been converted, and fails before. The first
+     * read of an open is native's, so that the reads after it find what they find under stock. */
+    if (!tb_ix_vstr_mem_ok(ft, mem_type_id, dxpl_id))
+        return TB_ERR_UNSUPPORTED;
+    if (!f->vstr_converted) {
+        f->vstr_converted = true;
+        return TB_ERR_UNSUPPORTED;
+    }
+    return vstr_decode(value, nbytes, buf);
+}
+
 tb_answer_t
 tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, herr_t *ret_out)
 {
@@ -618,8 +712,12 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
         return TB_FORWARD;
     /* The public calls below start by clearing the error stack, which holds nothing of this call
      * yet; whatever they leave on failure is cleared before the real attribute is asked. */
-    hid_t ft = lazy_ftype(lz);
-    if (ft < 0 || tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id) != TB_OK) {
+    hid_t       ft = lazy_ftype(lz);
+    tb_status_t st = ft < 0 ? TB_ERR_HDF5
+                     : tb_ix_type_is_vstr(lz->type_enc, lz->type_nbytes)
+                         ? tb_ix_vstr_read(lz->node.f, ft, mem_type_id, dxpl_id, lz->value, lz->value_nbytes, buf)
+                         : tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
+    if (st != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
         return TB_FORWARD;
     }

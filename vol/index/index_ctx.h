@@ -55,6 +55,16 @@ struct tb_index_file {
      * own search for an already open attribute before opening one, which then finds this
      * attribute only if it is the one being opened). */
     void *sentinel;
+    /* A real group, dataset and named datatype of this file, each opened when HDF5 first asks
+     * for the native form of a lazy one of that kind only to learn its file: what it then gets
+     * (tb_index_standin; index_lazy.c says when, and how long they stay open). */
+    void                  *standins[3];
+    hid_t                  standin_vol;  /* the connector below them */
+    bool                   listed;       /* dataset or datatype stand-ins open for a listing */
+    struct tb_index_file *standin_next; /* the listing's other files with stand-ins open */
+    /* Whether native has converted a variable-length string of this open for a read (the first
+     * such read of a cached attribute is forwarded: index_attr.c says why). */
+    bool vstr_converted;
 };
 
 /* Per wrapper (o->idx): which file object it is, learned once. */
@@ -193,6 +203,20 @@ tb_ix_lazy_of(const tb_obj_t *o, H5I_type_t kind)
 {
     return o->idx && o->idx->lazy && o->idx->lazy->kind == kind ? o->idx->lazy : NULL;
 }
+
+/* The next time HDF5 asks for the native form of a lazy group of d's file (before anything else
+ * is asked of a lazy group), only its file is wanted (tb_index_standin); NULL: no longer. */
+void tb_ix_permit(const tb_ix_data_t *d);
+
+/* Variable-length strings (index_attr.c), cached as tb_ix_vstr_check says. The strings ptrs
+ * points to encoded at *blob + at (realloc'd): their length, or 0 when above max (or out of memory). */
+size_t tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob, size_t at);
+/* Whether a read into mem_type_id of strings of file type ft is one the cache answers. */
+bool tb_ix_vstr_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id);
+/* A whole read of cached strings into buf, as native's: TB_OK, or (TB_ERR_UNSUPPORTED) native's
+ * to make (another memory type; or the open's first such read: index_attr.c says why). */
+tb_status_t tb_ix_vstr_read(struct tb_index_file *f, hid_t ft, hid_t mem_type_id, hid_t dxpl_id, const void *value,
+                            size_t nbytes, void *buf);
 
 /* Dataset records (index_dset.c): object oi's, created empty on first need: TB_OK, TB_ERR_NOMEM,
  * TB_ERR_UNSUPPORTED (no room in the index_data budget). */

@@ -1,9 +1,10 @@
 /* index_dset.c — what the index knows of datasets, for read-only files: each dataset's datatype,
  * dataspace, creation property list, storage size and space status, recorded from the answers the
- * application's own calls got, and the whole content of small datasets of fixed-size types (any
- * layout but external and virtual), captured from the application's first whole read. All of it
- * persists in the sidecar; a lazy dataset (index_lazy.c) answers from it and is made real for
- * anything else. */
+ * application's own calls got, and the whole content of small datasets of fixed-size types or
+ * variable-length strings (any layout but external and virtual), captured from the application's
+ * first whole read; and, in a
+ * record of the same kind, a group's creation property list. All of it persists in the sidecar; a
+ * lazy dataset or group (index_lazy.c) answers from it and is made real for anything else. */
 #include "index_ctx.h"
 
 #include <stdlib.h>
@@ -70,12 +71,15 @@ keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
 }
 
+/* A dataset's type as H5Dget_type gave it: of a cacheable class, or a variable-length string
+ * (whose content is never cached: the record's content checks the type again). */
 static tb_status_t
 keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
 {
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    if (!tb_ix_type_cacheable(t))
+    bool vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+    if (!vstr && !tb_ix_type_cacheable(t))
         return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
     return keep_cacheable_type(d, x, t);
 }
@@ -101,23 +105,31 @@ keep_space(tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t s)
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_SPACE, enc, n) : st;
 }
 
+/* A creation property list's H5Pencode2 bytes as the record's creation-list part: a dataset's
+ * (`dcpl`: its layout kept beside) or a group's. */
 static tb_status_t
-keep_dcpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t dcpl)
+keep_cpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t cpl, bool dcpl)
 {
     if (x->have & TB_IX_DS_DCPL)
         return TB_OK;
     size_t n = 0;
-    if (H5Pencode2(dcpl, NULL, &n, H5P_DEFAULT) < 0 || n == 0 || n > TB_IX_DCPL_MAX_NBYTES)
+    if (H5Pencode2(cpl, NULL, &n, H5P_DEFAULT) < 0 || n == 0 || n > TB_IX_DCPL_MAX_NBYTES)
         return TB_ERR_UNSUPPORTED;
     void *buf = malloc(n);
     if (!buf)
         return TB_ERR_NOMEM;
-    H5D_layout_t layout = H5Pget_layout(dcpl);
-    tb_status_t  st     = H5Pencode2(dcpl, buf, &n, H5P_DEFAULT) >= 0 && layout >= 0 ? TB_OK : TB_ERR_HDF5;
-    if (st == TB_OK && (st = keep_part(d, x, TB_IX_DS_DCPL, buf, n)) == TB_OK)
+    H5D_layout_t layout = dcpl ? H5Pget_layout(cpl) : H5D_COMPACT;
+    tb_status_t  st     = H5Pencode2(cpl, buf, &n, H5P_DEFAULT) >= 0 && layout >= 0 ? TB_OK : TB_ERR_HDF5;
+    if (st == TB_OK && (st = keep_part(d, x, TB_IX_DS_DCPL, buf, n)) == TB_OK && dcpl)
         x->layout = (uint8_t)layout;
     free(buf);
     return st;
+}
+
+static tb_status_t
+keep_dcpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t dcpl)
+{
+    return keep_cpl(d, x, dcpl, true);
 }
 
 /* The record of o's dataset, when the index keeps one for o (a real dataset of a read-only file,
@@ -205,6 +217,45 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
     tb_err_restore(saved);
 }
 
+/* ------------------------------------------------------------------ groups */
+/* A group's creation property list, as H5Gget_create_plist of a real group gave it, is kept in a
+ * record of its own (holding nothing else) for the group's lazy opens to come: h5py asks for it
+ * before every iteration of a group's attributes. */
+void
+tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
+{
+    if (!o->under || !o->ctx->index || args->op_type != H5VL_GROUP_GET_GCPL)
+        return;
+    tb_ix_data_t *d;
+    tb_ix_dset_t *x;
+    uint32_t      oi;
+    hid_t         saved = tb_err_save();
+    if (record_of_kind(o, H5I_GROUP, &d, &oi, &x) == TB_OK)
+        (void)keep_cpl(d, x, args->args.get_gcpl.gcpl_id, false);
+    tb_err_restore(saved);
+}
+
+tb_answer_t
+tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out)
+{
+    const tb_ix_lazy_t *lz = tb_ix_lazy_of(o, H5I_GROUP);
+    if (!lz || args->op_type != H5VL_GROUP_GET_GCPL)
+        return TB_FORWARD;
+    const tb_ix_data_t *d = lz->node.f->d;
+    uint32_t            k = d->objs[lz->obj].dset;
+    if (k == TB_IX_NONE || !(d->dsets[k].have & TB_IX_DS_DCPL))
+        return TB_FORWARD;
+    hid_t p = H5Pdecode(d->dsets[k].dcpl_enc);
+    if (p < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return TB_FORWARD;
+    }
+    args->args.get_gcpl.gcpl_id = p;
+    *ret_out                    = 0;
+    tb_ix_stats.answered++;
+    return TB_ANSWERED;
+}
+
 /* ------------------------------------------------------------------ content */
 
 /* Whether dataspace sid's selection is all of its extent in storage order: "all", or a hyperslab
@@ -287,14 +338,25 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     gs.args.get_space.space_id   = H5I_INVALID_HID;
     uint64_t                have_points;
     /* The type the application asked for before reading is in the record already (and was
-     * cacheable, or it would not be there). */
-    if (x->have & TB_IX_DS_TYPE)
-        ft = tb_ix_type_get(x->type_enc, x->type_nbytes);
-    else if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) >= 0 && (t = gt.args.get_type.type_id) >= 0 &&
-             tb_ix_type_cacheable(t))
-        ft = t;
+     * cacheable, or a variable-length string). Strings are kept as the application's read gave
+     * them, when it read them into a type native would not have converted (tb_ix_vstr_mem_ok):
+     * another read may still. */
+    bool vstr = false;
+    if (x->have & TB_IX_DS_TYPE) {
+        vstr = tb_ix_type_is_vstr(x->type_enc, x->type_nbytes);
+        ft   = tb_ix_type_get(x->type_enc, x->type_nbytes);
+    }
+    else if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) >= 0 && (t = gt.args.get_type.type_id) >= 0) {
+        vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+        if (vstr || tb_ix_type_cacheable(t))
+            ft = t;
+    }
     if (ft < 0)
         goto done;
+    if (vstr && !tb_ix_vstr_mem_ok(ft, mem_type, H5P_DEFAULT)) {
+        kind = TB_IX_DC_UNKNOWN;
+        goto done;
+    }
     /* The space the application asked for before reading is in the record already. */
     hssize_t npoints;
     if ((x->have & TB_IX_DS_SPACE) && tb_ix_space_check(x->space_enc, x->space_nbytes, &have_points) == TB_OK)
@@ -303,7 +365,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         goto done;
     else
         npoints = H5Sget_simple_extent_npoints(s);
-    size_t   tsize   = H5Tget_size(ft);
+    size_t tsize = vstr ? 8 : H5Tget_size(ft); /* (a string takes 8 bytes at least) */
     if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
     size_t       nbytes = (size_t)npoints * tsize;
@@ -314,10 +376,18 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
-    if (keep_cacheable_type(d, x, ft) != TB_OK || (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
+    if ((vstr ? keep_type(d, x, ft) : keep_cacheable_type(d, x, ft)) != TB_OK ||
+        (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
         goto done;
     const void *stored = buf; /* native converted nothing: these are the stored bytes */
-    if (H5Tequal(ft, mem_type) <= 0) {
+    if (vstr) {
+        if (!(nbytes = tb_ix_vstr_encode(buf, (size_t)npoints, TB_IX_DSET_MAX_VALUE, &val, 0))) {
+            kind = TB_IX_DC_NO; /* (longer than a cached content may be) */
+            goto done;
+        }
+        stored = val;
+    }
+    else if (H5Tequal(ft, mem_type) <= 0) {
         hid_t all = H5S_ALL;
         void *dst = val = malloc(nbytes);
         if (!val || H5VLdataset_read(1, &o->under, vol, &ft, &all, &all, DXPL, &dst, NULL) < 0)
@@ -327,7 +397,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     if (keep_part(d, x, TB_IX_DS_VALUE, stored, nbytes) != TB_OK)
         goto done;
     x->layout = (uint8_t)layout;
-    if (allocated && !(x->have & (TB_IX_DS_STORAGE | TB_IX_DS_STATUS))) {
+    if (allocated && !vstr && !(x->have & (TB_IX_DS_STORAGE | TB_IX_DS_STATUS))) {
         /* All of it stored, uncompressed: what H5Dget_storage_size and _space_status say. */
         x->storage_size = nbytes;
         x->space_status = H5D_SPACE_STATUS_ALLOCATED;
@@ -430,6 +500,57 @@ whole_file_selection(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t fs)
     return selects_all(fs) && H5Sextent_equal(fs, lz->space) > 0;
 }
 
+/* H5Dscatter's source: the whole converted selection at once. */
+typedef struct scatter_src {
+    const void *buf;
+    size_t      nbytes;
+} scatter_src_t;
+
+static herr_t
+scatter_src(const void **src, size_t *nbytes, void *op_data)
+{
+    scatter_src_t *s = op_data;
+    *src             = s->buf;
+    *nbytes          = s->nbytes;
+    s->nbytes        = 0;
+    return 0;
+}
+
+/* A read of part of a cached content, as native reads it: the file selection's elements in the
+ * order native takes them (H5Dgather walks a selection as native's reads do), converted as native
+ * converts them, into the memory selection (H5Dscatter). Spaces as native takes them: H5S_ALL for
+ * the file is the dataset's space, for memory the file's; a file space must have the dataset's
+ * extent, and both selections as many elements, valid ones (native reports anything else). */
+static tb_status_t
+read_part(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t ft, hid_t mem_type_id, hid_t mem_space_id,
+          hid_t file_space_id, hid_t dxpl_id, void *buf)
+{
+    if (lz->space < 0 && (lz->space = tb_ix_space_make(x->space_enc)) < 0)
+        return TB_ERR_HDF5;
+    hid_t fs = file_space_id == H5S_ALL ? lz->space : file_space_id;
+    hid_t ms = mem_space_id == H5S_ALL ? fs : mem_space_id;
+    if (fs != lz->space && H5Sextent_equal(fs, lz->space) <= 0)
+        return TB_ERR_UNSUPPORTED;
+    hssize_t n = H5Sget_select_npoints(fs);
+    if (n <= 0 || H5Sget_select_npoints(ms) != n || H5Sselect_valid(fs) <= 0 || H5Sselect_valid(ms) <= 0)
+        return TB_ERR_UNSUPPORTED;
+    size_t   fsize = H5Tget_size(ft), msize = H5Tget_size(mem_type_id);
+    uint8_t *sel   = fsize && msize ? malloc((size_t)n * fsize) : NULL;
+    uint8_t *conv  = sel ? malloc((size_t)n * msize) : NULL;
+    tb_status_t st = TB_ERR_NOMEM;
+    if (conv) {
+        st = H5Dgather(fs, x->value, ft, (size_t)n * fsize, sel, NULL, NULL) < 0 ? TB_ERR_HDF5 : TB_OK;
+        if (st == TB_OK)
+            st = tb_ix_convert_out(ft, mem_type_id, sel, (size_t)n * fsize, conv, dxpl_id);
+        scatter_src_t src = {conv, (size_t)n * msize};
+        if (st == TB_OK && H5Dscatter(scatter_src, &src, mem_type_id, ms, buf) < 0)
+            st = TB_ERR_HDF5;
+    }
+    free(sel);
+    free(conv);
+    return st;
+}
+
 tb_answer_t
 tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                    void *buf, herr_t *ret_out)
@@ -440,10 +561,15 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
         return TB_FORWARD;
     uint64_t npoints;
     bool     done = false;
-    if (tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == TB_OK &&
-        whole_selection(mem_space_id, (hssize_t)npoints) && whole_file_selection(lz, x, file_space_id)) {
-        hid_t ft = tb_ix_type_get(x->type_enc, x->type_nbytes);
-        done = ft >= 0 && tb_ix_convert_out(ft, mem_type_id, x->value, x->value_nbytes, buf, dxpl_id) == TB_OK;
+    hid_t    ft   = tb_ix_type_get(x->type_enc, x->type_nbytes);
+    if (ft >= 0 && tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == TB_OK) {
+        bool whole = whole_selection(mem_space_id, (hssize_t)npoints) && whole_file_selection(lz, x, file_space_id);
+        if (tb_ix_type_is_vstr(x->type_enc, x->type_nbytes)) /* (strings: whole reads only) */
+            done = whole && tb_ix_vstr_read(lz->node.f, ft, mem_type_id, dxpl_id, x->value, x->value_nbytes, buf) == TB_OK;
+        else if (whole)
+            done = tb_ix_convert_out(ft, mem_type_id, x->value, x->value_nbytes, buf, dxpl_id) == TB_OK;
+        else /* (a scatter writes into buf: only after the checks that native makes first) */
+            done = read_part(lz, x, ft, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf) == TB_OK;
     }
     if (!done) {
         H5Eclear2(H5E_DEFAULT);

@@ -97,19 +97,19 @@ tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char 
     return w;
 }
 
-/* A lazy group, dataset or named datatype made real: opened from its file by the path it was
- * opened by, so that native records that path as it would have (H5Iget_name, and the names of
- * what native opens from it, depend on it); one opened by token is opened by its token, and has
- * none, as native's (which then names it by any of its links). */
-static tb_status_t
-object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
+/* The real group, dataset or named datatype a lazy one stands for, opened from its file by the
+ * path it was opened by, so that native records that path as it would have (H5Iget_name, and the
+ * names of what native opens from it, depend on it); one opened by token is opened by its token,
+ * and has none, as native's (which then names it by any of its links). NULL with an error pushed. */
+static void *
+object_open_real(const tb_obj_t *o, const tb_ix_lazy_t *lz)
 {
     const char *what = lz->kind == H5I_GROUP ? "group" : lz->kind == H5I_DATASET ? "dataset" : "datatype";
     const char *path = o->idx->path;
     if (!lz->node.f->file_under) {
         TB_PUSH("index", TB_ERR_HDF5, "%s %s was opened from the index of a file closed since", what,
                 path ? path : "(by token)");
-        return TB_ERR_HDF5;
+        return NULL;
     }
     H5I_type_t type  = H5I_BADID;
     void      *under = NULL;
@@ -133,8 +133,19 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
     if (!under || type != lz->kind) {
         tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: read-only files do not change) */
         TB_PUSH("index", TB_ERR_HDF5, "cannot open %s %s", what, path ? path : "(by token)");
-        return TB_ERR_HDF5;
+        return NULL;
     }
+    return under;
+}
+
+/* A lazy group, dataset or named datatype made real. */
+static tb_status_t
+object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
+{
+    H5I_type_t type  = lz->kind;
+    void      *under = object_open_real(o, lz);
+    if (!under)
+        return TB_ERR_HDF5;
     o->under     = under;
     o->idx->lazy = NULL;
     tb_ix_lazy_free(lz);
@@ -145,6 +156,77 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
     else
         tb_ix_stats.types_materialised++;
     return TB_OK;
+}
+
+/* ------------------------------------------------------------------ stand-ins */
+/* What HDF5 asks of a lazy object's native form, in a few places, is only its file:
+ *  - while it lists a file's open objects (H5F__get_objects_cb: the object location's file); set
+ *    around those calls (tb_index_listing);
+ *  - in the 1.8 calls' adapters for link iteration and object visits, which turn each token into
+ *    an address (H5VLnative_token_to_addr: the file's address size) before calling the
+ *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit).
+ * The group stand-in stays open until its file closes (a group native holds open changes
+ * nothing); dataset and datatype stand-ins are closed when the listing ends: a dataset native
+ * holds open cannot be opened again with another external-file prefix. */
+static _Thread_local int                    listing;
+static _Thread_local struct tb_index_file *listed; /* files with stand-ins open (standin_next) */
+static _Thread_local const tb_ix_data_t   *permit; /* a file whose lazy group may stand in, once */
+
+enum { SI_GROUP, SI_DATASET, SI_DATATYPE };
+
+void
+tb_index_listing(int on)
+{
+    listing = on;
+    if (on)
+        return;
+    hid_t saved = tb_err_save();
+    while (listed) {
+        struct tb_index_file *f = listed;
+        listed                  = f->standin_next;
+        tb_ix_close_under(f->standins[SI_DATASET], H5I_DATASET, f->standin_vol);
+        tb_ix_close_under(f->standins[SI_DATATYPE], H5I_DATATYPE, f->standin_vol);
+        f->standins[SI_DATASET] = f->standins[SI_DATATYPE] = NULL;
+        f->standin_next                                   = NULL;
+        f->listed                                         = false;
+    }
+    tb_err_restore(saved);
+}
+
+void
+tb_ix_permit(const tb_ix_data_t *d)
+{
+    permit = d;
+}
+
+void *
+tb_index_standin(const tb_obj_t *o)
+{
+    const tb_ix_lazy_t *lz = o->idx ? o->idx->lazy : NULL;
+    if (!lz)
+        return NULL;
+    struct tb_index_file *f = lz->node.f;
+    if (lz->kind == H5I_ATTR)
+        return f->sentinel;
+    bool permitted = lz->kind == H5I_GROUP && permit && permit == f->d;
+    if (!(listing || permitted) || !f->file_under)
+        return NULL;
+    permit = NULL;
+    int k  = lz->kind == H5I_GROUP ? SI_GROUP : lz->kind == H5I_DATASET ? SI_DATASET : SI_DATATYPE;
+    if (!f->standins[k]) {
+        hid_t saved    = tb_err_save();
+        f->standins[k] = object_open_real(o, lz);
+        tb_err_restore(saved);
+        if (!f->standins[k])
+            return NULL;
+        f->standin_vol = o->under_vol_id;
+        if (k != SI_GROUP && !f->listed) {
+            f->listed       = true;
+            f->standin_next = listed;
+            listed          = f;
+        }
+    }
+    return f->standins[k];
 }
 
 int
@@ -174,11 +256,12 @@ tb_index_file_closing(tb_obj_t *file)
             H5Eclear2(H5E_DEFAULT);
         }
     }
-    if (f->sentinel) {
-        hid_t saved = tb_err_save();
+    hid_t saved = tb_err_save();
+    if (f->sentinel)
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
-        tb_err_restore(saved);
-        f->sentinel = NULL;
-    }
+    tb_ix_close_under(f->standins[SI_GROUP], H5I_GROUP, file->under_vol_id);
+    tb_err_restore(saved);
+    f->sentinel             = NULL;
+    f->standins[SI_GROUP] = NULL;
     f->file_under = NULL;
 }

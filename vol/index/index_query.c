@@ -600,12 +600,15 @@ iterate_answer(tb_ix_data_t *d, uint32_t gi, const uint32_t *perm, bool rev, hid
     uint32_t       n    = g->nlinks;
     herr_t         ret  = H5_ITER_CONT;
     hsize_t        i    = skip;
+    bool           shim = tb_hdf5_own_code((void (*)(void))it->op); /* (H5Literate1's adapter) */
     d->busy++;
     for (; i < n && ret == H5_ITER_CONT; i++) {
         H5L_info2_t          info;
         const tb_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
         fill_linfo(d, l, &info);
+        tb_ix_permit(shim && l->type == H5L_TYPE_HARD ? d : NULL); /* (the adapter's next call) */
         ret = it->op(gid, l->name, &info, it->op_data);
+        tb_ix_permit(NULL);
     }
     d->busy--;
     if (ret < 0) {
@@ -651,6 +654,7 @@ typedef struct visit {
     char          *path;
     size_t         len, cap;
     bool           objects; /* H5Ovisit: report objects, else links */
+    bool           shim;    /* the callback is HDF5's (the 1.8 calls' adapters: tb_ix_permit) */
     unsigned       fields;      /* what the callback's info holds */
     unsigned       walk_fields; /* what native's walk fetches to descend and to skip objects seen */
     H5L_iterate2_t lop;
@@ -702,7 +706,9 @@ visit_group(visit_t *v, uint32_t gi)
             if (t != TB_IX_NONE && d->objs[t].ostamp != d->stamp) {
                 H5O_info2_t info;
                 fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
+                tb_ix_permit(v->shim && (v->fields & H5O_INFO_BASIC) ? d : NULL);
                 ret = v->oop(v->id, v->path, &info, v->op_data);
+                tb_ix_permit(NULL);
                 if (ret == H5_ITER_CONT && (v->walk_fields & H5O_INFO_BASIC) && d->objs[t].rc > 1)
                     d->objs[t].ostamp = d->stamp;
             }
@@ -710,7 +716,9 @@ visit_group(visit_t *v, uint32_t gi)
         else {
             H5L_info2_t info;
             fill_linfo(d, l, &info);
+            tb_ix_permit(v->shim && l->type == H5L_TYPE_HARD ? d : NULL);
             ret = v->lop(v->id, v->path, &info, v->op_data);
+            tb_ix_permit(NULL);
         }
         if (ret == H5_ITER_CONT && t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
             d->objs[t].gstamp = d->stamp;
@@ -852,7 +860,9 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     if (v->objects) {
         H5O_info2_t info;
         fill_oinfo(v->fileno, &d->objs[start], v->fields, &info);
+        tb_ix_permit(v->shim && (v->fields & H5O_INFO_BASIC) ? d : NULL);
         ret = v->oop(v->id, ".", &info, v->op_data);
+        tb_ix_permit(NULL);
         /* (1.14 remembers the start as seen only when other links lead to it; 2.x always) */
         if (ret == H5_ITER_CONT && is_group && (v->walk_fields & H5O_INFO_BASIC) &&
             (d->objs[start].rc > 1 || H5_VERS_MAJOR >= 2))
@@ -960,6 +970,7 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
         v.idx_type = it->idx_type;
         v.order    = it->order;
         v.lop      = it->op;
+        v.shim     = tb_hdf5_own_code((void (*)(void))it->op);
         v.op_data  = it->op_data;
         if (visit_answer(o, loc, d, &a, self, &v, ret_out) != TB_ANSWERED)
             FORWARD();
@@ -1132,6 +1143,7 @@ tb_index_object_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_
     v.idx_type = vi->idx_type;
     v.order    = vi->order;
     v.objects  = true;
+    v.shim     = tb_hdf5_own_code((void (*)(void))vi->op);
     v.fields   = vi->fields;
 #if H5_VERS_MAJOR >= 2
     v.walk_fields = vi->fields | H5O_INFO_BASIC; /* (2.x's walk always fetches the basic info) */

@@ -103,13 +103,22 @@ tb_ix_type_get(const void *enc, size_t n)
     return add_type(enc, n, h, &k) == TB_OK ? types[k].id : H5I_INVALID_HID;
 }
 
+/* Whether two equal types (H5Tequal) are the same string type: H5Tequal does not compare the
+ * character set and padding of variable-length strings. */
+static bool
+same_string_form(hid_t a, hid_t b, H5T_class_t cls)
+{
+    return cls != H5T_STRING || (H5Tget_cset(a) == H5Tget_cset(b) && H5Tget_strpad(a) == H5Tget_strpad(b));
+}
+
 tb_status_t
 tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
 {
     H5T_class_t cls  = H5Tget_class(t);
     size_t      size = H5Tget_size(t);
     for (uint32_t k = 0; k < ntypes; k++)
-        if (types[k].cls == cls && types[k].size == size && H5Tequal(types[k].id, t) > 0) {
+        if (types[k].cls == cls && types[k].size == size && H5Tequal(types[k].id, t) > 0 &&
+            same_string_form(types[k].id, t, cls)) {
             *enc_out = types[k].enc;
             *n_out   = types[k].n;
             return TB_OK;

@@ -181,6 +181,9 @@ haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
 /* The descriptor of a file the native connector below opened with the POSIX (sec2) driver, for
  * fstat and pread; -1 for another connector or driver (errors on the stack kept). */
 int tb_file_sec2_fd(void *file_under, hid_t vol);
+/* Whether a function lies in the HDF5 library itself (one of its callbacks handed to a
+ * connector, such as the 1.8 calls' adapters), rather than in the application. */
+bool tb_hdf5_own_code(void (*fn)(void));
 /* Whether the file driver a file access list names does MPI I/O (H5FD_FEAT_HAS_MPI: MPI-IO,
  * subfiling), asked of the driver without copying the list (a copy duplicates its communicator). */
 bool tb_fapl_uses_mpi(hid_t fapl_id);

@@ -1,7 +1,11 @@
-/* under.c — small queries of the connector below that more than one subsystem needs, asked the
- * cheapest way native HDF5 offers. */
+/* under.c — small queries of the connector below (and of the HDF5 library) that more than one
+ * subsystem needs, asked the cheapest way native HDF5 offers. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE /* dladdr */
+#endif
 #include "tb_obj.h"
 
+#include <dlfcn.h>
 #include <string.h>
 
 haddr_t
@@ -55,4 +59,14 @@ tb_file_sec2_fd(void *file_under, hid_t vol)
         fd = *(int *)handle;
     tb_err_restore(saved);
     return fd;
+}
+
+bool
+tb_hdf5_own_code(void (*fn)(void))
+{
+    /* A global of the HDF5 library this plugin is bound to tells where that library lies. */
+    Dl_info f, h;
+    void   *addr;
+    memcpy(&addr, &fn, sizeof(addr));
+    return fn && dladdr(addr, &f) && dladdr((const void *)&H5E_ATTR_g, &h) && f.dli_fbase == h.dli_fbase;
 }

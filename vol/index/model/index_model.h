@@ -44,8 +44,9 @@ typedef struct tb_ix_link {
 
 /* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer, and
  * with its H5A_info_t, so that an iteration has one);
- * small ones of fixed-size types (`cached`) also carry their datatype and dataspace, encoded by
- * H5Tencode / H5Sencode, and their raw value in that datatype. Bytes live either in one block
+ * small ones of fixed-size types and of variable-length strings (`cached`) also carry their
+ * datatype and dataspace, encoded by H5Tencode / H5Sencode, and their value: raw, in that datatype,
+ * or the strings (tb_ix_vstr_check). Bytes live either in one block
  * owned by the record (`owned`: the block starts at `name`) or in the sidecar buffer. */
 typedef struct tb_ix_attr {
     const char *name;
@@ -60,7 +61,7 @@ typedef struct tb_ix_attr {
     uint8_t     cset; /* of the name (H5T_cset_t) */
     uint8_t     corder_valid;
     uint8_t     owned;
-    uint32_t    data_size; /* H5A_info_t.data_size (value_nbytes when cached); TB_IX_NONE: not known */
+    uint32_t    data_size; /* H5A_info_t.data_size; TB_IX_NONE: not known */
     int64_t     corder;
 } tb_ix_attr_t;
 
@@ -237,9 +238,16 @@ tb_status_t tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
  * is too short to say. */
 uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
 /* Whether cached bytes are consistent: a valid space whose elements times the type's size make
- * value_nbytes. */
+ * value_nbytes; for a variable-length string type, a valid string list (below) of that many. */
 bool tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
-                            uint64_t value_nbytes);
+                            const void *value, uint64_t value_nbytes);
+/* Whether an H5Tencode form is a variable-length string type. */
+bool tb_ix_type_is_vstr(const void *enc, size_t n);
+/* The cached value of a variable-length string type: per element, its length (8 bytes, host order;
+ * TB_IX_VSTR_NULL for a null pointer) and that many bytes, no NUL among them (what a reader gets
+ * through a C string). Whether value holds exactly npoints of them. */
+#define TB_IX_VSTR_NULL UINT64_MAX
+bool tb_ix_vstr_check(const void *value, uint64_t nbytes, uint64_t npoints);
 
 /* ---- tables (index_table.c) */
 uint32_t tb_ix_hash_name(const char *s, size_t n);

@@ -260,11 +260,42 @@ tb_ix_type_nbytes(const void *enc, size_t n)
 }
 
 bool
+tb_ix_type_is_vstr(const void *enc, size_t n)
+{
+    /* H5Tencode's form: 2 bytes of its own, then the datatype message: class (low 4 bits of the
+     * first byte; 9 = H5T_VLEN) and its bit field, whose low 4 bits say sequence (0) or string (1). */
+    const uint8_t *b = enc;
+    return n >= 10 && (b[2] & 0x0f) == 9 && (b[3] & 0x0f) == 1;
+}
+
+bool
+tb_ix_vstr_check(const void *value, uint64_t nbytes, uint64_t npoints)
+{
+    const uint8_t *p = value, *end = p + nbytes;
+    for (uint64_t k = 0; k < npoints; k++) {
+        uint64_t len;
+        if ((uint64_t)(end - p) < 8)
+            return false;
+        memcpy(&len, p, 8); /* (host order: a sidecar is read by the byte order that wrote it) */
+        p += 8;
+        if (len == TB_IX_VSTR_NULL)
+            continue;
+        if (len > (uint64_t)(end - p) || memchr(p, 0, len) != NULL)
+            return false;
+        p += len;
+    }
+    return p == end;
+}
+
+bool
 tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
-                        uint64_t value_nbytes)
+                        const void *value, uint64_t value_nbytes)
 {
     uint64_t npoints;
     uint32_t tsize = tb_ix_type_nbytes(type_enc, type_nbytes);
-    return tsize && tb_ix_space_check(space_enc, space_nbytes, &npoints) == TB_OK &&
-           npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
+    if (!tsize || tb_ix_space_check(space_enc, space_nbytes, &npoints) != TB_OK)
+        return false;
+    if (tb_ix_type_is_vstr(type_enc, type_nbytes))
+        return tb_ix_vstr_check(value, value_nbytes, npoints);
+    return npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
 }

@@ -55,7 +55,7 @@ const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
     [OBJ_RC]           = {"rc", 20, 4, "reference count"},
     [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
-    [OBJ_DSET]         = {"dset", 28, 4, "datasets and named datatypes (whose record holds only the type): its dataset record, or 0xffffffff"},
+    [OBJ_DSET]         = {"dset", 28, 4, "datasets, named datatypes (whose record holds only the type) and groups (only the creation property list): its dataset record, or 0xffffffff"},
     [OBJ_NUM_ATTRS]    = {"num_attrs", 32, 8, "number of attributes (H5O_info2_t)"},
     [OBJ_ATIME]        = {"atime", 40, 8, "access time (H5O_info2_t)"},
     [OBJ_MTIME]        = {"mtime", 48, 8, "modification time"},
@@ -95,15 +95,15 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
     [ATR_TYPE_LEN]     = {"type_len", 32, 4, "their length"},
     [ATR_SPACE_LEN]    = {"space_len", 36, 4, "length of the dataspace form"},
     [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_model.h), in the strings"},
-    [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type, in the strings"},
+    [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type (a variable-length string's: per element an 8-byte length, or all ones for none, and its bytes), in the strings"},
     [ATR_VALUE_LEN]    = {"value_len", 56, 4, "its length (elements x type size)"},
-    [ATR_DATA_SIZE]    = {"data_size", 60, 4, "H5A_info_t.data_size (value_len when cached), 0xffffffff unknown"},
+    [ATR_DATA_SIZE]    = {"data_size", 60, 4, "H5A_info_t.data_size (value_len when cached raw), 0xffffffff unknown"},
 };
 const sc_field_t sc_dst_fields[DST_NFIELDS] = {
     [DST_TYPE_OFF]     = {"type_off", 0, 8, "H5Tencode bytes, in the strings"},
     [DST_SPACE_OFF]    = {"space_off", 8, 8, "dataspace form, in the strings"},
     [DST_DCPL_OFF]     = {"dcpl_off", 16, 8, "H5Pencode2 bytes of the creation property list, in the strings"},
-    [DST_VALUE_OFF]    = {"value_off", 24, 8, "whole content in the file type, in the strings"},
+    [DST_VALUE_OFF]    = {"value_off", 24, 8, "whole content in the file type (variable-length strings as an attribute's), in the strings"},
     [DST_STORAGE]      = {"storage_size", 32, 8, "H5Dget_storage_size"},
     [DST_TYPE_LEN]     = {"type_len", 40, 4, "length of the type (0 unless have & 1)"},
     [DST_SPACE_LEN]    = {"space_len", 44, 4, "length of the space (0 unless have & 2)"},
@@ -144,6 +144,7 @@ const sc_record_t sc_records[SC_NRECORDS] = {
 
 /* H5O_type_t, H5G_storage_type_t and H5L_type_t values, spelled out so this file needs no HDF5. */
 #define SC_MAX_OBJ_TYPE     2 /* group, dataset, named datatype */
+#define SC_OBJ_GROUP        0
 #define SC_OBJ_DATASET      1
 #define SC_OBJ_DATATYPE     2
 #define SC_MAX_STORAGE_TYPE 2 /* symbol table, compact, dense */
@@ -248,14 +249,14 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (1u | (TB_IX_AS_DENSE << 1)) ||
             SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
-        /* Content state only for datasets, dataset records for datasets and (holding just the type's
-         * binary form) named datatypes; cached content has a record (whose own check below says it
-         * holds the content). */
-        if (dc > TB_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) ||
-            (dset != TB_IX_NONE && !(has && (type == SC_OBJ_DATASET || type == SC_OBJ_DATATYPE))) ||
+        /* Content state only for datasets, dataset records for datasets, named datatypes (holding
+         * just the type's binary form) and groups (holding just their creation property list);
+         * cached content has a record (whose own check below says it holds the content). */
+        if (dc > TB_IX_DC_CACHED || (dc && !(has && type == SC_OBJ_DATASET)) || (dset != TB_IX_NONE && !has) ||
             (dset != TB_IX_NONE && dset >= ndset) || (dc == TB_IX_DC_CACHED && dset == TB_IX_NONE) ||
             (dc == TB_IX_DC_CACHED && !(SC_GET(dsts + dset * SC_DST, DST, HAVE) & TB_IX_DS_VALUE)) ||
-            (dset != TB_IX_NONE && type == SC_OBJ_DATATYPE && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_TYPE))
+            (dset != TB_IX_NONE && type == SC_OBJ_DATATYPE && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_TYPE) ||
+            (dset != TB_IX_NONE && type == SC_OBJ_GROUP && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_DCPL))
             return TB_ERR_CORRUPT;
         al &= 1;
         if (afirst + acount > nattr || (!al && acount != 0))
@@ -299,12 +300,14 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             return TB_ERR_CORRUPT;
         if (!cached && (type_len || space_len || value_len))
             return TB_ERR_CORRUPT; /* listed only: nothing else may be claimed */
-        if (cached && SC_GET(a, ATR, DATA_SIZE) != value_len)
-            return TB_ERR_CORRUPT;
         if (cached && (type_len == 0 || space_len == 0 || value_len > TB_IX_ATTR_MAX_VALUE ||
                        !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
                        !range_ok(strbytes, value_off, value_len) ||
-                       !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len)))
+                       !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len,
+                                               strs + value_off, value_len)))
+            return TB_ERR_CORRUPT;
+        /* (a raw value is the attribute's data; strings are not) */
+        if (cached && !tb_ix_type_is_vstr(strs + type_off, type_len) && SC_GET(a, ATR, DATA_SIZE) != value_len)
             return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < ndset; k++) {
@@ -331,7 +334,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         if ((have & TB_IX_DS_TYPE) && tb_ix_type_nbytes(strs + type_off, type_len) == 0)
             return TB_ERR_CORRUPT;
         if ((have & TB_IX_DS_VALUE) &&
-            !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, value_len))
+            !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len, strs + value_off, value_len))
             return TB_ERR_CORRUPT;
     }
     /* Native infos: one at most per object (increasing), a half's fields zero unless it is known. */
@@ -556,13 +559,15 @@ tb_sidecar_compact(tb_ix_data_t *d, void *buf)
 
 /* ------------------------------------------------------------------ encode */
 
-/* A dataset whose record (metadata, content) goes into the sidecar, or a named datatype whose
- * record holds its binary form (and nothing else: the decoder checks). */
+/* A dataset whose record (metadata, content) goes into the sidecar, a named datatype whose record
+ * holds its binary form, or a group whose record holds its creation property list (and nothing
+ * else: the decoder checks). */
 static int
 dset_kept(const tb_ix_obj_t *r, const tb_ix_data_t *d)
 {
     return r->dset != TB_IX_NONE && r->has_info &&
-           (r->type == SC_OBJ_DATASET || (r->type == SC_OBJ_DATATYPE && d->dsets[r->dset].have == TB_IX_DS_TYPE));
+           (r->type == SC_OBJ_DATASET || (r->type == SC_OBJ_DATATYPE && d->dsets[r->dset].have == TB_IX_DS_TYPE) ||
+            (r->type == SC_OBJ_GROUP && d->dsets[r->dset].have == TB_IX_DS_DCPL));
 }
 
 /* Objects worth keeping: those with info, loaded links, loaded attributes, a content state or a
@@ -805,7 +810,7 @@ walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
                 SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
                 SC_PUT(p, ATR, CACHED, a->cached);
                 SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
-                SC_PUT(p, ATR, DATA_SIZE, a->cached ? a->value_nbytes : a->data_size);
+                SC_PUT(p, ATR, DATA_SIZE, a->data_size);
             }
             put_name(o, &so, a->name, a->name_len);
             if (!a->cached)

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   9u
+#define SC_VERSION   10u
 #define SC_BYTEORDER 0x01020304u
 #define SC_TRAILER   8u /* checksum of everything before it */
 

@@ -1,0 +1,74 @@
+"""h5py_reads.py — what an h5py NeXus loader asks of a file, and how many times HDF5 reads the data
+file for it: `make FILE` writes a small NeXus-like tree with h5py (groups with NX_class, chunked
+resizable and compressed datasets as h5py makes them, scalars, strings, attributes); `view FILE`
+opens it, walks it and prints what it saw, then on stderr the reads of FILE from just before the
+open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_COUNT_FILE=FILE)."""
+import ctypes
+import sys
+
+import h5py
+import numpy as np
+
+
+def make(path, nentries=6, nlogs=8):
+    with h5py.File(path, "w") as f:
+        f.attrs["default"] = "entry0"
+        for e in range(nentries):
+            g = f.create_group(f"entry{e}")
+            g.attrs["NX_class"] = "NXentry"
+            g["title"] = f"run {e}"
+            g["start_time"] = "2026-12-02T06:00:00"
+            det = g.create_group("instrument/detector")
+            det.attrs["NX_class"] = "NXdetector"
+            det.create_dataset("pixel_id", data=np.arange(64, dtype="i4").reshape(8, 8), chunks=(4, 8),
+                               compression="gzip", shuffle=True)
+            det.create_dataset("distance", data=1.5 + e)
+            det["distance"].attrs["units"] = "m"
+            logs = g.create_group("logs")
+            logs.attrs["NX_class"] = "NXcollection"
+            for k in range(nlogs):
+                lg = logs.create_group(f"log{k}")
+                lg.attrs["NX_class"] = "NXlog"
+                v = lg.create_dataset("value", data=np.linspace(0, k, 10), maxshape=(None,))
+                v.attrs["units"] = "K"
+                lg.create_dataset("time", data=np.arange(10, dtype="f8"), maxshape=(None,), chunks=(4,))
+                lg["time"].attrs["start"] = "2026-12-02T06:00:00"
+
+
+def view(path):
+    me = ctypes.CDLL(None)
+    io = getattr(me, "tb_bench_io_count", None)
+    if io:
+        io.restype = ctypes.c_long
+        io.argtypes = [ctypes.c_int]
+    before = io(0) if io else -1
+    out = []
+    f = h5py.File(path, "r")
+    out.append(f"keys {list(f.keys())} default={f.attrs.get('default')!r}")
+    out.append(f"in {'entry0/logs' in f} {'entry0/nope' in f} {'entry1/logs/log3/value' in f}")
+
+    def visit(name, obj):
+        nx = obj.attrs.get("NX_class")
+        line = f"{name} {type(obj).__name__} {nx!r} attrs={sorted(obj.attrs)}"
+        if isinstance(obj, h5py.Dataset):
+            line += f" shape={obj.shape} dtype={obj.dtype} chunks={obj.chunks} comp={obj.compression}"
+            line += f" maxshape={obj.maxshape} units={obj.attrs.get('units')!r}"
+            v = obj[()]
+            line += f" value={v.tolist() if hasattr(v, 'tolist') else v!r}"
+        out.append(line)
+
+    f.visititems(visit)
+    for e in f:
+        g = f[e]
+        for k in g["logs"]:
+            lg = g["logs"][k]
+            out.append(f"{e}/{k} {lg['value'][()].sum():.3f} {lg['time'][2:5]} {lg['value'].attrs['units']}")
+        out.append(f"{e} {g['title'][()]!r} {g['instrument/detector/distance'][()]}")
+    f.close()
+    after = io(0) if io else -1
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    {"make": make, "view": view}[sys.argv[1]](sys.argv[2])
