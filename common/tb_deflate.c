@@ -300,6 +300,18 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
 }
 #endif
 
+static tb_status_t
+libdeflate_level(codec_ctx_t *c, int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
+{
+    if (!c->comp[level] && !(c->comp[level] = libdeflate_alloc_compressor(level)))
+        return TB_ERR_NOMEM;
+    size_t got = libdeflate_zlib_compress(c->comp[level], src, n, dst, cap);
+    if (got == 0)
+        return TB_ERR_CODEC;
+    *out = got;
+    return TB_OK;
+}
+
 tb_status_t
 tb_deflate_compress(int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
 {
@@ -323,17 +335,20 @@ tb_deflate_compress_layout(int level, const void *src, size_t n, const tb_deflat
         /* Output did not fit ISA-L's way: libdeflate below may still make it. */
     }
 #endif
-    if (!c->comp[level] && !(c->comp[level] = libdeflate_alloc_compressor(level)))
-        return TB_ERR_NOMEM;
-    size_t got = libdeflate_zlib_compress(c->comp[level], src, n, dst, cap);
-    if (got == 0)
-        return TB_ERR_CODEC;
-    *out = got;
-    return TB_OK;
+    return libdeflate_level(c, level, src, n, dst, cap, out);
 }
 
 tb_status_t
-tb_deflate_decompress(const void *src, size_t n, void *dst, size_t cap, size_t *out)
+tb_deflate_compress_unknown(int level, const void *src, size_t n, void *dst, size_t cap, size_t *out)
+{
+    if (level < 0 || level > TB_DEFLATE_MAX_LEVEL)
+        return TB_ERR_ARG;
+    codec_ctx_t *c = my_ctx();
+    return c ? libdeflate_level(c, level, src, n, dst, cap, out) : TB_ERR_NOMEM;
+}
+
+tb_status_t
+tb_deflate_decompress_sized(const void *src, size_t n, void *dst, size_t cap, size_t *out)
 {
     codec_ctx_t *c = my_ctx();
     if (!c)
@@ -342,8 +357,17 @@ tb_deflate_decompress(const void *src, size_t n, void *dst, size_t cap, size_t *
         return TB_ERR_NOMEM;
     size_t                 in_used = 0, got = 0;
     enum libdeflate_result r       = libdeflate_zlib_decompress_ex(c->decomp, src, n, dst, cap, &in_used, &got);
+    if (r == LIBDEFLATE_INSUFFICIENT_SPACE)
+        return TB_ERR_ARG;
     if (r != LIBDEFLATE_SUCCESS)
         return TB_ERR_CORRUPT;
     *out = got;
     return TB_OK;
+}
+
+tb_status_t
+tb_deflate_decompress(const void *src, size_t n, void *dst, size_t cap, size_t *out)
+{
+    tb_status_t st = tb_deflate_decompress_sized(src, n, dst, cap, out);
+    return st == TB_ERR_ARG ? TB_ERR_CORRUPT : st;
 }

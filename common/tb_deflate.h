@@ -32,11 +32,20 @@ tb_status_t tb_deflate_compress_layout(int level, const void *src, size_t src_nb
                                          const tb_deflate_layout_t *layout, void *dst, size_t dst_cap,
                                          size_t *dst_nbytes_out);
 
+/* tb_deflate_compress for bytes whose layout is not known (another filter may have shuffled
+ * them: HDF5's own filter pipeline does not say): libdeflate at every level, whose blocks adapt
+ * to the data as zlib's do (ISA-L's default blocks lose up to a sixth on shuffled planes). */
+tb_status_t tb_deflate_compress_unknown(int level, const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
+                                          size_t *dst_nbytes_out);
 /* Decompresses one zlib stream (trailing bytes after it are ignored, as zlib's inflate does)
  * into dst. The output must fit in dst_cap; *dst_nbytes_out is its size. TB_ERR_CORRUPT for
  * bad data (including an Adler-32 mismatch) or output larger than dst_cap. */
 tb_status_t tb_deflate_decompress(const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
                                     size_t *dst_nbytes_out);
+/* tb_deflate_decompress for an output of unknown size: TB_ERR_ARG (not TB_ERR_CORRUPT) when the
+ * stream decodes but needs more than dst_cap bytes, so that the caller may retry with more. */
+tb_status_t tb_deflate_decompress_sized(const void *src, size_t src_nbytes, void *dst, size_t dst_cap,
+                                          size_t *dst_nbytes_out);
 
 /* "isa-l" or "libdeflate": the engine tb_deflate_compress uses at `level`. */
 const char *tb_deflate_engine(int level);

@@ -3,7 +3,8 @@
 # shuffle+DEFLATE+fletcher32 write through the MPI-IO driver on NP ranks under h5turbo. With the
 # pipeline running on MPI-IO files it hung in H5Fclose (rank 0 in MPI_File_set_size, rank 1 in the
 # metadata-flush barrier); now it must finish in time, every rank's H5TURBO_DEBUG must say why the
-# pipeline and the index are off, and the file must hold what stock HDF5 writes (serial h5dump).
+# pipeline and the index are off, and the file must hold what stock HDF5 writes (serial h5dump,
+# whose zlib decodes the streams h5turbo's engines wrote in native's filter pipeline on every rank).
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
@@ -15,7 +16,9 @@ for md in 0 1; do # independent metadata I/O, then collective metadata reads and
   rc=0; TB_COLL_MD=$md mpi_stock "$np" "$TB_MPI_PROG" write native.h5 > native.out 2>&1 || rc=$?
   [ $rc -eq 0 ] || { cat native.out; fail "the collective write fails natively (coll-md $md, exit $rc)"; }
   rc=0
-  TB_COLL_MD=$md H5TURBO_DEBUG=1 mpi_turbo "$np" "$TB_MPI_PROG" write turbo.h5 > turbo.out 2> turbo.err || rc=$?
+  rm -f stats.log
+  TB_STATS_LOG=$PWD/stats.log TB_COLL_MD=$md H5TURBO_DEBUG=1 mpi_turbo "$np" "$TB_MPI_PROG" write turbo.h5 \
+    > turbo.out 2> turbo.err || rc=$?
   [ $rc -ne 124 ] || { cat turbo.out turbo.err; fail "the collective DEFLATE write hung under h5turbo (coll-md $md; killed after ${TB_MPI_TIMEOUT} s)"; }
   [ $rc -eq 0 ] || { cat turbo.out turbo.err; fail "the collective write failed under h5turbo (coll-md $md, exit $rc)"; }
   grep -q "^ok: write on $np ranks" turbo.out || { cat turbo.out; fail "no ok line under h5turbo"; }
@@ -24,6 +27,11 @@ for md in 0 1; do # independent metadata I/O, then collective metadata reads and
     n=$(grep -c "^h5turbo: turbo.h5: $part off (the file driver does MPI I/O)$" turbo.err || true)
     [ "$n" -eq $((2 * np)) ] || { cat turbo.err; fail "H5TURBO_DEBUG said '$part off' $n times, expected $((2 * np)) (2 opens x $np ranks)"; }
   done
+  # Native filters each rank's chunks there: on h5turbo's engines, on every rank.
+  n=$(grep -c "^h5turbo: HDF5's deflate and fletcher32 filters now run on h5turbo's engines" turbo.err || true)
+  [ "$n" -eq "$np" ] || { cat turbo.err; fail "the fast filters were installed on $n ranks, expected $np"; }
+  n=$(grep -c "native_filtered=[1-9][0-9]* native_unfiltered=[1-9]" stats.log || true)
+  [ "$n" -eq "$np" ] || { cat stats.log; fail "$n ranks filtered and unfiltered chunks on h5turbo's engines, expected $np"; }
   stock h5dump -d /data native.h5 | sed 1d > native.dump
   stock h5dump -d /data turbo.h5 | sed 1d > turbo.dump
   cmp -s native.dump turbo.dump || { diff native.dump turbo.dump | head; fail "the file written under h5turbo differs from stock's"; }

@@ -3,6 +3,7 @@
  * with no h5turbo info in the FAPL (is_accessible, delete) fall back to native underneath. */
 #include "tb_callbacks.h"
 #include "index.h"
+#include "pipeline.h"
 
 /* Opens or creates through the connector below, and wraps the result in a fresh context. */
 static void *
@@ -32,9 +33,12 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
             ctx->file_mpi    = mpi;
             if (ctx->cfg.pipeline && ctx->file_mpi) {
+                /* Native filters each rank's chunks itself there (collective filtered I/O): on
+                 * our engines. */
                 ctx->cfg.pipeline = 0;
                 if (ctx->cfg.debug)
                     fprintf(stderr, "h5turbo: %s: pipeline off (the file driver does MPI I/O)\n", name);
+                tb_pipe_native_filters_install(ctx->cfg.debug);
             }
             file = tb_obj_new(under, ctx);
             tb_req_wrap(req, ctx);

@@ -189,6 +189,8 @@ void tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, cons
 /* Hooks (application's thread): read-only sec2 files are noted with their descriptor when
  * opened and forgotten when the application closes them. */
 void tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
+/* The counters are printed at library close (H5TURBO_STATS): registered once, by what uses them. */
+void tb_pipe_register_stats(void);
 void tb_pipe_file_closing(tb_obj_t *file);
 void tb_pipe_ctx_release(tb_ctx_t *ctx);
 /* The descriptor of o's file when it is a noted one and the dataset lies in it (fileno: the

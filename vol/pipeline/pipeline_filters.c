@@ -1,0 +1,135 @@
+/* pipeline_filters.c — HDF5's own filter pipeline given the pipeline's engines, for the chunks
+ * the chunk pipeline does not take: DEFLATE (libdeflate, standard zlib streams) and
+ * Fletcher-32 registered in place of the built-in filters 1 and 3 (HDF5's registration replaces
+ * a filter of the same number), with native's arguments, buffers and results. Installed at the
+ * first open of a file whose driver does MPI I/O, where parallel HDF5 filters each rank's chunks
+ * itself, one after another, in its collective filtered path. */
+#include "pipeline_int.h"
+#include "tb_deflate.h"
+#include "tb_fletcher32.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* HDF5's own routine behind H5Zregister, which refuses to replace the predefined filters (numbers
+ * below 256) that the library itself may; exported by HDF5 builds that do not hide internal
+ * symbols (how HDF5 builds itself). Absent: native's filters stay. */
+extern herr_t H5Z_register(const H5Z_class2_t *cls) __attribute__((weak));
+
+/* Chunks the installed filters encoded and decoded (any thread HDF5 runs them on). */
+static size_t filtered, unfiltered;
+
+void
+tb_pipe_native_filter_counts(size_t *filtered_out, size_t *unfiltered_out)
+{
+    *filtered_out   = __atomic_load_n(&filtered, __ATOMIC_RELAXED);
+    *unfiltered_out = __atomic_load_n(&unfiltered, __ATOMIC_RELAXED);
+}
+
+/* Hands *buf over for out (of out_size bytes), as a filter must: both HDF5's allocations. */
+static void
+replace_buf(void **buf, size_t *buf_size, void *out, size_t out_size)
+{
+    H5free_memory(*buf);
+    *buf      = out;
+    *buf_size = out_size;
+}
+
+/* Native's H5Z__filter_deflate: cd_values[0] the level (0..9); decoding grows its output by
+ * doubling from *buf_size until the stream fits, and leaves *buf_size the room it took. */
+static size_t
+filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
+               void **buf)
+{
+    if (cd_nelmts != 1 || cd_values[0] > 9) {
+        TB_PUSH("pipeline", TB_ERR_ARG, "invalid deflate aggression level");
+        return 0;
+    }
+    if (flags & H5Z_FLAG_REVERSE) {
+        for (size_t cap = *buf_size ? *buf_size : 1;; cap *= 2) {
+            void  *out = H5allocate_memory(cap, false);
+            size_t got = 0;
+            if (!out) {
+                TB_PUSH("pipeline", TB_ERR_NOMEM, "memory allocation failed for deflate uncompression");
+                return 0;
+            }
+            tb_status_t st = tb_deflate_decompress_sized(*buf, nbytes, out, cap, &got);
+            if (st == TB_OK) {
+                replace_buf(buf, buf_size, out, cap);
+                __atomic_fetch_add(&unfiltered, 1, __ATOMIC_RELAXED);
+                return got;
+            }
+            H5free_memory(out);
+            if (st != TB_ERR_ARG || cap > SIZE_MAX / 2) {
+                TB_PUSH("pipeline", st, "inflate() failed");
+                return 0;
+            }
+        }
+    }
+    size_t cap = tb_deflate_bound(nbytes), got = 0;
+    void  *out = H5allocate_memory(cap, false);
+    if (!out) {
+        TB_PUSH("pipeline", TB_ERR_NOMEM, "unable to allocate deflate destination buffer");
+        return 0;
+    }
+    /* (whether the shuffle filter ran before, and on what element size, this filter is not told:
+     * libdeflate, whose ratio does not depend on it) */
+    tb_status_t st = tb_deflate_compress_unknown((int)cd_values[0], *buf, nbytes, out, cap, &got);
+    if (st != TB_OK) {
+        H5free_memory(out);
+        TB_PUSH("pipeline", st, "deflate failed");
+        return 0;
+    }
+    replace_buf(buf, buf_size, out, nbytes); /* (native reports the input's size as the room) */
+    __atomic_fetch_add(&filtered, 1, __ATOMIC_RELAXED);
+    return got;
+}
+
+/* Native's H5Z__filter_fletcher32: decoding checks (unless error detection is off) and keeps
+ * the buffer, four bytes shorter; encoding appends the checksum in a new buffer. */
+static size_t
+filter_fletcher32(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
+                  void **buf)
+{
+    (void)cd_nelmts;
+    (void)cd_values;
+    if (flags & H5Z_FLAG_REVERSE) {
+        if (nbytes < TB_FLETCHER32_NBYTES ||
+            (!(flags & H5Z_FLAG_SKIP_EDC) && tb_fletcher32_verify(*buf, nbytes) != TB_OK)) {
+            TB_PUSH("pipeline", TB_ERR_CHECKSUM, "data error detected by Fletcher32 checksum");
+            return 0;
+        }
+        __atomic_fetch_add(&unfiltered, 1, __ATOMIC_RELAXED);
+        return nbytes - TB_FLETCHER32_NBYTES;
+    }
+    void *out = H5allocate_memory(nbytes + TB_FLETCHER32_NBYTES, false);
+    if (!out) {
+        TB_PUSH("pipeline", TB_ERR_NOMEM, "unable to allocate Fletcher32 checksum destination buffer");
+        return 0;
+    }
+    memcpy(out, *buf, nbytes);
+    tb_fletcher32_append(out, nbytes);
+    replace_buf(buf, buf_size, out, nbytes + TB_FLETCHER32_NBYTES);
+    __atomic_fetch_add(&filtered, 1, __ATOMIC_RELAXED);
+    return nbytes + TB_FLETCHER32_NBYTES;
+}
+
+static const H5Z_class2_t deflate_cls    = {H5Z_CLASS_T_VERS, H5Z_FILTER_DEFLATE, 1, 1, "deflate",
+                                            NULL, NULL, filter_deflate};
+static const H5Z_class2_t fletcher32_cls = {H5Z_CLASS_T_VERS, H5Z_FILTER_FLETCHER32, 1, 1, "fletcher32",
+                                            NULL, NULL, filter_fletcher32};
+
+void
+tb_pipe_native_filters_install(int debug)
+{
+    static int installed; /* (the application's thread: file opens) */
+    if (installed)
+        return;
+    hid_t saved = tb_err_save();
+    installed   = H5Z_register && H5Z_register(&deflate_cls) >= 0 && H5Z_register(&fletcher32_cls) >= 0 ? 1 : -1;
+    tb_err_restore(saved);
+    tb_pipe_register_stats();
+    if (debug)
+        fprintf(stderr, "h5turbo: HDF5's deflate and fletcher32 filters %s\n",
+                installed > 0 ? "now run on h5turbo's engines (libdeflate)" : "could not be replaced");
+}
