@@ -147,8 +147,18 @@ main(void)
                 ASSERT(got == n && memcmp(back, src, n) == 0);
                 /* trailing bytes after the stream are ignored, as zlib's inflate does */
                 ASSERT_EQ(tb_deflate_decompress(z, zout < zcap ? zout + 1 : zout, back, n, &got), TB_OK);
-                /* too small a destination, truncation, a wrong checksum: errors */
+                /* too small a destination, truncation, a wrong checksum: errors; the sized form
+                 * tells too small a destination apart (the caller retries with more room) */
                 ASSERT_EQ(tb_deflate_decompress(z, zout, back, n - 1, &got), TB_ERR_CORRUPT);
+                ASSERT_EQ(tb_deflate_decompress_sized(z, zout, back, n - 1, &got), TB_ERR_ARG);
+                ASSERT_EQ(tb_deflate_decompress_sized(z, zout, back, n, &got), TB_OK);
+                ASSERT_EQ(tb_deflate_decompress_sized(z, zout / 2, back, n, &got), TB_ERR_CORRUPT);
+                /* the form for bytes of unknown layout: a stream zlib reads */
+                size_t uout = 0;
+                uLongf un   = (uLongf)(n + 16);
+                ASSERT_EQ(tb_deflate_compress_unknown(level, src, n, dst, tb_deflate_bound(n), &uout), TB_OK);
+                ASSERT_EQ(uncompress(back, &un, dst, (uLong)uout), Z_OK);
+                ASSERT(un == n && memcmp(back, src, n) == 0);
                 ASSERT_EQ(tb_deflate_decompress(z, zout / 2, back, n, &got), TB_ERR_CORRUPT);
                 z[zout - 1] ^= 1;
                 ASSERT_EQ(tb_deflate_decompress(z, zout, back, n, &got), TB_ERR_CORRUPT);

@@ -22,7 +22,8 @@ static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj, *lazy;
-    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy) == TB_ANSWERED)
+    uint32_t  strings;
+    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &strings) == TB_ANSWERED)
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
@@ -31,6 +32,8 @@ attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_
         tb_index_attr_missing(o, loc, name); /* (what native's failure says, for the next open) */
     void *a = tb_wrap_new(under, o, req);
     tb_index_attr_opened(a, o, loc);
+    if (!req)
+        tb_index_attr_strings(a, strings);
     return a;
 }
 
@@ -41,7 +44,13 @@ attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && tb_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
         return ret;
-    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req));
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
+        return -1;
+    ret = H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req);
+    tb_req_wrap(req, o->ctx);
+    if (ret >= 0 && !(req && *req))
+        tb_index_attr_read_done(o, mem_type_id, buf); /* (a string attribute's, for the next open) */
+    return ret;
 }
 
 static herr_t

@@ -67,7 +67,13 @@ tb_answer_t tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5V
  * *out, or with NULL in *out (an attribute the index knows is missing, asked of a lazy object:
  * native's error on the stack); TB_FORWARD. */
 tb_answer_t tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
-                               void **req, tb_obj_t **out);
+                               void **req, tb_obj_t **out, uint32_t *strings_out);
+/* A forwarded H5Aopen of an attribute the index lists but holds no value of (*strings_out of
+ * tb_index_attr_open, nonzero): its handle's first successful H5Aread keeps the strings of a
+ * variable-length string attribute when the read gave them as native gives them to a memory
+ * type of the file's character set (tb_index_attr_read_done, after the forwarded read). */
+void tb_index_attr_strings(tb_obj_t *a, uint32_t strings);
+void tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf);
 /* A forwarded H5Aopen failed (native's error on the stack, kept): when it failed because the
  * object has no such attribute, the index keeps where the object's attributes are stored, which
  * the error names, so that the same failure can be answered from a sidecar. */

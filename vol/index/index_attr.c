@@ -1,7 +1,7 @@
 /* index_attr.c — the index's small-attribute cache, for read-only files: every object's attribute
- * names, and for small attributes of fixed-size types or variable-length strings their datatype,
- * dataspace and value, loaded
- * from the connector below once per object and persisted in the sidecar. H5Aexists and H5Aiterate
+ * names, and for small attributes of fixed-size types their datatype, dataspace and value, loaded
+ * from the connector below once per object (variable-length strings: kept from the application's
+ * own read) and persisted in the sidecar. H5Aexists and H5Aiterate
  * are answered from it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
  * below) that answers H5Aread and H5Aget_type/space/info/name itself; anything else makes it real
  * first (tb_index_attr_materialise), by replaying the application's open from the file. */
@@ -91,9 +91,10 @@ tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob,
 }
 
 /* Fills the cached part of record x from the open attribute below, or leaves it listed only
- * (whatever stood in the way: the attribute is then read from the file). A variable-length
- * string attribute is read as the strings a reader gets (in a type of its own character set), and
- * those are what is kept. */
+ * (whatever stood in the way: the attribute is then read from the file). Variable-length strings
+ * are not read here: reading them makes native keep a conversion (index_attr.c's string reads say
+ * why that matters), which the application's own read makes when stock's would; they are kept
+ * from that read (tb_index_attr_read_done). */
 static void
 cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
@@ -103,49 +104,37 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     if (H5VLattr_get(attr, vol, &ga, DXPL, NULL) < 0)
         goto done;
     t                          = ga.args.get_type.type_id;
-    bool                 vstr  = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    if ((!vstr && !tb_ix_type_cacheable(t)) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+    if (!tb_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
     hssize_t    npoints = H5Sget_simple_extent_npoints(s);
     size_t      tsize   = H5Tget_size(t), tn = 0, sn = 0;
     const void *tenc;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (npoints < 0 || tsize == 0 || (!vstr && (size_t)npoints * tsize != data_size) ||
-        (vstr && (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8))
+    if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
     if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
         goto done;
-    size_t at = *blen + tn + sn, vn = data_size;
-    if (vstr) {
-        char *ptrs[TB_IX_ATTR_MAX_VALUE / 8];
-        if (npoints && H5VLattr_read(attr, vol, t, ptrs, DXPL, NULL) < 0)
-            goto done;
-        vn = npoints ? tb_ix_vstr_encode(ptrs, (size_t)npoints, TB_IX_ATTR_MAX_VALUE, blob, at) : 0;
-        if (npoints)
-            (void)H5Treclaim(t, s, H5P_DEFAULT, ptrs);
-        if (npoints && !vn)
-            goto done;
-    }
-    uint8_t *b = realloc(*blob, at + vn);
+    size_t   need = *blen + tn + sn + data_size;
+    uint8_t *b    = realloc(*blob, need);
     if (!b)
         goto done;
     *blob = b;
     memcpy(b + *blen, tenc, tn);
     memcpy(b + *blen + tn, senc, sn);
-    if (!vstr && data_size && H5VLattr_read(attr, vol, t, b + at, DXPL, NULL) < 0)
+    if (data_size && H5VLattr_read(attr, vol, t, b + *blen + tn + sn, DXPL, NULL) < 0)
         goto done;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
     x->space_enc    = (const void *)(uintptr_t)(*blen + tn);
-    x->value        = (const void *)(uintptr_t)at;
+    x->value        = (const void *)(uintptr_t)(*blen + tn + sn);
     x->type_nbytes  = (uint32_t)tn;
     x->space_nbytes = (uint32_t)sn;
-    x->value_nbytes = (uint32_t)vn;
+    x->value_nbytes = (uint32_t)data_size;
     x->cached       = 1;
-    *blen           = at + vn;
+    *blen           = need;
 done:
     if (t >= 0)
         H5Tclose(t);
@@ -526,8 +515,9 @@ answered:
 
 tb_answer_t
 tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req,
-                   tb_obj_t **out)
+                   tb_obj_t **out, uint32_t *strings_out)
 {
+    *strings_out = 0;
     if (aapl_id != H5P_DEFAULT && aapl_id != H5P_ATTRIBUTE_ACCESS_DEFAULT)
         return TB_FORWARD;
     struct tb_index_file *f = o->ctx->index;
@@ -554,6 +544,8 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     }
     if (!x || !x->cached) {
         free(path);
+        if (x && x->data_size <= TB_IX_ATTR_MAX_VALUE)
+            *strings_out = (uint32_t)(x - d->attrs) + 1; /* (its read may keep its strings) */
         return TB_FORWARD;
     }
     /* Native records the location's path in the attribute (H5Iget_name reports it), not its
@@ -627,6 +619,75 @@ tb_index_attr_materialise(tb_obj_t *o)
     tb_ix_lazy_free(lz);
     tb_ix_stats.attrs_materialised++;
     return TB_OK;
+}
+
+/* ------------------------------------------------------------------ strings from the application's reads */
+void
+tb_index_attr_strings(tb_obj_t *a, uint32_t strings)
+{
+    struct tb_index_obj *ix = strings && a ? tb_ix_obj_state(a) : NULL;
+    if (ix)
+        ix->strings = strings;
+}
+
+void
+tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
+{
+    struct tb_index_file *f = a->ctx->index;
+    if (!a->idx || !a->idx->strings || !f || !f->d || !buf)
+        return;
+    tb_ix_data_t *d = f->d;
+    uint32_t      k = a->idx->strings - 1;
+    a->idx->strings = 0; /* (one look per handle) */
+    if (k >= d->nattr || d->attrs[k].cached)
+        return;
+    hid_t                 saved = tb_err_save();
+    hid_t                 t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
+    H5VL_attr_get_args_t  ga = {.op_type = H5VL_ATTR_GET_TYPE}, gs = {.op_type = H5VL_ATTR_GET_SPACE};
+    ga.args.get_type.type_id   = H5I_INVALID_HID;
+    gs.args.get_space.space_id = H5I_INVALID_HID;
+    uint8_t *block = NULL;
+    if (H5VLattr_get(a->under, a->under_vol_id, &ga, DXPL, NULL) < 0 || (t = ga.args.get_type.type_id) < 0 ||
+        H5Tget_class(t) != H5T_STRING || H5Tis_variable_str(t) <= 0 || !tb_ix_vstr_mem_ok(t, mem_type_id, DXPL) ||
+        H5VLattr_get(a->under, a->under_vol_id, &gs, DXPL, NULL) < 0 || (sp = gs.args.get_space.space_id) < 0)
+        goto done;
+    f->vstr_converted   = true; /* (native converted this file's strings: tb_ix_vstr_read) */
+    hssize_t    npoints = H5Sget_simple_extent_npoints(sp);
+    const void *tenc;
+    size_t      tn, sn;
+    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
+    if (npoints <= 0 || (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8 || tb_ix_type_encode(t, &tenc, &tn) != TB_OK ||
+        tb_ix_space_encode(sp, false, senc, &sn) != TB_OK)
+        goto done;
+    /* One new block for the record: its name, type, space and strings. */
+    tb_ix_attr_t *x    = &d->attrs[k];
+    size_t        at   = (size_t)x->name_len + 1 + tn + sn;
+    size_t        vn   = tb_ix_vstr_encode(buf, (size_t)npoints, TB_IX_ATTR_MAX_VALUE, &block, at);
+    if (!vn)
+        goto done;
+    memcpy(block, x->name, (size_t)x->name_len + 1);
+    memcpy(block + x->name_len + 1, tenc, tn);
+    memcpy(block + x->name_len + 1 + tn, senc, sn);
+    if (x->owned)
+        free((void *)x->name);
+    x->name         = (const char *)block;
+    x->type_enc     = block + x->name_len + 1;
+    x->space_enc    = block + x->name_len + 1 + tn;
+    x->value        = block + at;
+    x->type_nbytes  = (uint32_t)tn;
+    x->space_nbytes = (uint32_t)sn;
+    x->value_nbytes = (uint32_t)vn;
+    x->owned        = 1;
+    x->cached       = 1;
+    d->dirty        = 1;
+    block           = NULL;
+done:
+    free(block);
+    if (t >= 0)
+        H5Tclose(t);
+    if (sp >= 0)
+        H5Sclose(sp);
+    tb_err_restore(saved);
 }
 
 /* ------------------------------------------------------------------ answers for lazy attributes */

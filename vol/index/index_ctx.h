@@ -60,8 +60,7 @@ struct tb_index_file {
      * (tb_index_standin; index_lazy.c says when, and how long they stay open). */
     void                  *standins[3];
     hid_t                  standin_vol;  /* the connector below them */
-    bool                   listed;       /* dataset or datatype stand-ins open for a listing */
-    struct tb_index_file *standin_next; /* the listing's other files with stand-ins open */
+    struct tb_index_file *standin_next; /* the listing's other files with dataset or datatype ones open */
     /* Whether native has converted a variable-length string of this open for a read (the first
      * such read of a cached attribute is forwarded: index_attr.c says why). */
     bool vstr_converted;
@@ -81,6 +80,8 @@ struct tb_index_obj {
      * is settled (cached, or not cacheable), or it has more elements than a cached content can
      * hold (index_dset.c). */
     bool no_capture;
+    /* An attribute opened for real whose strings its first read may keep: 1 + its record. */
+    uint32_t strings;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */

@@ -357,6 +357,8 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         kind = TB_IX_DC_UNKNOWN;
         goto done;
     }
+    if (vstr)
+        o->ctx->index->vstr_converted = true; /* (native converted this file's strings: tb_ix_vstr_read) */
     /* The space the application asked for before reading is in the record already. */
     hssize_t npoints;
     if ((x->have & TB_IX_DS_SPACE) && tb_ix_space_check(x->space_enc, x->space_nbytes, &have_points) == TB_OK)

@@ -188,7 +188,6 @@ tb_index_listing(int on)
         tb_ix_close_under(f->standins[SI_DATATYPE], H5I_DATATYPE, f->standin_vol);
         f->standins[SI_DATASET] = f->standins[SI_DATATYPE] = NULL;
         f->standin_next                                   = NULL;
-        f->listed                                         = false;
     }
     tb_err_restore(saved);
 }
@@ -214,14 +213,14 @@ tb_index_standin(const tb_obj_t *o)
     permit = NULL;
     int k  = lz->kind == H5I_GROUP ? SI_GROUP : lz->kind == H5I_DATASET ? SI_DATASET : SI_DATATYPE;
     if (!f->standins[k]) {
+        bool  in_list  = f->standins[SI_DATASET] || f->standins[SI_DATATYPE];
         hid_t saved    = tb_err_save();
         f->standins[k] = object_open_real(o, lz);
         tb_err_restore(saved);
         if (!f->standins[k])
             return NULL;
         f->standin_vol = o->under_vol_id;
-        if (k != SI_GROUP && !f->listed) {
-            f->listed       = true;
+        if (k != SI_GROUP && !in_list) {
             f->standin_next = listed;
             listed          = f;
         }
@@ -261,7 +260,7 @@ tb_index_file_closing(tb_obj_t *file)
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
     tb_ix_close_under(f->standins[SI_GROUP], H5I_GROUP, file->under_vol_id);
     tb_err_restore(saved);
-    f->sentinel             = NULL;
+    f->sentinel           = NULL;
     f->standins[SI_GROUP] = NULL;
-    f->file_under = NULL;
+    f->file_under         = NULL;
 }

@@ -35,8 +35,8 @@ replace_buf(void **buf, size_t *buf_size, void *out, size_t out_size)
     *buf_size = out_size;
 }
 
-/* Native's H5Z__filter_deflate: cd_values[0] the level (0..9); decoding grows its output by
- * doubling from *buf_size until the stream fits, and leaves *buf_size the room it took. */
+/* Native's H5Z__filter_deflate: cd_values[0] the level (0..9); decoding grows its output until
+ * the stream fits, and leaves *buf_size the room it took. */
 static size_t
 filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
                void **buf)
@@ -46,7 +46,11 @@ filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], siz
         return 0;
     }
     if (flags & H5Z_FLAG_REVERSE) {
-        for (size_t cap = *buf_size ? *buf_size : 1;; cap *= 2) {
+        /* (from four times the stream, native's first guess being the stream's room: a decode
+         * that runs out of room is begun again with twice as much) */
+        size_t cap = *buf_size > nbytes ? *buf_size : nbytes;
+        cap        = cap < SIZE_MAX / 4 ? 4 * cap : cap;
+        for (;; cap *= 2) {
             void  *out = H5allocate_memory(cap, false);
             size_t got = 0;
             if (!out) {
