@@ -5,6 +5,8 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include "tb_mpi_check.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,15 +15,8 @@
 #define N_OBSERVABLES 30
 static const char *const particle_fields_g[] = {"position", "velocity", "force"};
 
-static int rank_g, nranks_g;
+static int nranks_g;
 
-#define CHECK(expr)                                                                                \
-    do {                                                                                           \
-        if ((expr) < 0) {                                                                          \
-            fprintf(stderr, "rank %d: %s:%d: %s failed\n", rank_g, __FILE__, __LINE__, #expr);      \
-            MPI_Abort(MPI_COMM_WORLD, 2);                                                          \
-        }                                                                                          \
-    } while (0)
 
 static void
 file_name(char *out, size_t n, const char *dir, int i)

@@ -8,6 +8,8 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include "tb_mpi_check.h"
+
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,15 +17,6 @@
 #define NY 256
 #define NX 512
 
-static int rank_g;
-
-#define CHECK(expr)                                                                                \
-    do {                                                                                           \
-        if ((expr) < 0) {                                                                          \
-            fprintf(stderr, "rank %d: %s:%d: %s failed\n", rank_g, __FILE__, __LINE__, #expr);      \
-            MPI_Abort(MPI_COMM_WORLD, 2);                                                          \
-        }                                                                                          \
-    } while (0)
 
 static uint16_t
 pixel(uint64_t frame, uint64_t y, uint64_t x)

@@ -4,6 +4,8 @@
 #include <hdf5.h>
 #include <mpi.h>
 
+#include "tb_mpi_check.h"
+
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -12,15 +14,6 @@
 #define COLS          1024
 #define CHUNK_ROWS    16
 
-static int rank_g;
-
-#define CHECK(expr)                                                                                \
-    do {                                                                                           \
-        if ((expr) < 0) {                                                                          \
-            fprintf(stderr, "rank %d: %s:%d: %s failed\n", rank_g, __FILE__, __LINE__, #expr);      \
-            MPI_Abort(MPI_COMM_WORLD, 2);                                                          \
-        }                                                                                          \
-    } while (0)
 
 /* What rank r stores at (row, col) of its block: compressible, and different per rank. */
 static int

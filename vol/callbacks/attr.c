@@ -44,13 +44,9 @@ attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && tb_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
         return ret;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return -1;
-    ret = H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req);
-    tb_req_wrap(req, o->ctx);
-    if (ret >= 0 && !(req && *req))
-        tb_index_attr_read_done(o, mem_type_id, buf); /* (a string attribute's, for the next open) */
-    return ret;
+    /* (a string attribute's value is kept for its next opens) */
+    TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req),
+                    tb_index_attr_read_done(o, mem_type_id, buf));
 }
 
 static herr_t

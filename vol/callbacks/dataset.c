@@ -172,13 +172,9 @@ dataset_get(void *obj, H5VL_dataset_get_args_t *args, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && !req && tb_index_dset_get(o, args, &ret))
         return ret;
-    if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) < 0)
-        return -1;
-    ret = H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req);
-    tb_req_wrap(req, o->ctx);
-    if (ret >= 0 && !(req && *req))
-        tb_index_dset_get_done(o, args); /* (kept for this dataset's lazy opens to come) */
-    return ret;
+    /* (what native answers is kept for this dataset's lazy opens to come) */
+    TB_FORWARD_THEN(o, TB_USE | TB_DRAIN, dxpl_id, req,
+                    H5VLdataset_get(o->under, o->under_vol_id, args, dxpl_id, req), tb_index_dset_get_done(o, args));
 }
 
 static herr_t

@@ -37,13 +37,9 @@ datatype_get(void *obj, H5VL_datatype_get_args_t *args, hid_t dxpl_id, void **re
     herr_t    ret;
     if (!o->under && !req && tb_index_dtype_get(o, args, &ret))
         return ret;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return -1;
-    ret = H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req);
-    tb_req_wrap(req, o->ctx);
-    if (ret >= 0 && !(req && *req))
-        tb_index_dtype_get_done(o, args); /* (kept for this datatype's lazy opens to come) */
-    return ret;
+    /* (what native answers is kept for this datatype's lazy opens to come) */
+    TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLdatatype_get(o->under, o->under_vol_id, args, dxpl_id, req),
+                    tb_index_dtype_get_done(o, args));
 }
 
 static herr_t

@@ -38,13 +38,9 @@ group_get(void *obj, H5VL_group_get_args_t *args, hid_t dxpl_id, void **req)
         return ret;
     if (!o->under && !req && tb_index_group_gcpl(o, args, &ret))
         return ret;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
-        return -1;
-    ret = H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req);
-    tb_req_wrap(req, o->ctx);
-    if (ret >= 0 && !(req && *req))
-        tb_index_group_get_done(o, args); /* (kept for this group's lazy opens to come) */
-    return ret;
+    /* (what native answers is kept for this group's lazy opens to come) */
+    TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLgroup_get(o->under, o->under_vol_id, args, dxpl_id, req),
+                    tb_index_group_get_done(o, args));
 }
 
 static herr_t

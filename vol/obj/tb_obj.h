@@ -163,6 +163,19 @@ tb_wrap_new(void *under, const tb_obj_t *parent, void **req)
         tb_req_wrap((req), (o)->ctx);                                                                      \
         return ret_;                                                                                       \
     } while (0)
+/* TB_FORWARD, and when the call succeeded without a request pending, `done` (a statement: what a
+ * subsystem keeps of native's answer for the calls to come). */
+#define TB_FORWARD_THEN(o, what, dxpl_id, req, call, done)                                                 \
+    do {                                                                                                   \
+        if (tb_enter((o), NULL, (what), (dxpl_id)) < 0)                                                    \
+            return -1;                                                                                     \
+        herr_t ret_ = (call);                                                                              \
+        tb_req_wrap((req), (o)->ctx);                                                                      \
+        if (ret_ >= 0 && !((req) && *(req))) {                                                             \
+            done;                                                                                          \
+        }                                                                                                  \
+        return ret_;                                                                                       \
+    } while (0)
 /* Closes: the object below goes, then our wrapper. */
 #define TB_FORWARD_CLOSE(o, req, call)                                                                     \
     do {                                                                                                   \
