@@ -126,6 +126,10 @@ isal_level_buf_nbytes(int level)
  * (noise, sparse masks, gain codes) small blocks cost time and gain nothing. So the statistics
  * are sampled first, and only the parts that drift are coded in blocks of ADAPT_TOKENS tokens. */
 #define ADAPT_TOKENS   (8 * 1024)
+/* Unshuffled elements interleave their byte lanes, whose drifts a block must follow together:
+ * shorter blocks (4 Ki tokens: unshuffled noisy uint16 frames 1.087x zlib-1's bytes in 8 Ki-token
+ * blocks, see bench/pipeline/README.md). */
+#define ADAPT_TOKENS_LANES (4 * 1024)
 #define DRIFT_SEGMENTS 8    /* pieces of one lane whose histograms are compared */
 #define DRIFT_SAMPLES  512  /* bytes sampled per piece */
 #define DRIFT_BITS     0.5  /* entropy gained by local tables, bits per byte, that pays */
@@ -265,8 +269,10 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
     }
     if (!any)
         return isal_run(c, level, 0, 1, 1, in, n, o, cap, out);
-    if (!layout->shuffled || es == 1)
+    if (es == 1)
         return isal_run(c, level, ADAPT_TOKENS, 1, 1, in, n, o, cap, out);
+    if (!layout->shuffled) /* (interleaved lanes: shorter blocks follow their drift) */
+        return isal_run(c, level, ADAPT_TOKENS_LANES, 1, 1, in, n, o, cap, out);
 
     /* Shuffled: runs of planes that drift, and runs that do not, each coded by a fresh stream
      * (blocks of their own size) into raw DEFLATE that ends byte-aligned on a sync flush, the

@@ -155,7 +155,7 @@ test_roundtrip(void)
         ASSERT_EQ(x->space_nbytes, y->space_nbytes);
         ASSERT_EQ(x->dcpl_nbytes, y->dcpl_nbytes);
         ASSERT_EQ(x->value_nbytes, y->value_nbytes);
-        ASSERT(memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
+        ASSERT(!x->type_nbytes || memcmp(x->type_enc, y->type_enc, x->type_nbytes) == 0);
         ASSERT(!x->space_nbytes || memcmp(x->space_enc, y->space_enc, x->space_nbytes) == 0);
         ASSERT(!x->dcpl_nbytes || memcmp(x->dcpl_enc, y->dcpl_enc, x->dcpl_nbytes) == 0);
         ASSERT(!x->value_nbytes || memcmp(x->value, y->value, x->value_nbytes) == 0);

@@ -112,7 +112,7 @@ for rel in sources:
         continue
     for fname, params, body in FUNC.findall(open(os.path.join(SRC, rel), encoding="utf-8").read()):
         reaches_below = re.search(r"\bH5VL\w+\s*\([^;]*->under\b", body, re.S) or "tb_under(" in body
-        if not reaches_below or re.search(r"\btb_enter\s*\(|\bTB_FORWARD(_CLOSE)?\s*\(|\bTB_NO_DUTIES\b", body):
+        if not reaches_below or re.search(r"\btb_enter\s*\(|\bTB_FORWARD(_CLOSE|_THEN)?\s*\(|\bTB_NO_DUTIES\b", body):
             continue
         problems.append(f"{rel}: {fname}() calls the connector below without tb_enter/TB_FORWARD "
                         f"(or a TB_NO_DUTIES comment saying why none apply)")
