@@ -134,6 +134,29 @@ read_small(const char *what, int k, hid_t d, hid_t fspace, hid_t mem_type, int m
     free(buf);
 }
 
+/* One small read into a box of a larger memory space: rank mrank, dims mdims, the block of
+ * mblock elements at mstart selected (a pattern everywhere else, hashed too). */
+static void
+read_small_box(const char *what, int k, hid_t d, hid_t fspace, hid_t mem_type, int mrank, const hsize_t *mdims,
+               const hsize_t *mstart, const hsize_t *mblock)
+{
+    hsize_t mtotal = 1;
+    for (int i = 0; i < mrank; i++)
+        mtotal *= mdims[i];
+    size_t nbytes = (size_t)mtotal * H5Tget_size(mem_type);
+    void  *buf    = malloc(nbytes);
+    ASSERT(buf);
+    memset(buf, 0xa5, nbytes);
+    hid_t ms = H5Screate_simple(mrank, mdims, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(ms, H5S_SELECT_SET, mstart, NULL, mblock, NULL));
+    herr_t rc;
+    H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, H5P_DEFAULT, buf); }
+    H5E_END_TRY
+    printf("%s %d rc=%d hash=%016llx\n", what, k, (int)rc, rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+    H5Sclose(ms);
+    free(buf);
+}
+
 /* Small reads inside one chunk of dataset d (rank 3, chunks of CF frames), of every form near
  * the one the pipeline serves from its decoded-chunk cache. */
 static void
@@ -165,6 +188,16 @@ small_reads(const char *what, hid_t d, hid_t fs, hid_t ftype)
         snprintf(tag, sizeof(tag), "%s box", what);
         read_small(tag, k, d, fs, ftype, 3, m3, H5P_DEFAULT);
         read_small(tag, k, d, fs, ftype, 1, m1, H5P_DEFAULT);
+        /* ... into a box of a larger memory space: rows of 9 in 2-d and 3-d, one run in 1-d, and
+         * rows of another length (native's) */
+        hsize_t d2[2] = {20, 40}, s2[2] = {2, 5}, b2[2] = {15, 9};
+        hsize_t d3[3] = {4, 8, 12}, s3[3] = {1, 2, 3}, b3[3] = {3, 5, 9};
+        hsize_t d1[1] = {200}, s1[1] = {30}, b1[1] = {135}, b5[2] = {27, 5};
+        snprintf(tag, sizeof(tag), "%s box into a box", what);
+        read_small_box(tag, k, d, fs, ftype, 2, d2, s2, b2);
+        read_small_box(tag, k, d, fs, ftype, 3, d3, s3, b3);
+        read_small_box(tag, k, d, fs, ftype, 1, d1, s1, b1);
+        read_small_box(tag, k, d, fs, ftype, 2, d2, s2, b5);
         hsize_t stride[3] = {1, 2, 3}, scnt[3] = {2, 4, 5}, ms[1] = {40};
         ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, scnt, NULL));
         snprintf(tag, sizeof(tag), "%s strided", what);

@@ -1650,6 +1650,76 @@ small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_
     return 1;
 }
 
+/* Where a memory selection of npoints elements puts runs of `run` elements (a small read's rows,
+ * in order): "all", or a box (a selection that fills its bounding box, offset included) lying
+ * whole in its extent, whose elements are one after another in memory or rows of exactly `run`. */
+typedef struct mem_box {
+    int     rank, contiguous;
+    hsize_t run;   /* the runs' length, elements */
+    hsize_t first; /* the box's first element, row-major in the extent */
+    hsize_t dims[TB_PIPE_RANK + 1], lo[TB_PIPE_RANK + 1], ext[TB_PIPE_RANK + 1];
+} mem_box_t;
+
+static int
+mem_box(hid_t ms, hssize_t npoints, hsize_t run, mem_box_t *mb)
+{
+    H5S_sel_type t = H5Sget_select_type(ms);
+    int          r = H5Sget_simple_extent_ndims(ms);
+    if ((t != H5S_SEL_ALL && t != H5S_SEL_HYPERSLABS) || r < 0 || r > TB_PIPE_RANK + 1 ||
+        H5Sget_select_npoints(ms) != npoints || H5Sget_simple_extent_dims(ms, mb->dims, NULL) < 0)
+        return 0;
+    hsize_t hi[TB_PIPE_RANK + 1], box = 1;
+    mb->rank = r ? r : 1;
+    mb->run  = run;
+    if (r == 0) { /* (a scalar space: one element) */
+        mb->dims[0] = 1;
+        mb->lo[0] = hi[0] = 0;
+    }
+    else if (t == H5S_SEL_ALL)
+        for (int d = 0; d < r; d++) {
+            mb->lo[d] = 0;
+            hi[d]     = mb->dims[d] - 1;
+        }
+    else if (H5Sget_select_bounds(ms, mb->lo, hi) < 0)
+        return 0;
+    for (int d = 0; d < mb->rank; d++) {
+        if (hi[d] >= mb->dims[d]) /* (outside its extent: native's error to report) */
+            return 0;
+        mb->ext[d] = hi[d] - mb->lo[d] + 1;
+        box *= mb->ext[d];
+    }
+    if (box != (hsize_t)npoints)
+        return 0;
+    /* One after another when every dimension after the first one the box does not take whole
+     * (or is more than one element of) is taken whole. */
+    int d = 0;
+    while (d < mb->rank && mb->ext[d] == 1)
+        d++;
+    mb->contiguous = 1;
+    for (int k = d + 1; k < mb->rank; k++)
+        mb->contiguous &= mb->ext[k] == mb->dims[k];
+    mb->first = 0;
+    for (int k = 0; k < mb->rank; k++)
+        mb->first = mb->first * mb->dims[k] + mb->lo[k];
+    return mb->contiguous || mb->ext[mb->rank - 1] == run;
+}
+
+/* The element of memory where run r (of a small read's rows, in order) starts. */
+static hsize_t
+mem_box_run(const mem_box_t *mb, size_t r)
+{
+    if (mb->contiguous)
+        return mb->first + (hsize_t)r * mb->run;
+    hsize_t coord[TB_PIPE_RANK + 1], rest = r, lin = 0; /* the row's place in the box */
+    for (int d = mb->rank - 2; d >= 0; d--) {
+        coord[d] = rest % mb->ext[d];
+        rest /= mb->ext[d];
+    }
+    for (int d = 0; d < mb->rank - 1; d++)
+        lin = lin * mb->dims[d] + mb->lo[d] + coord[d];
+    return lin * mb->dims[mb->rank - 1] + mb->lo[mb->rank - 1];
+}
+
 /* A small read within the chunk at `off` (small_in_one_chunk: npoints elements, bounds lo..hi)
  * served from the decoded-chunk cache: 1 served; 0 leave it to native; -1 the read may fill the cache
  * (the caller runs it through the pipeline, which keeps the chunk), so that the next small reads
@@ -1658,8 +1728,8 @@ small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_
  * plainest form, whose result is a copy of the chunk's bytes: a read-only file, a transfer list
  * without a data transform, the memory type the file's (H5Tequal), the file selection exactly the box of its
  * bounds (a hyperslab or "all" with as many elements; points may repeat or come in another
- * order), and the memory selection "all" of as many elements, which HDF5 fills in the file
- * selection's row-major order. Anything else is native's, as before. */
+ * order), and the memory selection "all" or one box of as many elements (mem_box), which HDF5
+ * fills in the file selection's row-major order. Anything else is native's, as before. */
 static int
 small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
                  hid_t dxpl_id, hssize_t npoints, const hsize_t *lo, const hsize_t *hi, const hsize_t *off,
@@ -1685,24 +1755,25 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
     if (box != (hsize_t)npoints)
         return 0;
     H5S_sel_type fsel = H5Sget_select_type(file_space_id);
-    if ((fsel != H5S_SEL_HYPERSLABS && fsel != H5S_SEL_ALL) || H5Sget_select_type(mem_space_id) != H5S_SEL_ALL ||
-        H5Sget_select_npoints(mem_space_id) != npoints || H5Tequal(mem_type_id, p->type_id) <= 0) {
+    mem_box_t    mb;
+    if ((fsel != H5S_SEL_HYPERSLABS && fsel != H5S_SEL_ALL) ||
+        !mem_box(mem_space_id, npoints, ext[p->rank - 1], &mb) || H5Tequal(mem_type_id, p->type_id) <= 0) {
         H5Eclear2(H5E_DEFAULT);
         return 0;
     }
     const uint8_t *chunk = tb_pipe_cache_find(p, off);
     if (!chunk)
         return tb_pipe_cache_unkept(p, off) ? 0 : -1;
-    /* Row-major runs along the last dimension, from the chunk's own row-major layout. */
+    /* Row-major runs along the last dimension, from the chunk's own row-major layout, into the
+     * memory box's rows (or one after another). */
     size_t   es = p->type_nbytes, run = (size_t)ext[p->rank - 1] * es;
     hsize_t  idx[TB_PIPE_RANK] = {0};
     uint8_t *out = buf;
-    for (;;) {
+    for (size_t r = 0;; r++) {
         hsize_t lin = 0;
         for (int d = 0; d < p->rank; d++)
             lin = lin * p->chunk[d] + (lo[d] - off[d]) + (d < p->rank - 1 ? idx[d] : 0);
-        memcpy(out, chunk + lin * es, run);
-        out += run;
+        memcpy(out + mem_box_run(&mb, r) * es, chunk + lin * es, run);
         int d = p->rank - 2;
         while (d >= 0 && ++idx[d] == ext[d])
             idx[d--] = 0;

@@ -369,6 +369,14 @@ int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
                    size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan)
 {
+    /* A selection outside its extent (offset included) is native's to report: planned, it would
+     * reach past the application's buffer (a memory box larger than its space did, under
+     * pipeline_min 0: pipe_cache's "box into a box"). */
+    if ((mem_space_id != H5S_ALL && H5Sselect_valid(mem_space_id) <= 0) ||
+        (file_space_id != H5S_ALL && H5Sselect_valid(file_space_id) <= 0)) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
     int box_only = how & TB_PIPE_PLAN_BOX_ONLY;
     if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, box_only, plan))
         return 1;
