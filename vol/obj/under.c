@@ -64,9 +64,27 @@ tb_file_sec2_fd(void *file_under, hid_t vol)
 bool
 tb_hdf5_own_code(void (*fn)(void))
 {
+    /* dladdr searches the loaded objects (tens of thousands of instructions): the answers for the
+     * last few callbacks are kept, as an iteration per entry (NeXus's) passes one callback
+     * thousands of times. */
+    enum { N = 4 };
+    static _Thread_local struct {
+        void (*fn)(void);
+        bool own;
+    } seen[N];
+    static _Thread_local unsigned next;
+    if (!fn)
+        return false;
+    for (unsigned k = 0; k < N; k++)
+        if (seen[k].fn == fn)
+            return seen[k].own;
     /* A global of the HDF5 library this plugin is bound to tells where that library lies. */
     Dl_info f, h;
     void   *addr;
     memcpy(&addr, &fn, sizeof(addr));
-    return fn && dladdr(addr, &f) && dladdr((const void *)&H5E_ATTR_g, &h) && f.dli_fbase == h.dli_fbase;
+    bool own          = dladdr(addr, &f) && dladdr((const void *)&H5E_ATTR_g, &h) && f.dli_fbase == h.dli_fbase;
+    seen[next % N].fn  = fn;
+    seen[next % N].own = own;
+    next++;
+    return own;
 }
