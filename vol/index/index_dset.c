@@ -284,13 +284,11 @@ dxpl_neutral(hid_t dxpl_id, bool capturing)
 {
     if (dxpl_id == H5P_DEFAULT || dxpl_id == DXPL)
         return true;
-    /* The query fails (HDF5 1.14: "data transform has not been set") or returns 0 when none is
-     * set; HDF5 checked the list's class before the call reached the connector. */
-    hid_t   saved = tb_err_save();
-    ssize_t n     = H5Pget_data_transform(dxpl_id, NULL, 0);
-    bool    edc   = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
+    hid_t saved     = tb_err_save();
+    bool  transform = tb_dxpl_has_transform(dxpl_id);
+    bool  edc       = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
     tb_err_restore(saved);
-    return n <= 0 && edc;
+    return !transform && edc;
 }
 
 /* The layout of o's dataset, for the content cache: compact, contiguous (not external) or

@@ -194,6 +194,10 @@ haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
 /* The descriptor of a file the native connector below opened with the POSIX (sec2) driver, for
  * fstat and pread; -1 for another connector or driver (errors on the stack kept). */
 int tb_file_sec2_fd(void *file_under, hid_t vol);
+/* Whether a transfer list sets a data transform (the defaults do not). The failed query of a
+ * list without one is cleared from the error stack: for callers whose stack holds nothing of
+ * theirs yet (a callback before any failure, or inside tb_err_save/restore). */
+bool tb_dxpl_has_transform(hid_t dxpl_id);
 /* Whether a function lies in the HDF5 library itself (one of its callbacks handed to a
  * connector, such as the 1.8 calls' adapters), rather than in the application. */
 bool tb_hdf5_own_code(void (*fn)(void));

@@ -23,6 +23,18 @@ tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
 }
 
 bool
+tb_dxpl_has_transform(hid_t dxpl_id)
+{
+    if (dxpl_id == H5P_DEFAULT || dxpl_id == H5P_DATASET_XFER_DEFAULT)
+        return false;
+    /* The query fails (HDF5 1.14: "data transform has not been set") or returns 0 when none is
+     * set; HDF5 checked the list's class before the call reached the connector. */
+    ssize_t n = H5Pget_data_transform(dxpl_id, NULL, 0);
+    H5Eclear2(H5E_DEFAULT);
+    return n > 0;
+}
+
+bool
 tb_fapl_uses_mpi(hid_t fapl_id)
 {
     hid_t         saved = tb_err_save();

@@ -480,12 +480,8 @@ ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out, 
     }
     *edc_out = 1;
     if (dxpl_id != H5P_DATASET_XFER_DEFAULT) {
-        /* A data transform changes values on the way: native's job. (The query fails, quietly,
-         * when none is set.) */
-        ssize_t xf = H5Pget_data_transform(dxpl_id, NULL, 0);
-        H5Eclear2(H5E_DEFAULT);
-        if (xf > 0)
-            return NULL;
+        if (tb_dxpl_has_transform(dxpl_id))
+            return NULL; /* (a data transform changes values on the way: native's job) */
         *edc_out = H5Pget_edc_check(dxpl_id) != H5Z_DISABLE_EDC;
     }
     return p;
@@ -1738,15 +1734,11 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
     if (!p->cache_max || (o->ctx->file_intent & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ | H5F_ACC_SWMR_WRITE)) ||
         mem_space_id == H5S_ALL)
         return 0;
-    if (dxpl_id != H5P_DEFAULT && dxpl_id != H5P_DATASET_XFER_DEFAULT) {
-        /* A transfer list of its own (h5py passes one with every read): only a data transform
-         * changes what a copy gives (error detection does not: a kept chunk serves any read, as
-         * a chunk in native's chunk cache does). The query fails, quietly, when none is set. */
-        ssize_t xf = H5Pget_data_transform(dxpl_id, NULL, 0);
-        H5Eclear2(H5E_DEFAULT);
-        if (xf > 0)
-            return 0;
-    }
+    /* A transfer list of its own (h5py passes one with every read): only a data transform
+     * changes what a copy gives (error detection does not: a kept chunk serves any read, as a
+     * chunk in native's chunk cache does). */
+    if (tb_dxpl_has_transform(dxpl_id))
+        return 0;
     hsize_t ext[TB_PIPE_RANK], box = 1;
     for (int d = 0; d < p->rank; d++) {
         ext[d] = hi[d] - lo[d] + 1;

@@ -134,6 +134,8 @@ typedef struct tb_pipe_region {
 
 /* ---- pipeline.c, for pipeline_behind.c */
 extern tb_pipe_stats_t tb_pipe_stats_g; /* application's thread only */
+/* The counters are printed at library close (H5TURBO_STATS): registered once, by what uses them. */
+void tb_pipe_register_stats(void);
 herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t nbytes, const void *buf);
 
 /* ---- pipeline_behind.c (application's thread) */
@@ -189,8 +191,6 @@ void tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, cons
 /* Hooks (application's thread): read-only sec2 files are noted with their descriptor when
  * opened and forgotten when the application closes them. */
 void tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
-/* The counters are printed at library close (H5TURBO_STATS): registered once, by what uses them. */
-void tb_pipe_register_stats(void);
 void tb_pipe_file_closing(tb_obj_t *file);
 void tb_pipe_ctx_release(tb_ctx_t *ctx);
 /* The descriptor of o's file when it is a noted one and the dataset lies in it (fileno: the
