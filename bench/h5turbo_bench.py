@@ -229,6 +229,10 @@ def main():
     if unknown:
         sys.exit(f"h5turbo bench: unknown suite(s) {', '.join(unknown)}; have {', '.join(SUITES)}")
     with tempfile.TemporaryDirectory() as tmp:
+        # Sidecars of the benchmarks' temporary files go to a cache of this run (every run's
+        # environment is a copy of ours, env_for), never the user's: their files are gone after.
+        os.environ["XDG_CACHE_HOME"] = os.path.join(tmp, "sidecar-cache")
+        os.mkdir(os.environ["XDG_CACHE_HOME"], 0o700)
         suites = [SUITES[n](build, tmp, a.quick) for n in names]
         progress = Progress(sum(len(c["modes"]) * reps for s in suites for c in s.cases))
         results = []

@@ -91,7 +91,8 @@ total=$(cat "$XDG_CACHE_HOME"/h5turbo/*.h5turbo-index | wc -c)
 [ -f "$(cache_sidecar "$tmp/c4.h5")" ] && [ -f "$(cache_sidecar "$tmp/c3.h5")" ] && [ ! -f "$(cache_sidecar "$tmp/c1.h5")" ] ||
   fail "the cache's bound evicted the wrong entries: $(ls "$XDG_CACHE_HOME/h5turbo")"
 rc=0; "$cli" index frobnicate "$tmp/ix.h5" 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "index with a bad action exited $rc"
-# (The benchmark's reads write sidecars too: into a cache of this test's own, not the user's.)
+# (The benchmark's reads write sidecars too, into a cache of the benchmark's own run: the cache
+# the caller names, here one of this test's, must stay empty.)
 export XDG_CACHE_HOME="$tmp/bench-cache"
 echo "ok: index build/status/drop/gc, in the cache, stale after a change"
 # bench --quick: a valid results.json with every suite's modes, and non-empty PNGs.
@@ -114,4 +115,6 @@ for s in suites:
     assert os.path.getsize(png) > 1000 and open(png, "rb").read(8) == b"\x89PNG\r\n\x1a\n", png
 print("suites:", ", ".join(sorted(suites)))
 PY
-echo "ok: bench --quick wrote a valid results.json and PNG plots"
+left=$( (find "$XDG_CACHE_HOME" -name '*.h5turbo-index' 2>/dev/null || true) | wc -l) # (no folder: none)
+[ "$left" -eq 0 ] || fail "bench --quick left $left sidecars of its temporary files in the caller's cache"
+echo "ok: bench --quick wrote a valid results.json and PNG plots, and no sidecar in the caller's cache"
