@@ -80,6 +80,6 @@ b[len(b) - 100] ^= 0x40  # inside the strings section, which ends with the datas
 open(p, 'wb').write(b)
 PY
 run_load damaged
-echo "$dbg" | grep -q 'rejects=1' || fail "the damaged sidecar was not rejected"
+echo "$dbg" | grep 'rejects=1' >/dev/null || fail "the damaged sidecar was not rejected"
 [ "$(count 2)" -eq 0 ] || fail "datasets answered from a rejected sidecar"
 echo "ok: small-dataset cache: $ndsets datasets captured, then answered from the sidecar with no dataset opened; budget and off respected; damaged sidecar rejected"

@@ -42,7 +42,7 @@ for so in $(find "$pkg/plugins" -name '*.so*' -type f); do
       *) [ -f "$pkg/plugins/libs/$need" ] || fail "${so#$pkg/} needs $need, which the package does not bring" ;;
     esac
   done
-  readelf -d "$so" | grep -q 'libhdf5' && fail "${so#$pkg/} links libhdf5"
+  readelf -d "$so" | grep 'libhdf5' >/dev/null && fail "${so#$pkg/} links libhdf5"
 done
 # The plugins export their entry points only (the linked-in libdeflate stays hidden); the fronts
 # also h5turbo_front_caller, as in the build tree (integration.exported_symbols).
