@@ -1,6 +1,7 @@
 /* mpi_prog.c — an MPI program linked to the parallel HDF5 for the `mpi` tests: a collective
  * DEFLATE write through the MPI-IO driver (issue #16's deadlock: it hung in H5Fclose when the
- * pipeline ran on MPI-IO files) and repeated read-only opens (for counting MPI_Comm_dup). */
+ * pipeline ran on MPI-IO files), repeated read-only opens (for counting MPI_Comm_dup), and small
+ * datasets read collectively and independently through MPI-IO (the index on such files). */
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -185,6 +186,107 @@ cmd_reopen(const char *path, int times, int coll_md)
     return 0;
 }
 
+/* The small datasets of `small`/`readsmall`: what the index caches whole (contiguous, chunked and
+ * filtered, compact), each element a function of its dataset and index. */
+static const char *const small_names[] = {"contig", "chunked", "compact"};
+#define SMALL_N 24
+
+static int
+small_at(int k, int i)
+{
+    return k * 1000 + i * 3 + 1;
+}
+
+/* Rank 0 writes the small datasets (and an attribute on their group) with the POSIX driver. */
+static int
+cmd_small(const char *path)
+{
+    if (rank_g == 0) {
+        hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(file);
+        hid_t g = H5Gcreate2(file, "entry", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(g);
+        hsize_t n = SMALL_N, chunk = SMALL_N / 2;
+        hid_t   space = H5Screate_simple(1, &n, NULL);
+        CHECK(space);
+        int   v      = 7;
+        hid_t scalar = H5Screate(H5S_SCALAR);
+        CHECK(scalar);
+        hid_t a = H5Acreate2(g, "version", H5T_NATIVE_INT, scalar, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(a);
+        CHECK(H5Awrite(a, H5T_NATIVE_INT, &v));
+        CHECK(H5Aclose(a));
+        H5Sclose(scalar);
+        for (int k = 0; k < 3; k++) {
+            hid_t dcpl = H5Pcreate(H5P_DATASET_CREATE);
+            CHECK(dcpl);
+            if (k == 1) {
+                CHECK(H5Pset_chunk(dcpl, 1, &chunk));
+                CHECK(H5Pset_deflate(dcpl, 4));
+            }
+            if (k == 2)
+                CHECK(H5Pset_layout(dcpl, H5D_COMPACT));
+            hid_t d = H5Dcreate2(g, small_names[k], H5T_STD_I32LE, space, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+            CHECK(d);
+            int buf[SMALL_N];
+            for (int i = 0; i < SMALL_N; i++)
+                buf[i] = small_at(k, i);
+            CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+            CHECK(H5Dclose(d));
+            CHECK(H5Pclose(dcpl));
+        }
+        H5Sclose(space);
+        CHECK(H5Gclose(g));
+        CHECK(H5Fclose(file));
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    return 0;
+}
+
+/* Every rank opens the file read-only through MPI-IO, reads each small dataset whole `times` times,
+ * alternately with a collective and an independent transfer, and its group's attribute; every
+ * value must be the one written. A rank answering a collective read from its index while another
+ * reads below would leave that one waiting in MPI-IO (the test's time limit). */
+static int
+cmd_readsmall(const char *path, int times, int coll_md)
+{
+    hid_t fapl = mpio_fapl(coll_md);
+    hid_t coll = H5Pcreate(H5P_DATASET_XFER), indep = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(coll);
+    CHECK(indep);
+    CHECK(H5Pset_dxpl_mpio(coll, H5FD_MPIO_COLLECTIVE));
+    CHECK(H5Pset_dxpl_mpio(indep, H5FD_MPIO_INDEPENDENT));
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    CHECK(file);
+    int   bad = 0, v = 0;
+    hid_t a   = H5Aopen_by_name(file, "entry", "version", H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a);
+    CHECK(H5Aread(a, H5T_NATIVE_INT, &v));
+    CHECK(H5Aclose(a));
+    bad |= v != 7;
+    for (int t = 0; t < times; t++)
+        for (int k = 0; k < 3; k++) {
+            char name[32];
+            snprintf(name, sizeof(name), "entry/%s", small_names[k]);
+            hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+            CHECK(d);
+            int buf[SMALL_N] = {0};
+            CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, (t + k) % 2 ? indep : coll, buf));
+            for (int i = 0; i < SMALL_N; i++)
+                if (buf[i] != small_at(k, i)) {
+                    fprintf(stderr, "rank %d: %s[%d] read %d, expected %d\n", rank_g, name, i, buf[i], small_at(k, i));
+                    bad = 1;
+                    break;
+                }
+            CHECK(H5Dclose(d));
+        }
+    CHECK(H5Fclose(file));
+    H5Pclose(coll);
+    H5Pclose(indep);
+    H5Pclose(fapl);
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -198,8 +300,12 @@ main(int argc, char **argv)
         rc = cmd_write(argv[2], nranks, coll_md);
     else if (argc == 4 && strcmp(argv[1], "reopen") == 0)
         rc = cmd_reopen(argv[2], atoi(argv[3]), coll_md);
+    else if (argc == 3 && strcmp(argv[1], "small") == 0)
+        rc = cmd_small(argv[2]);
+    else if (argc == 4 && strcmp(argv[1], "readsmall") == 0)
+        rc = cmd_readsmall(argv[2], atoi(argv[3]), coll_md);
     else if (rank_g == 0)
-        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES\n", argv[0]);
+        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES | small FILE | readsmall FILE TIMES\n", argv[0]);
     int any = 0;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank_g == 0 && any == 0)

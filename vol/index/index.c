@@ -91,6 +91,9 @@ const tb_hooks_t tb_index_hooks = {
     .ctx_release  = tb_index_ctx_release,
 };
 
+/* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */
+extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak));
+
 /* ------------------------------------------------------------------ life cycle */
 
 /* Reads the file's in-file fingerprint and fileno from the connector below: TB_OK, or
@@ -108,29 +111,66 @@ file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_
     *fileno_out = oi.fileno;
     memcpy(root_token_out, &oi.token, TB_IX_TOKEN_NBYTES);
     if (eoa_out) {
-        haddr_t                         eoa = HADDR_UNDEF;
-        H5VL_native_file_optional_args_t na;
-        na.get_eoa.eoa          = &eoa;
-        H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_FILE_GET_EOA, .args = &na};
-        if (H5VLfile_optional(file->under, file->under_vol_id, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
-            return TB_ERR_HDF5;
+        haddr_t eoa = HADDR_UNDEF;
+        if (file->ctx->file_mpi) {
+            /* H5Fget_eoa's operation refuses drivers without SWMR support (MPI-IO among them);
+             * HDF5's own query is what it would have answered (the native file object below is
+             * HDF5's file: index_file_opened checked the connector). */
+            if (!H5F_get_eoa || (eoa = H5F_get_eoa(file->under, H5FD_MEM_DEFAULT)) == HADDR_UNDEF)
+                return TB_ERR_HDF5;
+        }
+        else {
+            H5VL_native_file_optional_args_t na;
+            na.get_eoa.eoa           = &eoa;
+            H5VL_optional_args_t opt = {.op_type = H5VL_NATIVE_FILE_GET_EOA, .args = &na};
+            if (H5VLfile_optional(file->under, file->under_vol_id, &opt, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+                return TB_ERR_HDF5;
+        }
         *eoa_out = (uint64_t)eoa;
     }
     return TB_OK;
 }
 
-/* fstat of the descriptor the file driver (sec2) reads: the file HDF5 actually opened, whatever
- * happened to its name since. TB_OK; TB_ERR_HDF5 (no handle), TB_ERR_IO (fstat failed) or
- * TB_ERR_UNSUPPORTED (not a regular file), errors cleared. */
+/* stat of the file an open reads. With the POSIX driver (sec2), of its descriptor: the file HDF5
+ * actually opened, whatever happened to its name since. A driver doing MPI I/O (`mpi`) has no
+ * descriptor (its handle is an MPI_File), so of the name HDF5 opened (the in-file fingerprint the
+ * sidecar records must still match what this open reads). TB_OK; TB_ERR_HDF5 (no handle), TB_ERR_IO
+ * (stat failed) or TB_ERR_UNSUPPORTED (not a regular file, or another driver), errors cleared. */
 static tb_status_t
-driver_fstat(void *file_under, hid_t vol, struct stat *st)
+file_stat(void *file_under, hid_t vol, const char *name, bool mpi, struct stat *st)
 {
-    int fd = tb_file_sec2_fd(file_under, vol);
-    if (fd < 0)
-        return TB_ERR_HDF5;
-    if (fstat(fd, st) != 0)
-        return TB_ERR_IO;
+    if (mpi) {
+        H5VL_class_value_t value = (H5VL_class_value_t)-1;
+        if (H5VLget_value(vol, &value) < 0 || value != H5_VOL_NATIVE) {
+            H5Eclear2(H5E_DEFAULT);
+            return TB_ERR_UNSUPPORTED;
+        }
+        if (!name || stat(name, st) != 0)
+            return TB_ERR_IO;
+    }
+    else {
+        int fd = tb_file_sec2_fd(file_under, vol);
+        if (fd < 0)
+            return TB_ERR_HDF5;
+        if (fstat(fd, st) != 0)
+            return TB_ERR_IO;
+    }
     return S_ISREG(st->st_mode) ? TB_OK : TB_ERR_UNSUPPORTED;
+}
+
+/* Whether an access list asks for collective metadata reads (H5Pset_all_coll_metadata_ops): each
+ * metadata read is then a collective of all the file's ranks, and a rank answering from its index
+ * while another reads would leave the reader waiting. (The property holds HDF5's
+ * H5P_coll_md_read_flag_t: 1 is the user's "true"; it exists in serial builds too.) */
+static bool
+coll_md_reads(hid_t plist)
+{
+    static const char prop[] = "collective_metadata_read";
+    hid_t             saved  = tb_err_save();
+    int               flag   = 0;
+    bool on = plist >= 0 && H5Pexist(plist, prop) > 0 && H5Pget(plist, prop, &flag) >= 0 && flag == 1;
+    tb_err_restore(saved);
+    return on;
 }
 
 static void
@@ -203,30 +243,33 @@ policy_from_config(tb_sc_policy_t *p, const tb_config_t *cfg)
 void
 tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
-    (void)fapl_id; /* (the driver is the opened file's own: tb_file_sec2_fd; MPI: ctx->file_mpi) */
     tb_ctx_t *ctx = file->ctx;
     if (ctx->cfg.index == TB_INDEX_OFF || ix_disabled || ctx->index)
         return;
     if (flags & H5F_ACC_SWMR_READ)
         return; /* another process is writing: nothing may be cached */
-    /* An MPI driver is not the POSIX one below; known before tb_file_sec2_fd copies the opened
-     * file's access list (a copy duplicates its communicator). */
-    if (ctx->file_mpi) {
+    int writable = created || (flags & H5F_ACC_RDWR);
+    /* A driver doing MPI I/O (known before anything copies the file's access list: a copy
+     * duplicates its communicator): read-only opens with independent metadata reads only. There
+     * every call the index answers is local to the rank making it, whatever the other ranks'
+     * indexes hold; opens for writing make every metadata change collective, and collective
+     * metadata reads every read. */
+    if (ctx->file_mpi && (writable || coll_md_reads(fapl_id))) {
         if (ctx->cfg.debug)
-            fprintf(stderr, "h5turbo: %s: index off (the file driver does MPI I/O)\n", name);
+            fprintf(stderr, "h5turbo: %s: index off (the file driver does MPI I/O, and %s)\n", name,
+                    writable ? "the file is open for writing" : "metadata reads are collective");
         return;
     }
     /* Native underneath only (tokens, native optional operations and the ID wrapping of
-     * iteration callbacks all assume it), with the POSIX driver: only then is the file one
-     * descriptor whose identity can be taken. */
+     * iteration callbacks all assume it), with the POSIX driver or one doing MPI I/O: only then is
+     * the file one whose identity can be taken. */
     struct stat st;
-    if (driver_fstat(file->under, file->under_vol_id, &st) != TB_OK)
+    if (file_stat(file->under, file->under_vol_id, name, ctx->file_mpi, &st) != TB_OK)
         return;
 
     tb_ix_identity_t id;
     memset(&id, 0, sizeof(id));
     identity_from_stat(&st, &id);
-    int           writable = created || (flags & H5F_ACC_RDWR);
     int           persist  = !writable && ctx->cfg.index == TB_INDEX_PERSISTENT;
     unsigned long fileno   = 0;
     if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) != TB_OK) {
@@ -240,6 +283,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     f->fileno      = fileno;
     f->standin_vol = H5I_INVALID_HID;
     f->debug       = ctx->cfg.debug;
+    f->mpi         = ctx->file_mpi;
 
     pthread_mutex_lock(&registry_mu);
     tb_ix_data_t *d = registry;
@@ -297,7 +341,7 @@ tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol)
      * (same inode) changes size, mtime or ctime. */
     struct stat       st;
     tb_ix_identity_t now = d->file.id;
-    if (driver_fstat(file_under, vol, &st) == TB_OK)
+    if (file_stat(file_under, vol, d->file.path, f->mpi, &st) == TB_OK)
         identity_from_stat(&st, &now);
     else
         now.size = ~d->file.id.size;

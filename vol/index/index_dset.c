@@ -278,17 +278,22 @@ selects_all(hid_t sid)
  * transform. (Conversion callbacks and buffers are honoured by converting with the same list.)
  * Error detection only matters for data that fails it: a capture (`capturing`) also needs it on,
  * so that cached content is content that passed its checksums; answers from it may then be given
- * with it off. */
+ * with it off. On a file whose driver does MPI I/O (`mpi`) an answer also needs an independent
+ * transfer: a collective one (H5Pset_dxpl_mpio) is a call every rank must make below, and another
+ * rank's index need not hold the content. (HDF5's "io_xfer_mode" holds H5FD_mpio_xfer_t, 0 for
+ * independent; it exists in serial builds too.) */
 static bool
-dxpl_neutral(hid_t dxpl_id, bool capturing)
+dxpl_neutral(hid_t dxpl_id, bool capturing, bool mpi)
 {
     if (dxpl_id == H5P_DEFAULT || dxpl_id == DXPL)
         return true;
     hid_t saved     = tb_err_save();
     bool  transform = tb_dxpl_has_transform(dxpl_id);
     bool  edc       = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
+    int   xfer_mode = 0;
+    bool  coll      = mpi && !capturing && (H5Pget(dxpl_id, "io_xfer_mode", &xfer_mode) < 0 || xfer_mode != 0);
     tb_err_restore(saved);
-    return !transform && edc;
+    return !transform && edc && !coll;
 }
 
 /* The layout of o's dataset, for the content cache: compact, contiguous (not external) or
@@ -457,7 +462,7 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
         o->idx->no_capture = true; /* (record_of gave o its state) */
         return;
     }
-    if (!dxpl_neutral(dxpl_id, true))
+    if (!dxpl_neutral(dxpl_id, true, false))
         return;
     /* A file space naming its own selection must be the dataset's whole extent. */
     if (file_space_id != H5S_ALL && (x->have & TB_IX_DS_SPACE)) {
@@ -557,7 +562,7 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
 {
     tb_ix_lazy_t       *lz;
     const tb_ix_dset_t *x = lazy_record(o, &lz);
-    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id, false))
+    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id, false, lz->node.f->mpi))
         return TB_FORWARD;
     uint64_t npoints;
     bool     done = false;
