@@ -1,18 +1,23 @@
 #!/usr/bin/env bash
 # index_mpio.sh NP — the index on read-only MPI-IO opens (independent metadata reads): NP ranks read
 # small datasets (contiguous, chunked + DEFLATE, compact) whole, alternately with collective and
-# independent transfers, under h5turbo, each rank with a sidecar cache of its own. First run: every
-# rank builds its index and publishes; second: every rank loads its sidecar; third: rank 1's cache
-# emptied, so rank 0 answers from a sidecar while rank 1 reads below. Collective transfers reach
-# native on every rank (an answer from rank 0's index would leave rank 1 waiting in MPI-IO: the
-# time limit fails the test); every value read must be the one written. With collective metadata
-# reads the index must be off, and H5TURBO_DEBUG must say so on every rank.
+# independent transfers, under h5turbo, each rank with a sidecar cache of its own.
+# With the MPI add-on (plugins/mpi/): on the first run rank 0 alone publishes; on the second rank 0
+# reads the sidecar and broadcasts it, and every rank answers from it.
+# Without it (a plugin folder lacking mpi/): every rank reads and publishes its own sidecar; a third
+# run with rank 1's cache emptied has rank 0 answering from a sidecar while rank 1 reads below.
+# Collective transfers reach native on every rank (an answer from rank 0's index would leave rank 1
+# waiting in MPI-IO: the time limit fails the test); every value read must be the one written. With
+# collective metadata reads the index must be off, and H5TURBO_DEBUG must say so on every rank.
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 cd "$tmp"
 export TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+[ -d "$TB_PLUGIN_DIR/mpi" ] || fail "no MPI add-on in $TB_PLUGIN_DIR/mpi (CMake found no MPI?)"
+cp -r "$TB_PLUGIN_DIR" "$tmp/plugins-no-addon"
+rm -rf "$tmp/plugins-no-addon/mpi"
 mpi_stock "$np" "$TB_MPI_PROG" small small.h5 > /dev/null || fail "cannot write small.h5"
 settle
 rc=0; mpi_stock "$np" "$TB_MPI_PROG" readsmall small.h5 3 > stock.out 2>&1 || rc=$?
@@ -20,17 +25,33 @@ rc=0; mpi_stock "$np" "$TB_MPI_PROG" readsmall small.h5 3 > stock.out 2>&1 || rc
 # Each rank's own cache: OpenMPI's and MPICH's rank variables.
 per_rank=(bash -c 'XDG_CACHE_HOME=$0/r${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}} exec "$@"' "$tmp/cache")
 loaded() { grep -c "sidecars loaded=1 " stats.log || true; }
-for run in first second mixed; do
-  [ $run = mixed ] && rm -rf "$tmp/cache/r1"
+sidecars() { find "$tmp/cache" -name '*.h5turbo-index' | sed "s|^$tmp/cache/||; s|/.*||" | sort | tr '\n' ' '; }
+# one MODE RUN WANT-LOADED — readsmall under h5turbo with or without the add-on.
+one() {
+  local mode=$1 run=$2 want=$3 rc=0 dir=$TB_PLUGIN_DIR
+  [ "$mode" = no-addon ] && dir=$tmp/plugins-no-addon
   for ((r = 0; r < np; r++)); do mkdir -p "$tmp/cache/r$r"; done
-  rm -f stats.log; rc=0
-  TB_STATS_LOG=$PWD/stats.log mpi_turbo "$np" "${per_rank[@]}" "$TB_MPI_PROG" readsmall small.h5 3 > t.out 2> t.err || rc=$?
-  [ $rc -eq 0 ] || { cat t.out t.err; fail "$run run: readsmall failed under h5turbo (exit $rc)"; }
-  grep "^ok: readsmall on $np ranks" t.out > /dev/null || { cat t.out t.err; fail "$run run: no ok line"; }
-  case $run in first) want=0 ;; second) want=$np ;; mixed) want=$((np - 1)) ;; esac
-  [ "$(loaded)" -eq "$want" ] || { cat stats.log; fail "$run run: $(loaded) ranks loaded a sidecar, expected $want"; }
-  echo "ok: $run run at np $np: values as written, $want ranks answered from a sidecar"
-done
+  rm -f stats.log
+  TB_PLUGIN_DIR=$dir TB_STATS_LOG=$PWD/stats.log H5TURBO_DEBUG=1 mpi_turbo "$np" "${per_rank[@]}" "$TB_MPI_PROG" \
+    readsmall small.h5 3 > t.out 2> t.err || rc=$?
+  [ $rc -eq 0 ] || { cat t.out t.err; fail "$mode, $run run: readsmall failed under h5turbo (exit $rc)"; }
+  grep "^ok: readsmall on $np ranks" t.out > /dev/null || { cat t.out t.err; fail "$mode, $run run: no ok line"; }
+  [ "$(loaded)" -eq "$want" ] || { cat stats.log; fail "$mode, $run run: $(loaded) ranks loaded a sidecar, expected $want"; }
+  local said; said=$(grep -c "h5turbo: MPI add-on loaded" t.err || true)
+  [ "$mode" = addon ] && [ "$said" -ne "$np" ] && { cat t.err; fail "$mode: the add-on was loaded on $said of $np ranks"; }
+  [ "$mode" = no-addon ] && [ "$said" -ne 0 ] && { cat t.err; fail "$mode: an add-on was loaded"; }
+  echo "ok: $mode, $run run at np $np: values as written, $want ranks answered from a sidecar; sidecars in: $(sidecars)"
+}
+one addon first 0
+[ "$(sidecars)" = "r0 " ] || fail "with the add-on, sidecars were published in: $(sidecars) (rank 0's cache alone expected)"
+one addon second "$np"
+n=$(grep -c "sidecar loaded: $tmp/small.h5 (read by rank 0 of the ranks opening it)" t.err || true)
+[ "$n" -eq "$np" ] || { cat t.err; fail "with the add-on, $n of $np ranks adopted rank 0's sidecar"; }
+rm -rf "$tmp/cache"
+one no-addon first 0
+one no-addon second "$np"
+rm -rf "$tmp/cache/r1"
+one no-addon mixed $((np - 1))
 rc=0; TB_COLL_MD=1 H5TURBO_DEBUG=1 mpi_turbo "$np" "$TB_MPI_PROG" readsmall small.h5 3 > t.out 2> t.err || rc=$?
 [ $rc -eq 0 ] || { cat t.out t.err; fail "collective metadata: readsmall failed under h5turbo (exit $rc)"; }
 n=$(grep -c -F "small.h5: index off (the file driver does MPI I/O, and metadata reads are collective)" t.err || true)

@@ -196,19 +196,11 @@ too_recent(const tb_ix_identity_t *id)
     return now - last < 2000000000LL;
 }
 
-/* Tries the sidecar of a read-only file; adopts it when it describes exactly this file. */
+/* Adopts sidecar bytes (buf, n: malloc'd, kept or freed here), read from `where`, when they
+ * describe exactly this file. */
 static void
-try_sidecar(tb_ix_data_t *d)
+adopt_sidecar(tb_ix_data_t *d, void *buf, size_t n, const char *where)
 {
-    void            *buf = NULL;
-    size_t           n   = 0;
-    tb_sc_found_t   found;
-    tb_sc_outcome_t o = tb_sc_load(&d->policy, &d->file, &buf, &n, &found);
-    if (o != TB_SC_LOADED) {
-        if (o != TB_SC_ABSENT)
-            tb_ix_stats.sidecar_rejects++;
-        return;
-    }
     /* Decoded straight into d (one pass over the bytes), dropped again if it is not sound. */
     tb_ix_identity_t sid;
     tb_status_t      st = tb_sidecar_decode(buf, n, &sid, d);
@@ -217,13 +209,69 @@ try_sidecar(tb_ix_data_t *d)
     if (st != TB_OK) {
         tb_ix_data_clear(d);
         tb_ix_stats.sidecar_rejects++;
-        tb_sc_note(&d->policy, st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, found.where);
+        tb_sc_note(&d->policy, st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, where);
         free(buf);
         return;
     }
     d->sc_buf = tb_sidecar_compact(d, buf);
     tb_ix_stats.sidecar_loads++;
-    tb_sc_note(&d->policy, TB_SC_LOADED, found.where);
+    tb_sc_note(&d->policy, TB_SC_LOADED, where);
+}
+
+/* Reads the sidecar of a read-only file from the store: TB_OK with its bytes, or a miss (counted). */
+static tb_status_t
+load_sidecar(tb_ix_data_t *d, void **buf_out, size_t *n_out, tb_sc_found_t *found)
+{
+    tb_sc_outcome_t o = tb_sc_load(&d->policy, &d->file, buf_out, n_out, found);
+    if (o == TB_SC_LOADED)
+        return TB_OK;
+    if (o != TB_SC_ABSENT)
+        tb_ix_stats.sidecar_rejects++;
+    return TB_ERR_UNSUPPORTED; /* (a miss) */
+}
+
+/* Tries the sidecar of a read-only file; adopts it when it describes exactly this file. */
+static void
+try_sidecar(tb_ix_data_t *d)
+{
+    void         *buf = NULL;
+    size_t        n   = 0;
+    tb_sc_found_t found;
+    if (load_sidecar(d, &buf, &n, &found) == TB_OK)
+        adopt_sidecar(d, buf, n, found.where);
+}
+
+/* tb_ix_mpi_sidecar's loader on rank 0: d's sidecar, when this rank has a fresh index to fill. */
+static tb_status_t
+load_for_ranks(void *arg, void **buf_out, size_t *n_out)
+{
+    tb_sc_found_t found;
+    return arg ? load_sidecar(arg, buf_out, n_out, &found) : TB_ERR_UNSUPPORTED;
+}
+
+/* The sidecar step of a read-only open on an MPI-IO driver, a collective of the ranks that opened
+ * the file: every one of them calls it, with the fresh index it may fill (d) or NULL. Rank 0 reads
+ * the sidecar for all, and alone publishes one at close; without the MPI add-on each rank reads
+ * its own (and publishes, the store keeping the race safe). */
+static void
+mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d)
+{
+    void       *buf  = NULL;
+    size_t      n    = 0;
+    int         rank = -1;
+    tb_status_t st   = tb_ix_mpi_sidecar(file->under, file->under_vol_id, file->ctx->cfg.debug, load_for_ranks, d,
+                                         &buf, &n, &rank);
+    if (d && rank > 0)
+        d->persist = 0; /* (also no check at close: that only decides the publication) */
+    if (st == TB_ERR_UNSUPPORTED && d)
+        try_sidecar(d);
+    else if (st == TB_OK && n > 0 && d) {
+        char where[4096];
+        snprintf(where, sizeof(where), "%s (read by rank 0 of the ranks opening it)", d->file.path);
+        adopt_sidecar(d, buf, n, where);
+    }
+    else
+        free(buf);
 }
 
 /* Where this open's sidecars go, from its configuration (d owns the copy of the folder). */
@@ -244,7 +292,7 @@ void
 tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
     tb_ctx_t *ctx = file->ctx;
-    if (ctx->cfg.index == TB_INDEX_OFF || ix_disabled || ctx->index)
+    if (ctx->cfg.index == TB_INDEX_OFF || ctx->index)
         return;
     if (flags & H5F_ACC_SWMR_READ)
         return; /* another process is writing: nothing may be cached */
@@ -260,33 +308,35 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
                     writable ? "the file is open for writing" : "metadata reads are collective");
         return;
     }
+    /* From here on, an MPI-IO open (read-only, persistent index) takes part in the sidecar step
+     * of all the file's ranks whatever this rank finds (mpi_sidecar). */
+    bool mpi_step = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
     /* Native underneath only (tokens, native optional operations and the ID wrapping of
      * iteration callbacks all assume it), with the POSIX driver or one doing MPI I/O: only then is
      * the file one whose identity can be taken. */
-    struct stat st;
-    if (file_stat(file->under, file->under_vol_id, name, ctx->file_mpi, &st) != TB_OK)
-        return;
-
-    tb_ix_identity_t id;
+    struct stat           st;
+    tb_ix_identity_t      id;
+    int                   persist = !writable && ctx->cfg.index == TB_INDEX_PERSISTENT;
+    unsigned long         fileno  = 0;
+    struct tb_index_file *f       = NULL;
     memset(&id, 0, sizeof(id));
+    if (ix_disabled || file_stat(file->under, file->under_vol_id, name, ctx->file_mpi, &st) != TB_OK)
+        goto skip;
     identity_from_stat(&st, &id);
-    int           persist  = !writable && ctx->cfg.index == TB_INDEX_PERSISTENT;
-    unsigned long fileno   = 0;
     if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
-        return;
+        goto skip;
     }
-
-    struct tb_index_file *f = calloc(1, sizeof(*f));
-    if (!f)
-        return;
+    if (!(f = calloc(1, sizeof(*f))))
+        goto skip;
     f->fileno      = fileno;
     f->standin_vol = H5I_INVALID_HID;
     f->debug       = ctx->cfg.debug;
     f->mpi         = ctx->file_mpi;
 
     pthread_mutex_lock(&registry_mu);
-    tb_ix_data_t *d = registry;
+    tb_ix_data_t *d     = registry;
+    tb_ix_data_t *fresh = NULL; /* a new index this open may fill from a sidecar */
     while (d && !(d->dev == id.dev && d->ino == id.ino))
         d = d->next;
     if (d) {
@@ -316,19 +366,28 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
             tb_sc_note(&d->policy, TB_SC_TOO_RECENT, d->file.path);
             d->persist = 0;
         }
-        if (d->persist)
+        if (d->persist && !mpi_step)
             try_sidecar(d);
+        fresh    = d->persist ? d : NULL;
         d->next  = registry;
         registry = d;
     }
     pthread_mutex_unlock(&registry_mu);
     if (!d) {
         free(f);
-        return;
+        goto skip;
     }
+    /* (After the registry's lock: a collective must not hold it. The new index is this open's
+     * alone until the open returns: HDF5 serialises VOL callbacks.) */
+    if (mpi_step)
+        mpi_sidecar(file, fresh);
     f->d          = d;
     f->file_under = file->under;
     ctx->index    = f;
+    return;
+skip:
+    if (mpi_step)
+        mpi_sidecar(file, NULL);
 }
 
 void

@@ -111,6 +111,18 @@ void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets
  * opened (a rewrite in place), no sidecar is written for it. */
 void tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol);
 
+/* index_mpi.c. What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
+ * (malloc'd), or a miss. */
+typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, void **buf_out, size_t *n_out);
+/* The sidecar step of a read-only open on an MPI-IO driver: rank 0 of the ranks that opened the
+ * file loads its sidecar (load(arg)) and broadcasts the bytes; every rank gets them in *buf_out
+ * (malloc'd; none: NULL and 0), and its rank among them in *rank_out (-1 without the add-on). A
+ * collective of those ranks: each one calls it, whatever it found.
+ * TB_OK; TB_ERR_UNSUPPORTED when there is no MPI add-on or communicator (on every rank alike: the
+ * caller reads the sidecar itself); TB_ERR_IO or TB_ERR_NOMEM: nothing for this rank (a miss). */
+tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn load, void *arg,
+                              void **buf_out, size_t *n_out, int *rank_out);
+
 /* The data of o's file, in *d_out, when the index may answer for o (o is in that file), and o's
  * own token in token_out: TB_OK; TB_ERR_UNSUPPORTED when it may not (no index, not one of its
  * objects, an iteration is walking the tables), TB_ERR_NOMEM. Drops stale data of writable files
