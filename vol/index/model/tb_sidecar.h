@@ -104,8 +104,8 @@ tb_sc_outcome_t tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void 
 
 /* Publishes d as f's sidecar where p says (or in the reader's own cache when the reader does not
  * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
- * temp file, permissions from f's read bits, fsync, rename. Sweeps dead writers' temp files and
- * keeps the cache within its bound. */
+ * temp file, permissions from f's read bits, rename (no fsync: the checksum rejects a torn one).
+ * Sweeps dead writers' temp files and keeps the cache within its bound. */
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
