@@ -308,15 +308,12 @@ content_layout(tb_obj_t *o, tb_ix_data_t *d, tb_ix_dset_t *x, H5D_layout_t *layo
         return TB_OK;
     }
     /* Compact, chunked, unallocated, external or virtual: the creation property list says. */
-    H5VL_dataset_get_args_t ga = {.op_type = H5VL_DATASET_GET_DCPL};
-    ga.args.get_dcpl.dcpl_id   = H5I_INVALID_HID;
-    if (H5VLdataset_get(o->under, o->under_vol_id, &ga, DXPL, NULL) < 0)
+    hid_t dcpl = tb_dset_dcpl(o, DXPL);
+    if (dcpl < 0)
         return TB_ERR_HDF5;
-    hid_t        dcpl   = ga.args.get_dcpl.dcpl_id;
     H5D_layout_t layout = H5Pget_layout(dcpl);
     int          nefl   = H5Pget_external_count(dcpl);
     (void)keep_dcpl(d, x, dcpl);
-    H5Pclose(dcpl);
     if (layout < 0 || layout == H5D_VIRTUAL || nefl != 0)
         return TB_ERR_UNSUPPORTED;
     *layout_out    = layout;

@@ -60,6 +60,7 @@ tb_obj_new(void *under, tb_ctx_t *ctx)
     o->under        = under;
     o->under_vol_id = ctx->under_vol_id;
     o->ctx          = ctx;
+    o->dcpl         = H5I_INVALID_HID;
     tb_ctx_ref(ctx);
     return o;
 }
@@ -71,6 +72,11 @@ tb_obj_free(tb_obj_t *o)
         return;
     tb_ctx_t *ctx = o->ctx;
     tb_hooks_obj_release(o);
+    if (o->dcpl >= 0) {
+        hid_t saved = tb_err_save();
+        H5Pclose(o->dcpl);
+        tb_err_restore(saved);
+    }
     tb_objpool_put(&obj_pool, o);
     tb_ctx_unref(ctx);
 }

@@ -44,6 +44,7 @@ typedef struct tb_obj {
     tb_ctx_t            *ctx;
     struct tb_pipe_dset *pipe;         /* datasets: pipeline state, owned by the pipeline */
     struct tb_index_obj *idx;          /* owned by the index */
+    hid_t                dcpl;         /* datasets: tb_dset_dcpl's copy, or H5I_INVALID_HID */
 } tb_obj_t;
 
 /* ---- contexts and objects (obj.c), from free lists */
@@ -191,6 +192,11 @@ tb_wrap_new(void *under, const tb_obj_t *parent, void **req)
  * (native below): HADDR_UNDEF for any other layout, for external or unallocated storage, and when
  * it cannot be told. One cheap native call, where the creation property list would be a copy. */
 haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
+/* A real dataset's creation property list from below (a copy native makes on every request),
+ * fetched once per wrapper and kept until the wrapper is freed: the pipeline and the index both
+ * read it. Borrowed (never closed by the caller); H5I_INVALID_HID when native refuses (error
+ * cleared). */
+hid_t tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id);
 /* The descriptor of a file the native connector below opened with the POSIX (sec2) driver, for
  * fstat and pread; -1 for another connector or driver (errors on the stack kept). */
 int tb_file_sec2_fd(void *file_under, hid_t vol);

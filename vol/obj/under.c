@@ -22,6 +22,22 @@ tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
     return off;
 }
 
+hid_t
+tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id)
+{
+    if (o->dcpl >= 0 || !o->under)
+        return o->dcpl;
+    H5VL_dataset_get_args_t a;
+    memset(&a, 0, sizeof(a));
+    a.op_type                = H5VL_DATASET_GET_DCPL;
+    a.args.get_dcpl.dcpl_id  = H5I_INVALID_HID;
+    if (H5VLdataset_get(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return H5I_INVALID_HID;
+    }
+    return o->dcpl = a.args.get_dcpl.dcpl_id;
+}
+
 bool
 tb_dxpl_has_transform(hid_t dxpl_id)
 {

@@ -127,7 +127,6 @@ dset_get_id(tb_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
     if (H5VLdataset_get(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0)
         return H5I_INVALID_HID;
     switch (op) {
-        case H5VL_DATASET_GET_DCPL: return a.args.get_dcpl.dcpl_id;
         case H5VL_DATASET_GET_DAPL: return a.args.get_dapl.dapl_id;
         case H5VL_DATASET_GET_SPACE: return a.args.get_space.space_id;
         case H5VL_DATASET_GET_TYPE: return a.args.get_type.type_id;
@@ -326,7 +325,7 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
         return;
-    if ((dcpl = dset_get_id(o, H5VL_DATASET_GET_DCPL, dxpl_id)) < 0)
+    if ((dcpl = tb_dset_dcpl(o, dxpl_id)) < 0)
         return;
     if (H5Pget_layout(dcpl) != H5D_CHUNKED)
         goto done;
@@ -414,8 +413,6 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 done:
     if (type >= 0)
         H5Tclose(type);
-    if (dcpl >= 0)
-        H5Pclose(dcpl);
     H5Eclear2(H5E_DEFAULT);
 }
 
