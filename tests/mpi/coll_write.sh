@@ -33,7 +33,7 @@ for md in 0 1; do # independent metadata I/O, then collective metadata reads and
   say "$np" "index off (the file driver does MPI I/O, and the file is open for writing)"
   say $((md * np)) "index off (the file driver does MPI I/O, and metadata reads are collective)"
   # Native filters each rank's chunks there: on h5turbo's engines, on every rank.
-  n=$(grep -c "^h5turbo: HDF5's deflate and fletcher32 filters now run on h5turbo's engines" turbo.err || true)
+  n=$(grep -c "^h5turbo: HDF5's deflate, shuffle and fletcher32 filters now run on h5turbo's engines" turbo.err || true)
   [ "$n" -eq "$np" ] || { cat turbo.err; fail "the fast filters were installed on $n ranks, expected $np"; }
   n=$(grep -c "native_filtered=[1-9][0-9]* native_unfiltered=[1-9]" stats.log || true)
   [ "$n" -eq "$np" ] || { cat stats.log; fail "$n ranks filtered and unfiltered chunks on h5turbo's engines, expected $np"; }

@@ -54,7 +54,7 @@ typedef struct tb_pipe_stats {
 } tb_pipe_stats_t;
 void tb_pipe_stats(tb_pipe_stats_t *out);
 
-/* HDF5's own deflate and fletcher32 filters replaced by ones on the pipeline's engines, for the
+/* HDF5's own deflate, shuffle and fletcher32 filters replaced by ones on the pipeline's engines, for the
  * chunks native filters itself (pipeline_filters.c); once per process, said with `debug`. The
  * chunks those filters encoded and decoded since. */
 void tb_pipe_native_filters_install(int debug);

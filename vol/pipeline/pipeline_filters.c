@@ -1,13 +1,15 @@
 /* pipeline_filters.c — HDF5's own filter pipeline given the pipeline's engines, for the chunks
- * the chunk pipeline does not take: DEFLATE (libdeflate, standard zlib streams) and
- * Fletcher-32 registered in place of the built-in filters 1 and 3 (HDF5's registration replaces
- * a filter of the same number), with native's arguments, buffers and results. Installed at the
- * first open of a file whose driver does MPI I/O, where parallel HDF5 filters each rank's chunks
- * itself, one after another, in its collective filtered path. */
+ * the chunk pipeline does not take: DEFLATE (libdeflate, standard zlib streams), the byte shuffle
+ * (SIMD) and Fletcher-32 registered in place of the built-in filters 1, 2 and 3 (HDF5's
+ * registration replaces a filter of the same number), with native's arguments, buffers and
+ * results. Installed at the first open of a file whose driver does MPI I/O, where parallel HDF5
+ * filters each rank's chunks itself, one after another, in its collective filtered path. */
 #include "pipeline_int.h"
 #include "tb_deflate.h"
 #include "tb_fletcher32.h"
+#include "tb_shuffle.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -118,8 +120,58 @@ filter_fletcher32(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], 
     return nbytes + TB_FLETCHER32_NBYTES;
 }
 
+/* Native's H5Z__set_local_shuffle: the filter's one parameter is the dataset type's size. */
+static herr_t
+set_local_shuffle(hid_t dcpl_id, hid_t type_id, hid_t space_id)
+{
+    (void)space_id;
+    unsigned flags     = 0, cd_values[1] = {0};
+    size_t   cd_nelmts = 0; /* (the user's parameters: none) */
+    if (H5Pget_filter_by_id2(dcpl_id, H5Z_FILTER_SHUFFLE, &flags, &cd_nelmts, cd_values, 0, NULL, NULL) < 0)
+        return -1;
+    size_t size = H5Tget_size(type_id);
+    if (size == 0 || size > UINT_MAX) {
+        TB_PUSH("pipeline", TB_ERR_ARG, "bad datatype size");
+        return -1;
+    }
+    cd_values[0] = (unsigned)size;
+    return H5Pmodify_filter(dcpl_id, H5Z_FILTER_SHUFFLE, flags, 1, cd_values);
+}
+
+/* Native's H5Z__filter_shuffle: buffers of more than one element of more than one byte are
+ * (un)shuffled into a new buffer (a trailing partial element copied as it is); others pass. */
+static size_t
+filter_shuffle(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], size_t nbytes, size_t *buf_size,
+               void **buf)
+{
+    if (cd_nelmts != 1 || cd_values[0] == 0) {
+        TB_PUSH("pipeline", TB_ERR_ARG, "invalid shuffle parameters");
+        return 0;
+    }
+    size_t es = cd_values[0];
+    if (es <= 1 || nbytes / es <= 1)
+        return nbytes;
+    void *out = H5allocate_memory(nbytes, false);
+    if (!out) {
+        TB_PUSH("pipeline", TB_ERR_NOMEM, "memory allocation failed for shuffle buffer");
+        return 0;
+    }
+    if (flags & H5Z_FLAG_REVERSE) {
+        tb_unshuffle(*buf, out, nbytes, es);
+        __atomic_fetch_add(&unfiltered, 1, __ATOMIC_RELAXED);
+    }
+    else {
+        tb_shuffle(*buf, out, nbytes, es);
+        __atomic_fetch_add(&filtered, 1, __ATOMIC_RELAXED);
+    }
+    replace_buf(buf, buf_size, out, nbytes);
+    return nbytes;
+}
+
 static const H5Z_class2_t deflate_cls    = {H5Z_CLASS_T_VERS, H5Z_FILTER_DEFLATE, 1, 1, "deflate",
                                             NULL, NULL, filter_deflate};
+static const H5Z_class2_t shuffle_cls    = {H5Z_CLASS_T_VERS, H5Z_FILTER_SHUFFLE, 1, 1, "shuffle",
+                                            NULL, set_local_shuffle, filter_shuffle};
 static const H5Z_class2_t fletcher32_cls = {H5Z_CLASS_T_VERS, H5Z_FILTER_FLETCHER32, 1, 1, "fletcher32",
                                             NULL, NULL, filter_fletcher32};
 
@@ -130,10 +182,13 @@ tb_pipe_native_filters_install(int debug)
     if (installed)
         return;
     hid_t saved = tb_err_save();
-    installed   = H5Z_register && H5Z_register(&deflate_cls) >= 0 && H5Z_register(&fletcher32_cls) >= 0 ? 1 : -1;
+    installed   = H5Z_register && H5Z_register(&deflate_cls) >= 0 && H5Z_register(&shuffle_cls) >= 0 &&
+                      H5Z_register(&fletcher32_cls) >= 0
+                      ? 1
+                      : -1;
     tb_err_restore(saved);
     tb_pipe_register_stats();
     if (debug)
-        fprintf(stderr, "h5turbo: HDF5's deflate and fletcher32 filters %s\n",
+        fprintf(stderr, "h5turbo: HDF5's deflate, shuffle and fletcher32 filters %s\n",
                 installed > 0 ? "now run on h5turbo's engines (libdeflate)" : "could not be replaced");
 }
