@@ -298,14 +298,21 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         return; /* another process is writing: nothing may be cached */
     int writable = created || (flags & H5F_ACC_RDWR);
     /* A driver doing MPI I/O (known before anything copies the file's access list: a copy
-     * duplicates its communicator): read-only opens with independent metadata reads only. There
-     * every call the index answers is local to the rank making it, whatever the other ranks'
-     * indexes hold; opens for writing make every metadata change collective, and collective
-     * metadata reads every read. */
-    if (ctx->file_mpi && (writable || coll_md_reads(fapl_id))) {
+     * duplicates its communicator): read-only opens with independent metadata reads only, of a
+     * file that is one whole HDF5 file at its name (MPI-IO, whose handle index_mpi.c takes for an
+     * MPI_File; not subfiling). There every call the index answers is local to the rank making it,
+     * whatever the other ranks' indexes hold; opens for writing make every metadata change
+     * collective, and collective metadata reads every read. */
+    const char *why_off = NULL;
+    if (ctx->file_mpi && writable)
+        why_off = "the file is open for writing";
+    else if (ctx->file_mpi && coll_md_reads(fapl_id))
+        why_off = "metadata reads are collective";
+    else if (ctx->file_mpi && !(tb_fapl_driver_features(fapl_id) & H5FD_FEAT_DEFAULT_VFD_COMPATIBLE))
+        why_off = "its file is not one whole HDF5 file (subfiling)"; /* (whose identity the name gives) */
+    if (why_off) {
         if (ctx->cfg.debug)
-            fprintf(stderr, "h5turbo: %s: index off (the file driver does MPI I/O, and %s)\n", name,
-                    writable ? "the file is open for writing" : "metadata reads are collective");
+            fprintf(stderr, "h5turbo: %s: index off (the file driver does MPI I/O, and %s)\n", name, why_off);
         return;
     }
     /* From here on, an MPI-IO open (read-only, persistent index) takes part in the sidecar step

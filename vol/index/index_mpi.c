@@ -53,7 +53,8 @@ addon(bool debug)
     return api;
 }
 
-/* The MPI_File below a native file on an MPI-IO driver (its handle is a pointer to it), or NULL. */
+/* The MPI_File below a native file on the MPI-IO driver (its handle is a pointer to it; the index
+ * takes no other MPI driver: tb_index_file_opened), or NULL. */
 static void *
 mpi_file_of(void *file_under, hid_t vol)
 {

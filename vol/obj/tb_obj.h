@@ -207,8 +207,11 @@ bool tb_dxpl_has_transform(hid_t dxpl_id);
 /* Whether a function lies in the HDF5 library itself (one of its callbacks handed to a
  * connector, such as the 1.8 calls' adapters), rather than in the application. */
 bool tb_hdf5_own_code(void (*fn)(void));
-/* Whether the file driver a file access list names does MPI I/O (H5FD_FEAT_HAS_MPI: MPI-IO,
- * subfiling), asked of the driver without copying the list (a copy duplicates its communicator). */
+/* The feature flags (H5FD_FEAT_*) of the file driver a file access list names, asked of the
+ * driver without copying the list (a copy duplicates an MPI driver's communicator); 0 when they
+ * cannot be had. */
+unsigned long tb_fapl_driver_features(hid_t fapl_id);
+/* Whether that driver does MPI I/O (H5FD_FEAT_HAS_MPI: MPI-IO, subfiling). */
 bool tb_fapl_uses_mpi(hid_t fapl_id);
 
 #endif

@@ -50,15 +50,22 @@ tb_dxpl_has_transform(hid_t dxpl_id)
     return n > 0;
 }
 
-bool
-tb_fapl_uses_mpi(hid_t fapl_id)
+unsigned long
+tb_fapl_driver_features(hid_t fapl_id)
 {
     hid_t         saved = tb_err_save();
     hid_t         drv   = H5Pget_driver(fapl_id == H5P_DEFAULT ? H5P_FILE_ACCESS_DEFAULT : fapl_id);
     unsigned long flags = 0;
-    bool          mpi   = drv >= 0 && H5FDdriver_query(drv, &flags) >= 0 && (flags & H5FD_FEAT_HAS_MPI);
+    if (drv < 0 || H5FDdriver_query(drv, &flags) < 0)
+        flags = 0;
     tb_err_restore(saved);
-    return mpi;
+    return flags;
+}
+
+bool
+tb_fapl_uses_mpi(hid_t fapl_id)
+{
+    return (tb_fapl_driver_features(fapl_id) & H5FD_FEAT_HAS_MPI) != 0;
 }
 
 int
