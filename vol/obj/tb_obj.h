@@ -207,6 +207,21 @@ bool tb_dxpl_has_transform(hid_t dxpl_id);
 /* Whether a function lies in the HDF5 library itself (one of its callbacks handed to a
  * connector, such as the 1.8 calls' adapters), rather than in the application. */
 bool tb_hdf5_own_code(void (*fn)(void));
+/* HDF5 prints the error stack of any failing API call while automatic printing is on, also of one
+ * made inside a callback: calls expected to fail (a probe of an unallocated chunk, a transfer list
+ * without a data transform) run with it turned off, and what they leave on the stack is cleared
+ * by the caller. */
+typedef struct tb_quiet {
+    H5E_auto2_t func;
+    void       *data;
+    int         saved; /* 0: nothing to restore, 2: a v2 handler, 1: a v1 handler */
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+    H5E_auto1_t func1;
+#endif
+} tb_quiet_t;
+void tb_quiet_on(tb_quiet_t *q);
+void tb_quiet_off(tb_quiet_t *q);
+
 /* The feature flags (H5FD_FEAT_*) of the file driver a file access list names, asked of the
  * driver without copying the list (a copy duplicates an MPI driver's communicator); 0 when they
  * cannot be had. */

@@ -74,49 +74,6 @@ tb_pipe_register_stats(void)
     }
 }
 
-/* ------------------------------------------------------------------ quiet HDF5 calls */
-/* Some probes are expected to fail (a chunk that is not allocated). HDF5 prints the error stack
- * of any failing API call when automatic printing is on, so the pipeline turns it off while it
- * runs and clears what its probes leave on the stack. */
-typedef struct quiet {
-    H5E_auto2_t func;
-    void       *data;
-    int         saved; /* 0: nothing to restore, 2: a v2 handler, 1: a v1 handler */
-#ifndef H5_NO_DEPRECATED_SYMBOLS
-    H5E_auto1_t func1;
-#endif
-} quiet_t;
-
-static void
-quiet_on(quiet_t *q)
-{
-    unsigned is_v2 = 1;
-    q->saved       = 0;
-    /* Asking for the v2 handler when the application installed a v1 one is itself an error
-     * (and would be printed by that handler): ask which kind is installed first. */
-    if (H5Eauto_is_v2(H5E_DEFAULT, &is_v2) < 0)
-        return;
-    if (is_v2) {
-        if (H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0 && H5Eset_auto2(H5E_DEFAULT, NULL, NULL) >= 0)
-            q->saved = 2;
-    }
-#ifndef H5_NO_DEPRECATED_SYMBOLS
-    else if (H5Eget_auto1(&q->func1, &q->data) >= 0 && H5Eset_auto1(NULL, NULL) >= 0)
-        q->saved = 1;
-#endif
-}
-
-static void
-quiet_off(quiet_t *q)
-{
-    if (q->saved == 2)
-        H5Eset_auto2(H5E_DEFAULT, q->func, q->data);
-#ifndef H5_NO_DEPRECATED_SYMBOLS
-    else if (q->saved == 1)
-        H5Eset_auto1(q->func1, q->data);
-#endif
-}
-
 /* ------------------------------------------------------------------ calls to the connector below */
 static hid_t
 dset_get_id(tb_obj_t *o, H5VL_dataset_get_t op, hid_t dxpl_id)
@@ -1532,8 +1489,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     }
     tb_pipe_register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    quiet_t  q;
-    quiet_on(&q);
+    tb_quiet_t  q;
+    tb_quiet_on(&q);
     int              done = 0, edc = 1, behind = 0, drain_failed = 0, convert = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
     hsize_t          dims[TB_PIPE_RANK];
@@ -1585,7 +1542,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         tb_pipe_stats_g.forwarded_writes++;
     if (!drain_failed)
         H5Eclear2(H5E_DEFAULT);
-    quiet_off(&q);
+    tb_quiet_off(&q);
     if (drain_failed) {
         *ret_out = -1;
         return TB_ANSWERED;
@@ -1806,8 +1763,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     }
     tb_pipe_register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    quiet_t  q;
-    quiet_on(&q);
+    tb_quiet_t  q;
+    tb_quiet_on(&q);
     int              done = 0, edc = 1, convert = 0, conv_failed = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc, &convert);
 #if H5_VERS_MAJOR >= 2
@@ -1865,7 +1822,7 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     /* A failed conversion is the read's error, as in H5Dread: its stack stays. */
     if (!conv_failed)
         H5Eclear2(H5E_DEFAULT);
-    quiet_off(&q);
+    tb_quiet_off(&q);
     if (conv_failed) {
         *ret_out = -1;
         return TB_ANSWERED;
