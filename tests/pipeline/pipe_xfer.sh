@@ -24,6 +24,9 @@ turbo "$bin" read A.h5 > rt.txt 2> rt.err
 grep -q 'cb-handle ret=0 cb=[1-9]' rs.txt || fail "no conversion exception was raised (the test would prove little)"
 grep -q 'cb-abort ret=-1' rs.txt || fail "no conversion was aborted by the callback"
 diff rs.txt rt.txt > diff.txt || { head -20 diff.txt; fail "h5turbo reads differ from stock HDF5's ($(grep -c '^<' diff.txt) reads)"; }
+# What HDF5 printed too (the aborted conversions' error stacks): h5turbo's own probes of the
+# program's transfer lists must add nothing.
+diff rs.err rt.err > diff.txt || { head -20 diff.txt; fail "h5turbo's run printed something else on stderr than stock's"; }
 grep -q 'pipeline writes=0 reads=[1-9].* fallbacks=0 .*converted_reads=[1-9]' stats.log ||
   { cat stats.log; fail "the pipeline converted nothing (or fell back)"; }
 want_fwd=0
