@@ -8,9 +8,7 @@
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-export TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+mpi_workdir
 
 for md in 0 1; do # independent metadata I/O, then collective metadata reads and writes
   rc=0; TB_COLL_MD=$md mpi_stock "$np" "$TB_MPI_PROG" write native.h5 > native.out 2>&1 || rc=$?

@@ -12,9 +12,7 @@
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-export TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+mpi_workdir
 [ -d "$TB_PLUGIN_DIR/mpi" ] || fail "no MPI add-on in $TB_PLUGIN_DIR/mpi (CMake found no MPI?)"
 cp -r "$TB_PLUGIN_DIR" "$tmp/plugins-no-addon"
 rm -rf "$tmp/plugins-no-addon/mpi"

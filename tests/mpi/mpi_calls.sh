@@ -10,9 +10,7 @@
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}" "${TB_COUNT_MPI_CALLS:?}"
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-cd "$tmp"
-export TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+mpi_workdir
 opens=5
 calls() { grep '^tb_mpi_calls ' "$1" | sort; }
 # own FILE FIELD — the field of the add-on's line of every rank, one per line.

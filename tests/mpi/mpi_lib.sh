@@ -52,3 +52,12 @@ mpi_turbo() {
   fi
   return $rc
 }
+
+# mpi_workdir — for the tests of this project's MPI programs: a temporary folder ($tmp), removed at
+# exit and made the current one, and a 60 s default time limit for each run.
+mpi_workdir() {
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  cd "$tmp"
+  export TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
+}
