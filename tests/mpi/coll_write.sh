@@ -3,8 +3,9 @@
 # shuffle+DEFLATE+fletcher32 write through the MPI-IO driver on NP ranks under h5turbo. With the
 # pipeline running on MPI-IO files it hung in H5Fclose (rank 0 in MPI_File_set_size, rank 1 in the
 # metadata-flush barrier); now it must finish in time, every rank's H5TURBO_DEBUG must say why the
-# pipeline and (for writing, and for collective metadata reads) the index are off, and the file must hold what stock HDF5 writes (serial h5dump,
-# whose zlib decodes the streams h5turbo's engines wrote in native's filter pipeline on every rank).
+# pipeline and (for writing, and for collective metadata reads) the index are off, and the file
+# must hold what stock HDF5 writes (serial h5dump, whose zlib decodes the streams h5turbo's engines
+# wrote in native's filter pipeline on every rank).
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
