@@ -132,16 +132,16 @@ file_fingerprint(tb_obj_t *file, unsigned long *fileno_out, uint8_t *root_token_
 }
 
 /* stat of the file an open reads. With the POSIX driver (sec2), of its descriptor: the file HDF5
- * actually opened, whatever happened to its name since. A driver doing MPI I/O (`mpi`) has no
+ * actually opened, whatever happened to its name since. A driver doing MPI I/O (file_mpi) has no
  * descriptor (its handle is an MPI_File), so of the name HDF5 opened (the in-file fingerprint the
  * sidecar records must still match what this open reads). TB_OK; TB_ERR_HDF5 (no handle), TB_ERR_IO
  * (stat failed) or TB_ERR_UNSUPPORTED (not a regular file, or another driver), errors cleared. */
 static tb_status_t
-file_stat(void *file_under, hid_t vol, const char *name, bool mpi, struct stat *st)
+file_stat(tb_obj_t *file, const char *name, struct stat *st)
 {
-    if (mpi) {
+    if (file->ctx->file_mpi) {
         H5VL_class_value_t value = (H5VL_class_value_t)-1;
-        if (H5VLget_value(vol, &value) < 0 || value != H5_VOL_NATIVE) {
+        if (H5VLget_value(file->under_vol_id, &value) < 0 || value != H5_VOL_NATIVE) {
             H5Eclear2(H5E_DEFAULT);
             return TB_ERR_UNSUPPORTED;
         }
@@ -149,7 +149,7 @@ file_stat(void *file_under, hid_t vol, const char *name, bool mpi, struct stat *
             return TB_ERR_IO;
     }
     else {
-        int fd = tb_file_sec2_fd(file_under, vol);
+        int fd = tb_file_sec2_fd(file);
         if (fd < 0)
             return TB_ERR_HDF5;
         if (fstat(fd, st) != 0)
@@ -203,13 +203,14 @@ adopt_sidecar(tb_ix_data_t *d, void *buf, size_t n, const char *where)
 {
     /* Decoded straight into d (one pass over the bytes), dropped again if it is not sound. */
     tb_ix_identity_t sid;
-    tb_status_t      st = tb_sidecar_decode(buf, n, &sid, d);
-    if (st == TB_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0)
-        st = TB_ERR_CORRUPT; /* (the store checked the header already) */
-    if (st != TB_OK) {
+    tb_status_t      st    = tb_sidecar_decode(buf, n, &sid, d);
+    bool             other = st == TB_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0;
+    /* (another file: the store checked the header already, so only bytes another rank read, of
+     * its own copy at this name, get here) */
+    if (st != TB_OK || other) {
         tb_ix_data_clear(d);
         tb_ix_stats.sidecar_rejects++;
-        tb_sc_note(&d->policy, st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, where);
+        tb_sc_note(&d->policy, other ? TB_SC_STALE : st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, where);
         free(buf);
         return;
     }
@@ -327,7 +328,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     unsigned long         fileno  = 0;
     struct tb_index_file *f       = NULL;
     memset(&id, 0, sizeof(id));
-    if (ix_disabled || file_stat(file->under, file->under_vol_id, name, ctx->file_mpi, &st) != TB_OK)
+    if (ix_disabled || file_stat(file, name, &st) != TB_OK)
         goto skip;
     identity_from_stat(&st, &id);
     if (file_fingerprint(file, &fileno, id.root_token, persist ? &id.eoa : NULL) != TB_OK) {
@@ -398,7 +399,7 @@ skip:
 }
 
 void
-tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol)
+tb_ix_check_unchanged(struct tb_index_file *f, tb_obj_t *file)
 {
     tb_ix_data_t *d = f->d;
     if (!d->persist)
@@ -407,7 +408,7 @@ tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol)
      * (same inode) changes size, mtime or ctime. */
     struct stat       st;
     tb_ix_identity_t now = d->file.id;
-    if (file_stat(file_under, vol, d->file.path, f->mpi, &st) == TB_OK)
+    if (file_stat(file, d->file.path, &st) == TB_OK)
         identity_from_stat(&st, &now);
     else
         now.size = ~d->file.id.size;

@@ -109,7 +109,7 @@ void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets
 
 /* The application closes an open of a read-only file: if what HDF5 reads changed since it was
  * opened (a rewrite in place), no sidecar is written for it. */
-void tb_ix_check_unchanged(struct tb_index_file *f, void *file_under, hid_t vol);
+void tb_ix_check_unchanged(struct tb_index_file *f, tb_obj_t *file);
 
 /* index_mpi.c. What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
  * (malloc'd), or a miss. */

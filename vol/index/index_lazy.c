@@ -244,7 +244,7 @@ tb_index_file_closing(tb_obj_t *file)
     struct tb_index_file *f = file->ctx->index;
     if (!f || f->file_under != file->under)
         return;
-    tb_ix_check_unchanged(f, file->under, file->under_vol_id);
+    tb_ix_check_unchanged(f, file);
     /* No longer sure the file below stays open: every lazy object of this open becomes real now
      * (they then keep it open as native's would), and no more are handed out. */
     while (f->lazies) {

@@ -25,6 +25,7 @@ tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg)
     ctx->refs         = 1;
     ctx->under_vol_id = under_vol_id;
     ctx->cfg          = *cfg;
+    ctx->sec2_fd      = -2;
     ctx_live++;
     return ctx;
 }

@@ -28,7 +28,9 @@ typedef struct tb_ctx {
                                         * started); objects reached through external links share
                                         * their parent's. The chunk pipeline reads it. */
     bool                  file_mpi;    /* the file's driver does MPI I/O (tb_fapl_uses_mpi, asked
-                                        * once at the open): the pipeline and the index stay off */
+                                        * once at the open): the pipeline stays off, the index
+                                        * serves read-only opens only (index.c) */
+    int                   sec2_fd;     /* tb_file_sec2_fd's answer for the file, -2 until asked */
     const H5VL_class_t   *term_cls;    /* the terminal connector's class, once asked of a real
                                         * object (the same for every object of the context):
                                         * HDF5's "is this native?" checks need no real object */
@@ -197,9 +199,11 @@ haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
  * read it. Borrowed (never closed by the caller); H5I_INVALID_HID when native refuses (error
  * cleared). */
 hid_t tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id);
-/* The descriptor of a file the native connector below opened with the POSIX (sec2) driver, for
- * fstat and pread; -1 for another connector or driver (errors on the stack kept). */
-int tb_file_sec2_fd(void *file_under, hid_t vol);
+/* The descriptor of a file (one the application opened: its wrapper) that the native connector
+ * below opened with the POSIX (sec2) driver, for fstat and pread; -1 for another connector or
+ * driver (errors on the stack kept). Asked once per open (the question copies the file's access
+ * list): the answer is kept in the file's context. */
+int tb_file_sec2_fd(tb_obj_t *file);
 /* Whether a transfer list sets a data transform (the defaults do not). The failed query of a
  * list without one is cleared from the error stack: for callers whose stack holds nothing of
  * theirs yet (a callback before any failure, or inside tb_err_save/restore). */

@@ -102,8 +102,8 @@ tb_fapl_uses_mpi(hid_t fapl_id)
     return (tb_fapl_driver_features(fapl_id) & H5FD_FEAT_HAS_MPI) != 0;
 }
 
-int
-tb_file_sec2_fd(void *file_under, hid_t vol)
+static int
+sec2_fd_of(void *file_under, hid_t vol)
 {
     H5VL_class_value_t value = (H5VL_class_value_t)-1;
     if (H5VLget_value(vol, &value) < 0 || value != H5_VOL_NATIVE)
@@ -128,6 +128,14 @@ tb_file_sec2_fd(void *file_under, hid_t vol)
         fd = *(int *)handle;
     tb_err_restore(saved);
     return fd;
+}
+
+int
+tb_file_sec2_fd(tb_obj_t *file)
+{
+    if (file->ctx->sec2_fd == -2)
+        file->ctx->sec2_fd = sec2_fd_of(file->under, file->under_vol_id);
+    return file->ctx->sec2_fd;
 }
 
 bool

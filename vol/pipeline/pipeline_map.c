@@ -28,7 +28,7 @@ tb_pipe_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl
     (void)fapl_id;
     if (created || (flags & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ | H5F_ACC_SWMR_WRITE)) || !file->ctx->cfg.pipeline)
         return;
-    int fd = tb_file_sec2_fd(file->under, file->under_vol_id);
+    int fd = tb_file_sec2_fd(file);
     if (fd < 0)
         return;
     hid_t saved = tb_err_save();
