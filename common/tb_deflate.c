@@ -2,6 +2,7 @@
  * (libdeflate compressors hold large match finders, ISA-L streams hash tables), so each thread
  * keeps its own, created on first use and freed when the thread exits. */
 #include "tb_deflate.h"
+#include "tb_threadpool.h"
 
 #include <libdeflate.h>
 #include <math.h>
@@ -237,9 +238,9 @@ isal_run(codec_ctx_t *c, int level, size_t tokens, int wrap, int last, const uin
     return TB_OK;
 }
 
+/* c's ISA-L stream and level buffer, made for `level` on first use. */
 static tb_status_t
-isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_deflate_layout_t *layout, void *dst,
-              size_t cap, size_t *out)
+isal_ready(codec_ctx_t *c, int level)
 {
     size_t need = isal_level_buf_nbytes(level);
     if (!c->isal && !(c->isal = malloc(sizeof(*c->isal))))
@@ -251,6 +252,15 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
             return TB_ERR_NOMEM;
         c->isal_level_buf_nbytes = need;
     }
+    return TB_OK;
+}
+
+static tb_status_t
+isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_deflate_layout_t *layout, void *dst,
+              size_t cap, size_t *out)
+{
+    if (isal_ready(c, level) != TB_OK)
+        return TB_ERR_NOMEM;
     if (n > UINT32_MAX || cap > UINT32_MAX)
         return TB_ERR_CODEC; /* ISA-L counts in 32 bits; the caller falls back */
 
@@ -351,6 +361,97 @@ tb_deflate_compress_unknown(int level, const void *src, size_t n, void *dst, siz
         return TB_ERR_ARG;
     codec_ctx_t *c = my_ctx();
     return c ? libdeflate_level(c, level, src, n, dst, cap, out) : TB_ERR_NOMEM;
+}
+
+#ifdef H5TURBO_HAVE_ISAL
+/* Pieces of one parallel compression: runs of whole byte planes, each coded by the thread that
+ * takes it, into its own buffer, as raw DEFLATE ending on a sync flush (the last one: final). */
+typedef struct {
+    int            level;
+    const uint8_t *src;
+    size_t         npieces;
+    size_t        *from, *len, *cap, *got;
+    uint8_t      **out;
+    tb_status_t   *st;
+} pieces_job_t;
+
+static void
+compress_piece(void *arg, size_t i)
+{
+    pieces_job_t  *j  = arg;
+    codec_ctx_t   *c  = my_ctx();
+    const uint8_t *in = j->src + j->from[i];
+    if (!c || isal_ready(c, j->level) != TB_OK || !(j->out[i] = malloc(j->cap[i]))) {
+        j->st[i] = TB_ERR_NOMEM;
+        return;
+    }
+    pthread_once(&nlog2n_once, make_nlog2n);
+    size_t tokens = lane_drifts(in, j->len[i], 1) ? ADAPT_TOKENS : 0;
+    j->st[i] = isal_run(c, j->level, tokens, 0, i + 1 == j->npieces, in, j->len[i], j->out[i], j->cap[i], &j->got[i]);
+}
+#endif
+
+tb_status_t
+tb_deflate_compress_threads(int level, const void *src, size_t n, const tb_deflate_layout_t *layout,
+                            unsigned threads, void *dst, size_t cap, size_t *out, unsigned *pieces_out)
+{
+    *pieces_out = 1;
+#ifdef H5TURBO_HAVE_ISAL
+    enum { max_pieces = 16, min_piece = 64 * 1024 };
+    size_t es = layout && layout->shuffled ? layout->elem_nbytes : 0;
+    size_t np = threads < max_pieces ? threads : max_pieces;
+    if (np > es)
+        np = es;
+    if (np > n / min_piece)
+        np = n / min_piece;
+    if (np >= 2 && use_isal(level) && n <= UINT32_MAX && cap >= 6) {
+        size_t       plane = n / es, from[max_pieces], len[max_pieces], pcap[max_pieces], got[max_pieces];
+        uint8_t     *pout[max_pieces];
+        tb_status_t  st[max_pieces];
+        pieces_job_t job = {level, src, np, from, len, pcap, got, pout, st};
+        for (size_t i = 0; i < np; i++) {
+            size_t p0 = i * es / np, p1 = (i + 1) * es / np;
+            from[i]   = p0 * plane;
+            len[i]    = (i + 1 == np ? n : p1 * plane) - from[i];
+            pcap[i]   = tb_deflate_bound(len[i]);
+            pout[i]   = NULL;
+            st[i]     = TB_ERR_CODEC;
+        }
+        tb_parallel_for(np, (unsigned)np, compress_piece, &job);
+        uint8_t    *o    = dst;
+        size_t      used = 2;
+        tb_status_t all  = TB_OK;
+        o[0]             = 0x78; /* deflate, 32 KiB window */
+        o[1]             = 0x01; /* fastest; (0x78 * 256 + 0x01) % 31 == 0 */
+        for (size_t i = 0; i < np; i++) {
+            if (all == TB_OK && st[i] != TB_OK)
+                all = st[i];
+            else if (all == TB_OK && got[i] > cap - 4 - used)
+                all = TB_ERR_CODEC;
+            else if (all == TB_OK) {
+                memcpy(o + used, pout[i], got[i]);
+                used += got[i];
+            }
+            free(pout[i]);
+        }
+        if (all == TB_OK) {
+            uint32_t adler = isal_adler32(1, src, n);
+            o[used++]      = (uint8_t)(adler >> 24);
+            o[used++]      = (uint8_t)(adler >> 16);
+            o[used++]      = (uint8_t)(adler >> 8);
+            o[used++]      = (uint8_t)adler;
+            *out           = used;
+            *pieces_out    = (unsigned)np;
+            return TB_OK;
+        }
+        if (all == TB_ERR_NOMEM)
+            return all;
+        /* (a piece did not fit: in one piece below it may) */
+    }
+#else
+    (void)threads;
+#endif
+    return tb_deflate_compress_layout(level, src, n, layout, dst, cap, out);
 }
 
 tb_status_t

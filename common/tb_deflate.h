@@ -32,6 +32,17 @@ tb_status_t tb_deflate_compress_layout(int level, const void *src, size_t src_nb
                                          const tb_deflate_layout_t *layout, void *dst, size_t dst_cap,
                                          size_t *dst_nbytes_out);
 
+/* tb_deflate_compress_layout on up to `threads` threads (the caller's included, through the
+ * process's pool), for shuffled data of multi-byte elements at ISA-L's levels (1-3): runs of whole
+ * byte planes of 64 KiB or more, each coded on its own into raw DEFLATE that ends on a sync flush,
+ * joined in one zlib stream (header, pieces, Adler-32 of all of src: what pigz does). A piece does
+ * not match into the one before it (planes of shuffled data rarely repeat each other). Anything
+ * else, or threads <= 1: tb_deflate_compress_layout. *pieces_out: how many pieces were coded (1:
+ * the whole in one). */
+tb_status_t tb_deflate_compress_threads(int level, const void *src, size_t src_nbytes,
+                                        const tb_deflate_layout_t *layout, unsigned threads, void *dst,
+                                        size_t dst_cap, size_t *dst_nbytes_out, unsigned *pieces_out);
+
 /* tb_deflate_compress for bytes whose layout is not known (another filter may have shuffled
  * them: HDF5's own filter pipeline does not say): libdeflate at every level, whose blocks adapt
  * to the data as zlib's do (ISA-L's default blocks lose up to a sixth on shuffled planes). */

@@ -6,6 +6,7 @@
 # write and read seconds (median of REPS, default 3, stock and h5turbo taking turns), the ratios
 # and the stored bytes; the data read back must equal what was written, and the file h5turbo
 # wrote must equal stock's under h5diff (serial stock HDF5: its zlib decoding h5turbo's streams).
+# MPI_EXTRA: more mpiexec options (e.g. "--bind-to none", so that a rank may use more cores).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
@@ -16,7 +17,7 @@ plugins=${PLUGINS:-$build/plugins}
 h5diff=${H5DIFF:-$HOME/.cache/h5turbo/deps/hdf5-1.14.5/bin/h5diff}
 levels=${LEVELS:-1 4}; ranks=${RANKS:-2}; frames=${FRAMES:-32}; reps=${REPS:-3}
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT
-mpi=(mpiexec --allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0 --mca mpi_yield_when_idle 1)
+mpi=(mpiexec --allow-run-as-root --oversubscribe --mca fbtl_posix_read_datasieving 0 --mca mpi_yield_when_idle 1 ${MPI_EXTRA:-})
 unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH
 export XDG_CACHE_HOME="$work/cache"
 median() { tr ' ' '\n' | grep -v '^$' | sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2] + v[NR/2+1]) / 2}'; }

@@ -81,8 +81,11 @@ cmd_write(const char *path, int nranks, int coll_md)
     hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
     CHECK(file);
     check_fapl_unchanged(fapl, before);
-    hsize_t dims[2]  = {(hsize_t)nranks * ROWS_PER_RANK, COLS};
-    hsize_t chunk[2] = {CHUNK_ROWS, COLS};
+    /* TB_CHUNK_ROWS: larger chunks (up to a rank's rows), which the filters may code in pieces. */
+    const char *rows     = getenv("TB_CHUNK_ROWS");
+    hsize_t     dims[2]  = {(hsize_t)nranks * ROWS_PER_RANK, COLS};
+    hsize_t     chunk[2] = {rows && atoi(rows) > 0 && atoi(rows) <= ROWS_PER_RANK ? (hsize_t)atoi(rows) : CHUNK_ROWS,
+                            COLS};
     hid_t   space    = H5Screate_simple(2, dims, NULL);
     hid_t   dcpl     = H5Pcreate(H5P_DATASET_CREATE);
     CHECK(space);

@@ -1,7 +1,8 @@
 /* test_deflate.c — tb_deflate writes zlib streams that zlib decodes, decodes zlib's own streams
  * at every level, with ISA-L and with libdeflate; streams with blocks adapted to the data's
  * layout (shuffled planes coded as separate pieces, or small blocks) are standard zlib streams
- * too, and on shuffled float32 detector frames no bigger than 1.05x zlib's at level 1; and bad
+ * too, also coded in pieces on several threads, and on shuffled float32 detector frames no bigger
+ * than 1.05x zlib's at level 1; and bad
  * input (truncated, flipped bytes, wrong Adler-32, output larger than expected) is an error,
  * never a crash or an overrun. */
 #include "tb_deflate.h"
@@ -34,18 +35,33 @@ detector_frame(uint8_t *b, size_t npix, size_t elem_nbytes)
     }
 }
 
-/* tb_deflate_compress_layout's stream, as zlib and as we decode it. */
+/* tb_deflate_compress_layout's stream (with `threads` > 0: tb_deflate_compress_threads'), as zlib
+ * and as we decode it. */
 static size_t
-check_layout(int level, const uint8_t *src, size_t n, const tb_deflate_layout_t *layout, uint8_t *dst, uint8_t *back)
+check_threads(int level, const uint8_t *src, size_t n, const tb_deflate_layout_t *layout, unsigned threads,
+              uint8_t *dst, uint8_t *back)
 {
-    size_t out = 0, got = 0;
-    ASSERT_EQ(tb_deflate_compress_layout(level, src, n, layout, dst, tb_deflate_bound(n), &out), TB_OK);
+    size_t   out = 0, got = 0;
+    unsigned pieces = 0;
+    if (threads) {
+        ASSERT_EQ(tb_deflate_compress_threads(level, src, n, layout, threads, dst, tb_deflate_bound(n), &out, &pieces),
+                  TB_OK);
+        ASSERT(pieces >= 1 && pieces <= threads);
+    }
+    else
+        ASSERT_EQ(tb_deflate_compress_layout(level, src, n, layout, dst, tb_deflate_bound(n), &out), TB_OK);
     uLongf zn = (uLongf)n;
     ASSERT_EQ(uncompress(back, &zn, dst, (uLong)out), Z_OK);
     ASSERT(zn == n && memcmp(back, src, n) == 0);
     ASSERT_EQ(tb_deflate_decompress(dst, out, back, n, &got), TB_OK);
     ASSERT(got == n && memcmp(back, src, n) == 0);
     return out;
+}
+
+static size_t
+check_layout(int level, const uint8_t *src, size_t n, const tb_deflate_layout_t *layout, uint8_t *dst, uint8_t *back)
+{
+    return check_threads(level, src, n, layout, 0, dst, back);
 }
 
 static void
@@ -70,8 +86,12 @@ test_layouts(void)
                         tb_shuffle(raw, src, n, es);
                     else
                         memcpy(src, raw, n);
-                    for (int level = 1; level <= 4; level++)
+                    for (int level = 1; level <= 4; level++) {
                         check_layout(level, src, n, &layout, dst, back);
+                        /* in pieces of planes on 2, 3 and 16 threads */
+                        for (unsigned t = 2; t <= 16; t = t == 3 ? 16 : t + 1)
+                            check_threads(level, src, n, &layout, t, dst, back);
+                    }
                 }
             }
         /* Element sizes past what the engine adapts to, and none, code as before. */

@@ -28,20 +28,20 @@ static void
 print_stats(void *ctx)
 {
     const tb_pipe_stats_t *s = &tb_pipe_stats_g;
-    size_t                 nf, nu;
+    size_t                 nf, nu, np;
     (void)ctx;
-    tb_pipe_native_filter_counts(&nf, &nu);
+    tb_pipe_native_filter_counts(&nf, &nu, &np);
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu app_cpu_ms=%.1f "
             "codec_app_cpu_ms=%.1f "
-            "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu\n",
+            "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
             s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
             (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
-            (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu);
+            (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu, np);
     stats_registered = 0;
 }
 

@@ -58,6 +58,6 @@ void tb_pipe_stats(tb_pipe_stats_t *out);
  * chunks native filters itself (pipeline_filters.c); once per process, said with `debug`. The
  * chunks those filters encoded and decoded since. */
 void tb_pipe_native_filters_install(int debug);
-void tb_pipe_native_filter_counts(size_t *filtered_out, size_t *unfiltered_out);
+void tb_pipe_native_filter_counts(size_t *filtered_out, size_t *unfiltered_out, size_t *pieced_out);
 
 #endif

@@ -8,10 +8,12 @@
 #include "pipeline_int.h"
 #include "tb_deflate.h"
 #include "tb_fletcher32.h"
+#include "tb_config.h"
 #include "tb_shuffle.h"
 
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* HDF5's own routine behind H5Zregister, which refuses to replace the predefined filters (numbers
@@ -19,14 +21,16 @@
  * symbols (how HDF5 builds itself). Absent: native's filters stay. */
 extern herr_t H5Z_register(const H5Z_class2_t *cls) __attribute__((weak));
 
-/* Chunks the installed filters encoded and decoded (any thread HDF5 runs them on). */
-static size_t filtered, unfiltered;
+/* Chunks the installed filters encoded and decoded (any thread HDF5 runs them on), and those the
+ * deflate filter coded in pieces on several threads. */
+static size_t filtered, unfiltered, pieced;
 
 void
-tb_pipe_native_filter_counts(size_t *filtered_out, size_t *unfiltered_out)
+tb_pipe_native_filter_counts(size_t *filtered_out, size_t *unfiltered_out, size_t *pieced_out)
 {
     *filtered_out   = __atomic_load_n(&filtered, __ATOMIC_RELAXED);
     *unfiltered_out = __atomic_load_n(&unfiltered, __ATOMIC_RELAXED);
+    *pieced_out     = __atomic_load_n(&pieced, __ATOMIC_RELAXED);
 }
 
 /* What the shuffle filter last produced on this thread. HDF5 runs a chunk's filters one after
@@ -37,6 +41,26 @@ static __thread struct {
     const void *buf;
     size_t      nbytes, elem_nbytes;
 } shuffled;
+
+/* Threads the deflate filter may use for one chunk: H5TURBO_THREADS (or BLOSC_NTHREADS) when
+ * set; otherwise this process's cores shared among the MPI ranks on its node (OpenMPI's and
+ * MPICH's local rank counts), so that ranks with a core each keep to their one. */
+static unsigned
+filter_threads(void)
+{
+    static unsigned n; /* (asked on the application's thread: filters run there) */
+    if (n)
+        return n;
+    bool        asked = getenv("H5TURBO_THREADS") || getenv("BLOSC_NTHREADS");
+    unsigned    t     = asked ? tb_threads_from_env() : tb_cpu_count();
+    const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
+    if (!local)
+        local = getenv("MPI_LOCALNRANKS");
+    long ranks = local ? strtol(local, NULL, 10) : 1;
+    if (!asked && ranks > 1)
+        t = (unsigned)(t / (unsigned long)ranks);
+    return n = t ? t : 1;
+}
 
 /* Hands *buf over for out (of out_size bytes), as a filter must: both HDF5's allocations. */
 static void
@@ -90,7 +114,7 @@ filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], siz
     }
     /* Whether the shuffle filter ran before, and on what element size, this filter is not told;
      * it knows when the shuffle was ours (its buffer). Then levels 1 and 2 are coded by ISA-L's
-     * level 3 over the planes (bench/mpi/filters.sh, shuffled uint16 frames: 0.95x and 1.02x
+     * level 3 over the planes, runs of planes on several threads where the rank has the cores (bench/mpi/filters.sh, shuffled uint16 frames: 0.95x and 1.02x
      * zlib's bytes at 2.5x-2.6x its speed, where ISA-L's level 1 stores 1.17x and libdeflate's
      * level 1 runs at 1.7x); anything else by libdeflate at the level asked (ISA-L's default
      * blocks store shuffled planes up to 17 % larger than zlib, and its level 3 beyond 1.05x
@@ -100,7 +124,10 @@ filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], siz
     shuffled.buf       = NULL;
     if (planes && cd_values[0] >= 1 && cd_values[0] <= 2 && strcmp(tb_deflate_engine(3), "isa-l") == 0) {
         tb_deflate_layout_t layout = {shuffled.elem_nbytes, 1};
-        st = tb_deflate_compress_layout(3, *buf, nbytes, &layout, out, cap, &got);
+        unsigned            pieces = 1;
+        st = tb_deflate_compress_threads(3, *buf, nbytes, &layout, filter_threads(), out, cap, &got, &pieces);
+        if (st == TB_OK && pieces > 1)
+            __atomic_fetch_add(&pieced, 1, __ATOMIC_RELAXED);
     }
     else
         st = tb_deflate_compress_unknown((int)cd_values[0], *buf, nbytes, out, cap, &got);
