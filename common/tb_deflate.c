@@ -255,6 +255,28 @@ isal_ready(codec_ctx_t *c, int level)
     return TB_OK;
 }
 
+/* The frame of a zlib stream made of raw DEFLATE pieces: its 2-byte header (deflate, 32 KiB
+ * window, "fastest"), and the Adler-32 of all of src after the pieces. Each returns the bytes
+ * written at o. */
+static size_t
+zlib_head(uint8_t *o)
+{
+    o[0] = 0x78;
+    o[1] = 0x01; /* (0x78 * 256 + 0x01) % 31 == 0 */
+    return 2;
+}
+
+static size_t
+zlib_tail(uint8_t *o, const void *src, size_t n)
+{
+    uint32_t adler = isal_adler32(1, src, n);
+    o[0]           = (uint8_t)(adler >> 24);
+    o[1]           = (uint8_t)(adler >> 16);
+    o[2]           = (uint8_t)(adler >> 8);
+    o[3]           = (uint8_t)adler;
+    return 4;
+}
+
 static tb_status_t
 isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_deflate_layout_t *layout, void *dst,
               size_t cap, size_t *out)
@@ -291,9 +313,7 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
      * of shuffled data rarely repeat each other. */
     if (cap < 6)
         return TB_ERR_CODEC;
-    o[0]        = 0x78; /* deflate, 32 KiB window */
-    o[1]        = 0x01; /* fastest; (0x78 * 256 + 0x01) % 31 == 0 */
-    size_t used = 2;
+    size_t used = zlib_head(o);
     for (size_t k = 0; k < es;) {
         size_t end = k + 1;
         while (end < es && drifts[end] == drifts[k])
@@ -306,12 +326,7 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
         used += got;
         k = end;
     }
-    uint32_t adler = isal_adler32(1, in, n);
-    o[used++]      = (uint8_t)(adler >> 24);
-    o[used++]      = (uint8_t)(adler >> 16);
-    o[used++]      = (uint8_t)(adler >> 8);
-    o[used++]      = (uint8_t)adler;
-    *out           = used;
+    *out = used + zlib_tail(o + used, in, n);
     return TB_OK;
 }
 #endif
@@ -419,10 +434,8 @@ tb_deflate_compress_threads(int level, const void *src, size_t n, const tb_defla
         }
         tb_parallel_for(np, (unsigned)np, compress_piece, &job);
         uint8_t    *o    = dst;
-        size_t      used = 2;
+        size_t      used = zlib_head(o);
         tb_status_t all  = TB_OK;
-        o[0]             = 0x78; /* deflate, 32 KiB window */
-        o[1]             = 0x01; /* fastest; (0x78 * 256 + 0x01) % 31 == 0 */
         for (size_t i = 0; i < np; i++) {
             if (all == TB_OK && st[i] != TB_OK)
                 all = st[i];
@@ -435,13 +448,8 @@ tb_deflate_compress_threads(int level, const void *src, size_t n, const tb_defla
             free(pout[i]);
         }
         if (all == TB_OK) {
-            uint32_t adler = isal_adler32(1, src, n);
-            o[used++]      = (uint8_t)(adler >> 24);
-            o[used++]      = (uint8_t)(adler >> 16);
-            o[used++]      = (uint8_t)(adler >> 8);
-            o[used++]      = (uint8_t)adler;
-            *out           = used;
-            *pieces_out    = (unsigned)np;
+            *out        = used + zlib_tail(o + used, src, n);
+            *pieces_out = (unsigned)np;
             return TB_OK;
         }
         if (all == TB_ERR_NOMEM)
