@@ -340,7 +340,6 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     f->fileno      = fileno;
     f->standin_vol = H5I_INVALID_HID;
     f->debug       = ctx->cfg.debug;
-    f->mpi         = ctx->file_mpi;
 
     pthread_mutex_lock(&registry_mu);
     tb_ix_data_t *d     = registry;

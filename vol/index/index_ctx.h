@@ -64,9 +64,6 @@ struct tb_index_file {
     /* Whether native has converted a variable-length string of this open for a read (the first
      * such read of a cached attribute is forwarded: index_attr.c says why). */
     bool vstr_converted;
-    /* The file's driver does MPI I/O (read-only, independent metadata reads: tb_index_file_opened):
-     * its identity is taken by name, and collective transfers of data are never answered here. */
-    bool mpi;
 };
 
 /* Per wrapper (o->idx): which file object it is, learned once. */

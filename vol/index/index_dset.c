@@ -559,7 +559,7 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
 {
     tb_ix_lazy_t       *lz;
     const tb_ix_dset_t *x = lazy_record(o, &lz);
-    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id, false, lz->node.f->mpi))
+    if (!x || !(x->have & TB_IX_DS_VALUE) || !buf || !dxpl_neutral(dxpl_id, false, o->ctx->file_mpi))
         return TB_FORWARD;
     uint64_t npoints;
     bool     done = false;

@@ -1489,7 +1489,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     }
     tb_pipe_register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    tb_quiet_t  q;
+    tb_quiet_t       q;
     tb_quiet_on(&q);
     int              done = 0, edc = 1, behind = 0, drain_failed = 0, convert = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
@@ -1763,7 +1763,7 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
     }
     tb_pipe_register_stats();
     uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    tb_quiet_t  q;
+    tb_quiet_t       q;
     tb_quiet_on(&q);
     int              done = 0, edc = 1, convert = 0, conv_failed = 0;
     tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc, &convert);

@@ -52,7 +52,7 @@ filter_threads(void)
     if (n)
         return n;
     bool        asked = getenv("H5TURBO_THREADS") || getenv("BLOSC_NTHREADS");
-    unsigned    t     = asked ? tb_threads_from_env() : tb_cpu_count();
+    unsigned    t     = tb_threads_from_env(); /* (the cores, when neither is set) */
     const char *local = getenv("OMPI_COMM_WORLD_LOCAL_SIZE");
     if (!local)
         local = getenv("MPI_LOCALNRANKS");
@@ -114,11 +114,11 @@ filter_deflate(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], siz
     }
     /* Whether the shuffle filter ran before, and on what element size, this filter is not told;
      * it knows when the shuffle was ours (its buffer). Then levels 1 and 2 are coded by ISA-L's
-     * level 3 over the planes, runs of planes on several threads where the rank has the cores (bench/mpi/filters.sh, shuffled uint16 frames: 0.95x and 1.02x
-     * zlib's bytes at 2.5x-2.6x its speed, where ISA-L's level 1 stores 1.17x and libdeflate's
-     * level 1 runs at 1.7x); anything else by libdeflate at the level asked (ISA-L's default
-     * blocks store shuffled planes up to 17 % larger than zlib, and its level 3 beyond 1.05x
-     * zlib's level 3 and up on those frames). */
+     * level 3 over the planes, runs of planes on several threads where the rank has the cores
+     * (bench/mpi/filters.sh, shuffled uint16 frames: 0.95x and 1.02x zlib's bytes at 2.5x-2.6x its
+     * speed, where ISA-L's level 1 stores 1.17x and libdeflate's level 1 runs at 1.7x); anything
+     * else by libdeflate at the level asked (ISA-L's default blocks store shuffled planes up to
+     * 17 % larger than zlib, and its level 3 beyond 1.05x zlib's level 3 and up on those frames). */
     tb_status_t st;
     bool        planes = shuffled.buf == *buf && shuffled.nbytes == nbytes;
     shuffled.buf       = NULL;
