@@ -715,11 +715,18 @@ ixd_ds_attrs(ixd_t *run, hid_t f, hid_t d)
     a = H5Aopen_by_idx(d, ".", H5_INDEX_NAME, H5_ITER_INC, 0, H5P_DEFAULT, H5P_DEFAULT);
     printf(" byidx0=%d", a >= 0);
     if (a >= 0) {
-        char nb[64] = "";
+        char nb[64] = "", pb[1024] = "";
         H5Aget_name(a, sizeof(nb), nb);
-        printf(":%s", nb);
+        H5Iget_name(a, pb, sizeof(pb)); /* (the dataset's path: the index's when it opened it) */
+        printf(":%s@%s", nb, pb);
         H5Aclose(a);
     }
+    /* napi5's form: by name from the object itself, "." (or "./."); named by the object's path. */
+    const char *self = strlen(an) % 2 ? "." : "./.";
+    a                = H5Aopen_by_name(d, self, an, H5P_DEFAULT, H5P_DEFAULT);
+    printf(" byname(%s)=%d", self, a >= 0);
+    if (a >= 0)
+        ixd_print_attr(f, a), H5Aclose(a);
     printf("\n");
 }
 

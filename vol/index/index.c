@@ -489,15 +489,15 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
-                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; named datatypes lazy=%zu "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu by_token=%zu; named datatypes lazy=%zu "
                     "materialised=%zu; %u objects %u attributes "
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
                     tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
                     tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
-                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.types_lazy,
-                    tb_ix_stats.types_materialised, d->nobj,
+                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.dsets_by_token,
+                    tb_ix_stats.types_lazy, tb_ix_stats.types_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
@@ -560,8 +560,20 @@ tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc,
 void
 tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc)
 {
-    if (!attr || !parent->idx || !parent->idx->path || loc->type != H5VL_OBJECT_BY_SELF)
+    if (!attr || !parent->idx || !parent->idx->path)
         return;
+    /* On the object itself: by self, or by a name of "." components only (napi5's
+     * H5Aopen_by_name(g, ".", ...)); native names the attribute by the object's path. */
+    const char *name = loc->type == H5VL_OBJECT_BY_NAME  ? loc->loc_data.loc_by_name.name
+                       : loc->type == H5VL_OBJECT_BY_IDX ? loc->loc_data.loc_by_idx.name
+                                                         : NULL;
+    if (loc->type != H5VL_OBJECT_BY_SELF) {
+        if (!name || name[0] != '.')
+            return;
+        for (const char *p = name; *p; p++)
+            if (*p == '.' ? (p[1] != '\0' && p[1] != '/') || (p > name && p[-1] != '/') : *p != '/')
+                return; /* (a component other than ".") */
+    }
     struct tb_index_obj *x = tb_ix_obj_state(attr);
     if (x && !x->path) {
         x->path  = strdup(parent->idx->path);
