@@ -194,6 +194,10 @@ hid_t  tb_ix_type_copy_rdonly(hid_t ft);
 /* The encoding of type t, from the shared table (copy it: the table goes at library close):
  * TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full). */
 tb_status_t tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
+/* Whether type t (a dataset's, not committed) equals `mem`, one of HDF5's predefined integer or
+ * floating-point types (what reads name), with the table's encoding of it (as tb_ix_type_encode
+ * would give for t): a look-up and an H5Tequal instead of a walk of the table. */
+bool tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out);
 /* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes), its
  * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for, or a
  * message version it cannot build back), or TB_ERR_HDF5. The dataspace message version is found

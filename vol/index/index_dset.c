@@ -341,15 +341,22 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
      * cacheable, or a variable-length string). Strings are kept as the application's read gave
      * them, when it read them into a type native would not have converted (tb_ix_vstr_mem_ok):
      * another read may still. */
-    bool vstr = false;
+    bool        vstr = false, as_mem = false;
+    const void *mem_enc;
+    size_t      mem_enc_n;
     if (x->have & TB_IX_DS_TYPE) {
         vstr = tb_ix_type_is_vstr(x->type_enc, x->type_nbytes);
         ft   = tb_ix_type_get(x->type_enc, x->type_nbytes);
     }
     else if (H5VLdataset_get(o->under, vol, &gt, DXPL, NULL) >= 0 && (t = gt.args.get_type.type_id) >= 0) {
-        vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
-        if (vstr || tb_ix_type_cacheable(t))
+        /* Read into the native type it is (a loader's common case): its encoding is known. */
+        if ((as_mem = tb_ix_type_as_predef(t, mem_type, &mem_enc, &mem_enc_n)))
             ft = t;
+        else {
+            vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+            if (vstr || tb_ix_type_cacheable(t))
+                ft = t;
+        }
     }
     if (ft < 0)
         goto done;
@@ -378,7 +385,9 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
-    if ((vstr ? keep_type(d, x, ft) : keep_cacheable_type(d, x, ft)) != TB_OK ||
+    if ((as_mem ? keep_part(d, x, TB_IX_DS_TYPE, mem_enc, mem_enc_n)
+                : vstr ? keep_type(d, x, ft)
+                       : keep_cacheable_type(d, x, ft)) != TB_OK ||
         (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
         goto done;
     const void *stored = buf; /* native converted nothing: these are the stored bytes */
@@ -389,7 +398,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         }
         stored = val;
     }
-    else if (H5Tequal(ft, mem_type) <= 0) {
+    else if (!as_mem && H5Tequal(ft, mem_type) <= 0) {
         hid_t all = H5S_ALL;
         void *dst = val = malloc(nbytes);
         if (!val || H5VLdataset_read(1, &o->under, vol, &ft, &all, &all, DXPL, &dst, NULL) < 0)

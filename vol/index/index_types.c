@@ -34,11 +34,21 @@ hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
+/* HDF5's predefined native integer and floating-point types, which no application can change or close,
+ * each with the table's entry of the type it equals (TB_IX_NONE: not asked yet). */
+typedef struct predef {
+    hid_t    id;
+    uint32_t k;
+} predef_t;
+static predef_t predefs[20];
+static int      npredef;
+
 /* At library close, before HDF5 closes the IDs: a re-initialised library starts a new table. */
 static void
 forget_types(void *ctx)
 {
     (void)ctx;
+    npredef = 0;
     hid_t saved = tb_err_save();
     for (uint32_t k = 0; k < ntypes; k++) {
         H5Tclose(types[k].id);
@@ -51,6 +61,16 @@ forget_types(void *ctx)
     atclose_registered = 0;
 }
 
+/* Registers forget_types with HDF5 once: false when HDF5 refuses. */
+static bool
+forget_at_close(void)
+{
+    if (!atclose_registered && H5atclose(forget_types, NULL) < 0)
+        return false;
+    atclose_registered = 1;
+    return true;
+}
+
 /* Adds the type encoded by enc[0..n) (copied), decoding it; its index in *k_out. TB_OK;
  * TB_ERR_UNSUPPORTED (the table is full), TB_ERR_NOMEM, TB_ERR_HDF5 (errors cleared), or
  * TB_ERR_CORRUPT when the decoded type's size is not the one the encoding declares. */
@@ -59,11 +79,8 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
 {
     if (ntypes >= TB_IX_MAX_TYPES)
         return TB_ERR_UNSUPPORTED;
-    if (!atclose_registered) {
-        if (H5atclose(forget_types, NULL) < 0)
-            return TB_ERR_HDF5;
-        atclose_registered = 1;
-    }
+    if (!forget_at_close())
+        return TB_ERR_HDF5;
     void       *arr;
     tb_status_t st = tb_ix_reserve(types, &typecap, (uint64_t)ntypes + 1, sizeof(*types), 16, &arr);
     if (st != TB_OK)
@@ -139,6 +156,50 @@ tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
     *enc_out = types[k].enc;
     *n_out   = types[k].n;
     return TB_OK;
+}
+
+/* The native types reads name, listed once per library initialisation. */
+static bool
+list_predefs(void)
+{
+    if (!forget_at_close()) /* (IDs of a re-initialised library are others) */
+        return false;
+    const hid_t ids[] = {H5T_NATIVE_DOUBLE, H5T_NATIVE_FLOAT,  H5T_NATIVE_INT,    H5T_NATIVE_UINT,
+                         H5T_NATIVE_LLONG,  H5T_NATIVE_ULLONG, H5T_NATIVE_LONG,   H5T_NATIVE_ULONG,
+                         H5T_NATIVE_SHORT,  H5T_NATIVE_USHORT, H5T_NATIVE_SCHAR,  H5T_NATIVE_UCHAR,
+                         H5T_NATIVE_INT8,   H5T_NATIVE_UINT8,  H5T_NATIVE_INT16,  H5T_NATIVE_UINT16,
+                         H5T_NATIVE_INT32,  H5T_NATIVE_UINT32, H5T_NATIVE_INT64,  H5T_NATIVE_UINT64};
+    npredef = 0;
+    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && npredef < (int)(sizeof(predefs) / sizeof(predefs[0])); i++)
+        predefs[npredef++] = (predef_t){ids[i], TB_IX_NONE};
+    return true;
+}
+
+bool
+tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out)
+{
+    if (!npredef && !list_predefs())
+        return false;
+    predef_t *p = NULL;
+    for (int i = 0; i < npredef && !p; i++)
+        if (predefs[i].id == mem)
+            p = &predefs[i];
+    if (!p || H5Tequal(t, mem) <= 0 || H5Tcommitted(t) != 0)
+        return false;
+    if (p->k == TB_IX_NONE) {
+        const void *enc;
+        size_t      n;
+        if (tb_ix_type_encode(mem, &enc, &n) != TB_OK)
+            return false;
+        for (uint32_t k = 0; k < ntypes; k++)
+            if (types[k].enc == enc)
+                p->k = k;
+    }
+    if (p->k == TB_IX_NONE)
+        return false;
+    *enc_out = types[p->k].enc;
+    *n_out   = types[p->k].n;
+    return true;
 }
 
 /* HDF5's own routine for what H5Dget_type/H5Aget_type hand out (a read-only copy), which the
