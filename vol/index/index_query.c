@@ -1410,7 +1410,7 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
     return 1;
 }
 
-/* H5Dopen2 of a dataset the index can reach but has no lazy form of yet (a first open): the real
+/* An open of a dataset the index can reach but has no lazy form of yet (a first open): the real
  * dataset, opened by its token instead of by name, which skips native's walk of the path (a
  * quarter of what an open by a path of a few links costs). HDF5 opens it as the named open would
  * (H5D_open, with the access list of the call's API context, which is the application's own);
@@ -1496,8 +1496,16 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         return NULL;
     H5I_type_t kind = wanted_kind(d, t, want);
     char      *path;
-    if (kind == H5I_BADID)
-        return want == H5I_DATASET ? open_dataset_by_token(o, d, &a, t, base, name, dxpl_id) : NULL;
+    if (kind == H5I_BADID) {
+        /* H5Dopen2, or H5Oopen (h5py's f[name]) of what the index knows is a dataset */
+        const tb_ix_obj_t *rec = &d->objs[t];
+        if (want != H5I_DATASET && !(want == H5I_BADID && rec->has_info && rec->type == H5O_TYPE_DATASET))
+            return NULL;
+        tb_obj_t *w = open_dataset_by_token(o, d, &a, t, base, name, dxpl_id);
+        if (w && opened_type_out)
+            *opened_type_out = H5I_DATASET;
+        return w;
+    }
     if (tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
     hid_t apl = H5I_INVALID_HID;
