@@ -489,15 +489,15 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
-                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu by_token=%zu; named datatypes lazy=%zu "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; named datatypes lazy=%zu "
                     "materialised=%zu; %u objects %u attributes "
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
                     tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
                     tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
-                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.dsets_by_token,
-                    tb_ix_stats.types_lazy, tb_ix_stats.types_materialised, d->nobj,
+                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.types_lazy,
+                    tb_ix_stats.types_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
