@@ -788,8 +788,9 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
 tb_status_t
 tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
 {
-    /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft: equal, a plain copy. */
-    htri_t eq = H5Tequal(ft, mem_type_id);
+    /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft, or the native type ft
+     * is (the table knows those): equal, a plain copy. */
+    htri_t eq = tb_ix_type_is_predef(ft, mem_type_id) ? 1 : H5Tequal(ft, mem_type_id);
     if (eq > 0) {
         memcpy(buf, value, nbytes);
         return TB_OK;

@@ -198,6 +198,9 @@ tb_status_t tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
  * floating-point types (what reads name), with the table's encoding of it (as tb_ix_type_encode
  * would give for t): a look-up and an H5Tequal instead of a walk of the table. */
 bool tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out);
+/* Whether ft, a type of the table (tb_ix_type_get), is the table's entry for predefined type mem:
+ * true proves them equal (H5Tequal) without asking; false says nothing. */
+bool tb_ix_type_is_predef(hid_t ft, hid_t mem);
 /* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes), its
  * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for, or a
  * message version it cannot build back), or TB_ERR_HDF5. The dataspace message version is found

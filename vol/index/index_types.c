@@ -23,6 +23,7 @@ typedef struct tentry {
 
 static tentry_t *types;
 static uint32_t  ntypes, typecap;
+static uint32_t  last_type; /* the entry tb_ix_type_get found last (ntypes or more: none) */
 static int       atclose_registered;
 
 static uint64_t
@@ -112,12 +113,15 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
 hid_t
 tb_ix_type_get(const void *enc, size_t n)
 {
+    /* Records of one file mostly share a type: the last one found is compared first. */
+    if (last_type < ntypes && types[last_type].n == n && memcmp(types[last_type].enc, enc, n) == 0)
+        return types[last_type].id;
     uint64_t h = hash_bytes(enc, n);
     for (uint32_t k = 0; k < ntypes; k++)
         if (types[k].hash == h && types[k].n == n && memcmp(types[k].enc, enc, n) == 0)
-            return types[k].id;
+            return types[last_type = k].id;
     uint32_t k;
-    return add_type(enc, n, h, &k) == TB_OK ? types[k].id : H5I_INVALID_HID;
+    return add_type(enc, n, h, &k) == TB_OK ? types[last_type = k].id : H5I_INVALID_HID;
 }
 
 /* Whether two equal types (H5Tequal) are the same string type: H5Tequal does not compare the
@@ -175,31 +179,47 @@ list_predefs(void)
     return true;
 }
 
-bool
-tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out)
+/* The table's entry for predefined type mem (found, or added, the first time), or NULL when mem
+ * is not one of those listed or the table cannot hold it. */
+static const tentry_t *
+predef_entry(hid_t mem)
 {
     if (!npredef && !list_predefs())
-        return false;
+        return NULL;
     predef_t *p = NULL;
     for (int i = 0; i < npredef && !p; i++)
         if (predefs[i].id == mem)
             p = &predefs[i];
-    if (!p || H5Tequal(t, mem) <= 0 || H5Tcommitted(t) != 0)
-        return false;
+    if (!p)
+        return NULL;
     if (p->k == TB_IX_NONE) {
         const void *enc;
         size_t      n;
         if (tb_ix_type_encode(mem, &enc, &n) != TB_OK)
-            return false;
+            return NULL;
         for (uint32_t k = 0; k < ntypes; k++)
             if (types[k].enc == enc)
                 p->k = k;
     }
-    if (p->k == TB_IX_NONE)
+    return p->k == TB_IX_NONE ? NULL : &types[p->k];
+}
+
+bool
+tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out)
+{
+    const tentry_t *e = predef_entry(mem);
+    if (!e || H5Tequal(t, mem) <= 0 || H5Tcommitted(t) != 0)
         return false;
-    *enc_out = types[p->k].enc;
-    *n_out   = types[p->k].n;
+    *enc_out = e->enc;
+    *n_out   = e->n;
     return true;
+}
+
+bool
+tb_ix_type_is_predef(hid_t ft, hid_t mem)
+{
+    const tentry_t *e = predef_entry(mem);
+    return e && e->id == ft;
 }
 
 /* HDF5's own routine for what H5Dget_type/H5Aget_type hand out (a read-only copy), which the
