@@ -573,7 +573,7 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
     uint64_t npoints;
     bool     done = false;
     hid_t    ft   = tb_ix_type_get(x->type_enc, x->type_nbytes);
-    if (ft >= 0 && tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) == TB_OK) {
+    if (ft >= 0 && (npoints = tb_ix_space_npoints(x->space_enc)) != UINT64_MAX) {
         bool whole = whole_selection(mem_space_id, (hssize_t)npoints) && whole_file_selection(lz, x, file_space_id);
         if (tb_ix_type_is_vstr(x->type_enc, x->type_nbytes)) /* (strings: whole reads only) */
             done = whole && tb_ix_vstr_read(lz->node.f, ft, mem_type_id, dxpl_id, x->value, x->value_nbytes, buf) == TB_OK;

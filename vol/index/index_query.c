@@ -77,18 +77,38 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
     uint32_t    cur = start, root;
     tb_status_t st;
     if (*name == '/') {
-        if ((st = tb_ix_obj_get(d, d->file.id.root_token, &root)) != TB_OK)
-            return st;
-        cur = root; /* (a copy: the walk's cursor stays in a register) */
+        if (!d->root1) {
+            if ((st = tb_ix_obj_get(d, d->file.id.root_token, &root)) != TB_OK)
+                return st;
+            d->root1 = root + 1;
+        }
+        cur = d->root1 - 1;
     }
-    const char    *p    = name;
-    const uint32_t cur0 = cur;
+    const char    *p           = name;
+    const uint32_t cur0        = cur;
+    uint32_t       resumed     = 0; /* the last lookup's levels this one starts past */
+    bool           same_parent = false;
     if (d->rc_valid && d->rc_start == cur0 && strncmp(name, d->rc_prefix, d->rc_len) == 0 &&
         name[d->rc_len] != '\0' && !strchr(name + d->rc_len, '/')) {
-        cur = d->rc_obj; /* the same parent group as the last lookup */
-        p   = name + d->rc_len;
+        same_parent = true; /* the same parent group as the last lookup: its last level */
+        cur         = d->rc_obj[d->rc_n - 1];
+        p           = name + d->rc_len;
     }
-    size_t      len = 0;
+    else if (d->rc_valid && d->rc_start == cur0) {
+        /* Resume from the deepest group of the last lookup whose name up to it this one shares. */
+        uint32_t same = 0;
+        while (same < d->rc_len && name[same] == d->rc_prefix[same])
+            same++;
+        for (uint32_t i = d->rc_n; i-- > 0;)
+            if (d->rc_at[i] <= same) {
+                cur     = d->rc_obj[i];
+                p       = name + d->rc_at[i];
+                resumed = i;
+                break;
+            }
+    }
+    uint32_t    walked[TB_IX_RC_DEPTH], walked_obj[TB_IX_RC_DEPTH], nwalked = 0;
+    size_t      len  = 0;
     const char *comp = next_component(&p, &len);
     r->self          = false;
     while (comp) {
@@ -103,18 +123,30 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
             return st;
         uint32_t gi = d->objs[cur].group;
         uint32_t k  = tb_ix_link_find(&d->groups[gi], comp, len);
+        size_t   at = (size_t)(comp - name);
+        if (nwalked < TB_IX_RC_DEPTH && at < sizeof(d->rc_prefix)) {
+            walked[nwalked]       = (uint32_t)at;
+            walked_obj[nwalked++] = cur;
+        }
         if (!next) {
-            r->gobj     = cur;
-            r->gi       = gi;
-            r->link     = k;
-            size_t plen = (size_t)(comp - name);
-            if (cur != cur0 && plen < sizeof(d->rc_prefix) && comp[len] == '\0') {
-                memcpy(d->rc_prefix, name, plen);
-                d->rc_prefix[plen] = '\0';
-                d->rc_len          = (uint32_t)plen;
-                d->rc_start        = cur0;
-                d->rc_obj          = cur;
-                d->rc_valid        = 1;
+            r->gobj = cur;
+            r->gi   = gi;
+            r->link = k;
+            if (!same_parent && cur != cur0 && at < sizeof(d->rc_prefix) && comp[len] == '\0' && nwalked &&
+                walked[nwalked - 1] == at && resumed + nwalked <= TB_IX_RC_DEPTH) {
+                /* The levels it resumed past stay (their names are this one's too), then the
+                 * ones it walked; the last is this lookup's group (the same-parent case's). */
+                memcpy(d->rc_prefix, name, at);
+                d->rc_prefix[at] = '\0';
+                d->rc_len        = (uint32_t)at;
+                d->rc_start      = cur0;
+                uint32_t n       = resumed;
+                for (uint32_t i = 0; i < nwalked; i++, n++) {
+                    d->rc_at[n]  = walked[i];
+                    d->rc_obj[n] = walked_obj[i];
+                }
+                d->rc_n     = n;
+                d->rc_valid = 1;
             }
             return TB_OK;
         }
@@ -1473,6 +1505,22 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     return hand_out_lazy(o, d, t, kind, path, apl, opened_type_out);
 }
 
+/* Whether name is one or more components ("." excluded) joined by single slashes, absolute or not,
+ * with no slash at its end: what tb_ix_join_path's walk would copy unchanged. */
+static bool
+plain_name(const char *name)
+{
+    const char *p = name[0] == '/' ? name + 1 : name;
+    for (;;) {
+        const char *e = strchrnul(p, '/');
+        if (e == p || (e - p == 1 && p[0] == '.'))
+            return false; /* (an empty or "." component) */
+        if (!*e)
+            return true;
+        p = e + 1;
+    }
+}
+
 tb_status_t
 tb_ix_join_path(const char *base, const char *name, char **path_out)
 {
@@ -1481,10 +1529,22 @@ tb_ix_join_path(const char *base, const char *name, char **path_out)
     if (!name || (!base && name[0] != '/'))
         return TB_ERR_UNSUPPORTED;
     const char *from = name[0] == '/' ? "/" : base;
-    size_t      n    = strlen(from);
-    char       *out  = malloc(n + strlen(name) + 2);
+    size_t      n    = strlen(from), nlen = strlen(name);
+    char       *out  = malloc(n + nlen + 2);
     if (!out)
         return TB_ERR_NOMEM;
+    if (plain_name(name)) { /* (the common case: the walk below would copy it as it is) */
+        size_t at = 0;
+        if (name[0] != '/') {
+            memcpy(out, from, n);
+            at = n;
+            if (n == 0 || out[n - 1] != '/')
+                out[at++] = '/';
+        }
+        memcpy(out + at, name, nlen + 1);
+        *path_out = out;
+        return TB_OK;
+    }
     memcpy(out, from, n);
     const char *p = name, *comp;
     size_t      len;

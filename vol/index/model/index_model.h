@@ -2,6 +2,9 @@
  * coherence), index_query.c (answers) and sidecar_format.c (the persistent form). No HDF5 calls
  * here: tokens are kept as the 16 opaque bytes of H5O_token_t. */
 #ifndef TB_INDEX_MODEL_H
+/* Levels of the last lookup kept for the next (tb_ix_data_t's rc_*). */
+#define TB_IX_RC_DEPTH 16
+
 #define TB_INDEX_MODEL_H
 
 #include "tb_common.h"
@@ -10,6 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <string.h>
 
 /* How the index's functions report (the same in vol/index): a function that can fail returns a
  * tb_status_t (TB_OK, TB_ERR_NOMEM when an allocation failed, TB_ERR_HDF5 when an HDF5 call did,
@@ -198,11 +202,15 @@ typedef struct tb_ix_data {
     uint64_t        dset_nbytes; /* held for the dataset table (records, encodings, contents): counted in
                                   * the process budget */
 
-    /* The group the last multi-component lookup ended in, by its start object and the name up to
-     * its last component: a visit's callbacks and a loader's per-dataset lookups walk the same
-     * parent path again and again. Dropped with the tables. */
+    /* The groups the last multi-component lookup passed through, by its start object and the
+     * name up to its last component: for each of up to TB_IX_RC_DEPTH components, where it starts
+     * in rc_prefix and the group it is looked up in. A visit's callbacks and a loader's
+     * per-dataset lookups walk the same parent path, or one beside it, again and again. Dropped
+     * with the tables. */
     int      rc_valid;
-    uint32_t rc_start, rc_obj, rc_len;
+    uint32_t root1; /* 1 + the root group's record, once looked up (0: not yet) */
+    uint32_t rc_start, rc_len, rc_n;
+    uint32_t rc_at[TB_IX_RC_DEPTH], rc_obj[TB_IX_RC_DEPTH];
     char     rc_prefix[256];
 
     void          *sc_buf;    /* the sidecar bytes the loaded strings point into */
@@ -234,6 +242,22 @@ extern uint64_t tb_ix_data_nbytes;
 /* Checks an encoded dataspace of n bytes; its number of elements in *npoints_out. TB_OK, or
  * TB_ERR_CORRUPT. */
 tb_status_t tb_ix_space_check(const void *enc, size_t n, uint64_t *npoints_out);
+/* The number of elements of a space form a record holds (checked when the record was made or
+ * decoded); UINT64_MAX for none. */
+static inline uint64_t
+tb_ix_space_npoints(const void *enc)
+{
+    const uint8_t *b = enc;
+    if (!b)
+        return UINT64_MAX;
+    uint64_t npoints = b[0] == 0 ? 0 : 1;
+    for (unsigned i = 0; i < b[1]; i++) {
+        uint64_t cur;
+        memcpy(&cur, b + 8 + 8 * i, 8);
+        npoints *= cur;
+    }
+    return npoints;
+}
 /* The element size an encoded datatype of n bytes declares, or 0 (no type has that size) when it
  * is too short to say. */
 uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
@@ -241,6 +265,9 @@ uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
  * value_nbytes; for a variable-length string type, a valid string list (below) of that many. */
 bool tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                             const void *value, uint64_t value_nbytes);
+/* The same, for a space already checked (tb_ix_space_check) to hold npoints elements. */
+bool tb_ix_value_fits(const void *type_enc, size_t type_nbytes, uint64_t npoints, const void *value,
+                      uint64_t value_nbytes);
 /* Whether an H5Tencode form is a variable-length string type. */
 bool tb_ix_type_is_vstr(const void *enc, size_t n);
 /* The cached value of a variable-length string type: per element, its length (8 bytes, host order;
@@ -278,6 +305,8 @@ void        tb_ix_group_free(tb_ix_group_t *g);
 void        tb_ix_data_clear(tb_ix_data_t *d);
 /* Frees the parts of dataset record x that the index allocated (its owned bits). */
 void        tb_ix_dset_parts_free(tb_ix_dset_t *x);
+/* Rebuilds the token hash of the object records: TB_OK, TB_ERR_NOMEM, or TB_ERR_CORRUPT when two
+ * records hold one token. */
 tb_status_t tb_ix_rehash_objs(tb_ix_data_t *d);
 
 /* ---- sidecar (sidecar_format.c): the persistent form, a pure encoder/decoder of bytes */

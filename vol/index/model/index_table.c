@@ -56,8 +56,11 @@ tb_ix_rehash_objs(tb_ix_data_t *d)
         return TB_ERR_NOMEM;
     for (uint32_t k = 0; k < d->nobj; k++) {
         uint32_t i = hash_token(d->objs[k].token) & (cap - 1);
-        while (ht[i])
-            i = (i + 1) & (cap - 1);
+        for (; ht[i]; i = (i + 1) & (cap - 1))
+            if (memcmp(d->objs[ht[i] - 1].token, d->objs[k].token, TB_IX_TOKEN_NBYTES) == 0) {
+                free(ht);
+                return TB_ERR_CORRUPT; /* (two records of one object: look-ups would be ambiguous) */
+            }
         ht[i] = k + 1;
     }
     free(d->oht);
@@ -221,6 +224,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
     d->ndset = d->dsetcap = 0;
     d->dset_nbytes = 0;
     d->rc_valid    = 0;
+    d->root1       = 0;
     d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
     d->oht_mask                                   = 0;
 }
@@ -292,8 +296,15 @@ tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *spa
                         const void *value, uint64_t value_nbytes)
 {
     uint64_t npoints;
+    return tb_ix_space_check(space_enc, space_nbytes, &npoints) == TB_OK &&
+           tb_ix_value_fits(type_enc, type_nbytes, npoints, value, value_nbytes);
+}
+
+bool
+tb_ix_value_fits(const void *type_enc, size_t type_nbytes, uint64_t npoints, const void *value, uint64_t value_nbytes)
+{
     uint32_t tsize = tb_ix_type_nbytes(type_enc, type_nbytes);
-    if (!tsize || tb_ix_space_check(space_enc, space_nbytes, &npoints) != TB_OK)
+    if (!tsize)
         return false;
     if (tb_ix_type_is_vstr(type_enc, type_nbytes))
         return tb_ix_vstr_check(value, value_nbytes, npoints);
