@@ -35,8 +35,8 @@ hash_bytes(const uint8_t *p, size_t n)
     return h;
 }
 
-/* HDF5's predefined native integer and floating-point types, which no application can change or close,
- * each with the table's entry of the type it equals (TB_IX_NONE: not asked yet). */
+/* HDF5's predefined native integer and floating-point types, which no application can change or
+ * close, each with the table's entry of the type it equals (TB_IX_NONE: not asked yet). */
 typedef struct predef {
     hid_t    id;
     uint32_t k;
@@ -173,9 +173,9 @@ list_predefs(void)
                          H5T_NATIVE_SHORT,  H5T_NATIVE_USHORT, H5T_NATIVE_SCHAR,  H5T_NATIVE_UCHAR,
                          H5T_NATIVE_INT8,   H5T_NATIVE_UINT8,  H5T_NATIVE_INT16,  H5T_NATIVE_UINT16,
                          H5T_NATIVE_INT32,  H5T_NATIVE_UINT32, H5T_NATIVE_INT64,  H5T_NATIVE_UINT64};
-    npredef = 0;
-    for (size_t i = 0; i < sizeof(ids) / sizeof(ids[0]) && npredef < (int)(sizeof(predefs) / sizeof(predefs[0])); i++)
-        predefs[npredef++] = (predef_t){ids[i], TB_IX_NONE};
+    _Static_assert(sizeof(ids) / sizeof(ids[0]) == sizeof(predefs) / sizeof(predefs[0]), "one slot per type");
+    for (npredef = 0; npredef < (int)(sizeof(ids) / sizeof(ids[0])); npredef++)
+        predefs[npredef] = (predef_t){ids[npredef], TB_IX_NONE};
     return true;
 }
 

@@ -301,7 +301,8 @@ tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *spa
 }
 
 bool
-tb_ix_value_fits(const void *type_enc, size_t type_nbytes, uint64_t npoints, const void *value, uint64_t value_nbytes)
+tb_ix_value_fits(const void *type_enc, size_t type_nbytes, uint64_t npoints, const void *value,
+                 uint64_t value_nbytes)
 {
     uint32_t tsize = tb_ix_type_nbytes(type_enc, type_nbytes);
     if (!tsize)
