@@ -359,7 +359,10 @@ tb_deflate_compress_layout(int level, const void *src, size_t n, const tb_deflat
     if (!c)
         return TB_ERR_NOMEM;
 #ifdef H5TURBO_HAVE_ISAL
-    if (use_isal(level)) {
+    /* ISA-L's level 3 codes bytes that are not byte planes beyond 1.05x zlib's level 3 (gain-like
+     * uint8 frames: 1.12x, unshuffled uint16 frames 1.05x; libdeflate's level 3: 0.91x and 1.00x,
+     * bench/pipeline/deflate_engines): those go to libdeflate. */
+    if (use_isal(level) && (level < 3 || (layout && layout->shuffled && layout->elem_nbytes > 1))) {
         tb_status_t st = isal_compress(c, level, src, n, layout, dst, cap, out);
         if (st == TB_OK || st == TB_ERR_NOMEM)
             return st;

@@ -1,6 +1,6 @@
 /* tb_deflate.h — zlib-format DEFLATE streams for HDF5's deflate filter (filter 1), with
- * per-thread codec contexts: ISA-L igzip for levels 1-3 (libdeflate where ISA-L is missing),
- * libdeflate for the other levels and for all decompression. No HDF5 calls; any thread. */
+ * per-thread codec contexts: ISA-L igzip for levels 1-2 and for byte planes at level 3 (libdeflate
+ * where ISA-L is missing), libdeflate for the rest and for all decompression. No HDF5 calls; any thread. */
 #ifndef TB_DEFLATE_H
 #define TB_DEFLATE_H
 
