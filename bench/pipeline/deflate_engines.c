@@ -143,8 +143,8 @@ kinds_table(int level)
                    mbs[ENG_ISAL_ADAPT]);
         }
     }
-    printf("(ratios: sizes; last three columns: speeds; tb: tb_deflate at this level (ISA-L for 1-3, else libdeflate), "
-           "one pass; tb adapt: with the data's layout, as the pipeline calls it)\n\n");
+    printf("(ratios: sizes; last three columns: speeds; tb: tb_deflate at this level with no layout (ISA-L for 1-2, "
+           "else libdeflate), one pass; tb adapt: with the data's layout, as the pipeline calls it)\n\n");
     free(raw);
     free(shuf);
     free(dst);
