@@ -93,6 +93,33 @@ const tb_hooks_t tb_index_hooks = {
 
 /* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */
 extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak));
+/* HDF5's internal eviction of an object's metadata, what its evict-on-close does when a dataset
+ * closes (exported by its shared libraries; NULL where not). */
+extern herr_t H5AC_evict_tagged_metadata(void *f, haddr_t metadata_tag, bool match_global) __attribute__((weak));
+
+bool
+tb_ix_can_evict(const tb_ctx_t *ctx)
+{
+    return H5AC_evict_tagged_metadata != NULL && !ctx->file_mpi;
+}
+
+/* A dataset opened by token has closed: its object header (and what else HDF5 tagged with it)
+ * leaves the metadata cache, as under HDF5's evict-on-close. Opened by name, native's walk of
+ * the path keeps the cache's hit rate up and its size down; opened by token, each header is a
+ * miss, the adaptive cache grows and every header would stay, decoded (bench/index README). */
+static void
+evict_closed(const tb_obj_t *o)
+{
+    struct tb_index_file *f = o->ctx->index;
+    if (!f || !f->file_under || !tb_ix_can_evict(o->ctx))
+        return;
+    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
+    for (int i = 7; i >= 0; i--)
+        addr = addr << 8 | o->idx->token[i];
+    hid_t saved = tb_err_save();
+    (void)H5AC_evict_tagged_metadata(f->file_under, (haddr_t)addr, false);
+    tb_err_restore(saved);
+}
 
 /* ------------------------------------------------------------------ life cycle */
 
@@ -489,15 +516,15 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
-                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu; named datatypes lazy=%zu "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu by_token=%zu; named datatypes lazy=%zu "
                     "materialised=%zu; %u objects %u attributes "
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
                     tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
                     tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
-                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.types_lazy,
-                    tb_ix_stats.types_materialised, d->nobj,
+                    tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.dsets_by_token,
+                    tb_ix_stats.types_lazy, tb_ix_stats.types_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
         }
@@ -513,6 +540,8 @@ void
 tb_index_obj_release(tb_obj_t *o)
 {
     if (o->idx) {
+        if (o->idx->evict && o->under)
+            evict_closed(o);
         if (o->idx->lazy)
             tb_ix_lazy_free(o->idx->lazy);
         free(o->idx->path);

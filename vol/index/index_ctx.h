@@ -82,6 +82,8 @@ struct tb_index_obj {
     bool no_capture;
     /* An attribute opened for real whose strings its first read may keep: 1 + its record. */
     uint32_t strings;
+    /* A dataset opened by token (a first open): its metadata leaves HDF5's cache when it closes. */
+    bool evict;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
@@ -183,6 +185,9 @@ bool tb_ix_type_cacheable(hid_t t);
  * vlen), TB_ERR_NOMEM, TB_ERR_HDF5 (the caller clears the stack and forwards). */
 tb_status_t tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf,
                               hid_t dxpl_id);
+/* Whether datasets opened by token can leave HDF5's metadata cache when they close (HDF5's
+ * internal eviction is there, and the file is not MPI-IO's). */
+bool tb_ix_can_evict(const tb_ctx_t *ctx);
 /* Closes an object opened below by H5VLobject_open. */
 void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 

@@ -1442,11 +1442,52 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
     return 1;
 }
 
+/* An open of a dataset the index can reach but has no lazy form of yet (a first open): the real
+ * dataset, opened by its token instead of by name, which skips native's walk of the path (a
+ * quarter of what an open by a path of a few links costs). HDF5 opens it as the named open would
+ * (H5D_open, with the access list of the call's API context, which is the application's own);
+ * only the path native would have recorded is missing below, and the wrapper holds it for what
+ * asks for it (H5Iget_name of the dataset and of its attributes). NULL when the index cannot
+ * tell (the caller opens by name: native's answer or error). */
+static tb_obj_t *
+open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t t, const char *base,
+                      const char *name, hid_t dxpl_id)
+{
+    const tb_ix_obj_t *r = &d->objs[t];
+    if ((r->has_info && r->type != H5O_TYPE_DATASET) || r->group != TB_IX_NONE)
+        return NULL; /* (not a dataset: native's error) */
+    if (!tb_ix_can_evict(o->ctx))
+        return NULL;
+    char *path;
+    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0 || tb_ix_join_path(base, name, &path) != TB_OK) {
+        H5Eclear2(H5E_DEFAULT);
+        return NULL;
+    }
+    H5I_type_t type;
+    hid_t      saved = tb_err_save();
+    void      *under = tb_ix_open_by_token(a->under, a->type, a->vol, r->token, &type, dxpl_id);
+    tb_obj_t  *w     = under && type == H5I_DATASET ? tb_wrap_new(under, o, NULL) : NULL;
+    struct tb_index_obj *x = w ? tb_ix_obj_state(w) : NULL;
+    if (!x) {
+        tb_ix_close_under(under, type, a->vol);
+        tb_obj_free(w);
+        tb_err_restore(saved);
+        free(path);
+        return NULL;
+    }
+    tb_err_restore(saved);
+    x->state = TB_IXO_MINE;
+    memcpy(x->token, r->token, TB_IX_TOKEN_NBYTES);
+    x->path  = path;
+    x->evict = true;
+    tb_ix_stats.dsets_by_token++;
+    return w;
+}
+
 tb_obj_t *
 tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_type_t want, hid_t apl_id,
               H5I_type_t *opened_type_out, hid_t dxpl_id, void **req)
 {
-    (void)dxpl_id;
     /* Native records the path an object was opened by (H5Iget_name reports it, and names of what
      * is opened from it derive from it): the index hands out a lazy object only when it can tell
      * that path, from the file or from a location whose path it knows. Read-only files: no
@@ -1490,7 +1531,17 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         return NULL;
     H5I_type_t kind = wanted_kind(d, t, want);
     char      *path;
-    if (kind == H5I_BADID || tb_ix_join_path(base, name, &path) != TB_OK)
+    if (kind == H5I_BADID) {
+        /* H5Dopen2, or H5Oopen (h5py's f[name]) of what the index knows is a dataset */
+        const tb_ix_obj_t *rec = &d->objs[t];
+        if (want != H5I_DATASET && !(want == H5I_BADID && rec->has_info && rec->type == H5O_TYPE_DATASET))
+            return NULL;
+        tb_obj_t *w = open_dataset_by_token(o, d, &a, t, base, name, dxpl_id);
+        if (w && opened_type_out)
+            *opened_type_out = H5I_DATASET;
+        return w;
+    }
+    if (tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
     hid_t apl = H5I_INVALID_HID;
     if (own_apl) {
