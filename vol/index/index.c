@@ -94,13 +94,19 @@ const tb_hooks_t tb_index_hooks = {
 /* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */
 extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak));
 /* HDF5's internal eviction of an object's metadata, what its evict-on-close does when a dataset
- * closes (exported by its shared libraries; NULL where not). */
+ * closes (exported by its shared libraries; NULL where not). Bound for 1.x only: its signature in
+ * 2.x has not been checked here. */
+#if H5_VERS_MAJOR < 2
 extern herr_t H5AC_evict_tagged_metadata(void *f, haddr_t metadata_tag, bool match_global) __attribute__((weak));
+#define TB_EVICT H5AC_evict_tagged_metadata
+#else
+#define TB_EVICT ((herr_t (*)(void *, haddr_t, bool))NULL)
+#endif
 
 bool
 tb_ix_can_evict(const tb_ctx_t *ctx)
 {
-    return H5AC_evict_tagged_metadata != NULL && !ctx->file_mpi;
+    return TB_EVICT != NULL && !ctx->file_mpi;
 }
 
 /* A dataset opened by token has closed: its object header (and what else HDF5 tagged with it)
@@ -117,7 +123,7 @@ evict_closed(const tb_obj_t *o)
     for (int i = 7; i >= 0; i--)
         addr = addr << 8 | o->idx->token[i];
     hid_t saved = tb_err_save();
-    (void)H5AC_evict_tagged_metadata(f->file_under, (haddr_t)addr, false);
+    (void)TB_EVICT(f->file_under, (haddr_t)addr, false);
     tb_err_restore(saved);
 }
 
