@@ -522,8 +522,8 @@ tb_index_ctx_release(tb_ctx_t *ctx)
             fprintf(stderr,
                     "h5turbo index: released %s: answered=%zu forwarded=%zu groups_loaded=%zu sidecar "
                     "loads=%zu rejects=%zu writes=%zu; groups lazy=%zu materialised=%zu; attributes lazy=%zu "
-                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu by_token=%zu; named datatypes lazy=%zu "
-                    "materialised=%zu; %u objects %u attributes "
+                    "materialised=%zu; datasets cached=%zu lazy=%zu materialised=%zu by_token=%zu; named datatypes "
+                    "lazy=%zu materialised=%zu; %u objects %u attributes "
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,

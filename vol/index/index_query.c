@@ -1444,11 +1444,13 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
 
 /* An open of a dataset the index can reach but has no lazy form of yet (a first open): the real
  * dataset, opened by its token instead of by name, which skips native's walk of the path (a
- * quarter of what an open by a path of a few links costs). HDF5 opens it as the named open would
+ * fifth of what an open by a path of a few links costs). HDF5 opens it as the named open would
  * (H5D_open, with the access list of the call's API context, which is the application's own);
  * only the path native would have recorded is missing below, and the wrapper holds it for what
- * asks for it (H5Iget_name of the dataset and of its attributes). NULL when the index cannot
- * tell (the caller opens by name: native's answer or error). */
+ * asks for it (H5Iget_name of the dataset and of its attributes). Its metadata leaves HDF5's
+ * cache when it closes (index.c's evict_closed); where that cannot be done, nothing is opened
+ * by token. NULL when the index cannot tell (the caller opens by name: native's answer or
+ * error). */
 static tb_obj_t *
 open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t t, const char *base,
                       const char *name, hid_t dxpl_id)
@@ -1459,10 +1461,9 @@ open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uin
     if (!tb_ix_can_evict(o->ctx))
         return NULL;
     char *path;
-    if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0 || tb_ix_join_path(base, name, &path) != TB_OK) {
-        H5Eclear2(H5E_DEFAULT);
+    if (tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
-    }
+    /* (by token from the anchor: a lazy location stays lazy) */
     H5I_type_t type;
     hid_t      saved = tb_err_save();
     void      *under = tb_ix_open_by_token(a->under, a->type, a->vol, r->token, &type, dxpl_id);
