@@ -212,6 +212,16 @@ isal_level_req_nbytes(int level)
     }
 }
 
+/* Whether ISA-L codes bytes of this layout at `level`. Its level 3 codes bytes that are not byte
+ * planes beyond 1.05x zlib's level 3 (gain-like uint8 frames: 1.12x, unshuffled uint16 frames
+ * 1.05x; libdeflate's level 3: 0.91x and 1.00x, bench/pipeline/deflate_engines): those go to
+ * libdeflate. */
+static int
+isal_codes(int level, const tb_deflate_layout_t *layout)
+{
+    return use_isal(level) && (level < 3 || (layout && layout->shuffled && layout->elem_nbytes > 1));
+}
+
 /* One isal_deflate call over src: a whole zlib stream (wrap), or a piece of raw DEFLATE that
  * ends in a sync flush (byte-aligned, not final) unless `last`. tokens: the block size in
  * tokens, 0 for ISA-L's default. */
@@ -359,10 +369,7 @@ tb_deflate_compress_layout(int level, const void *src, size_t n, const tb_deflat
     if (!c)
         return TB_ERR_NOMEM;
 #ifdef H5TURBO_HAVE_ISAL
-    /* ISA-L's level 3 codes bytes that are not byte planes beyond 1.05x zlib's level 3 (gain-like
-     * uint8 frames: 1.12x, unshuffled uint16 frames 1.05x; libdeflate's level 3: 0.91x and 1.00x,
-     * bench/pipeline/deflate_engines): those go to libdeflate. */
-    if (use_isal(level) && (level < 3 || (layout && layout->shuffled && layout->elem_nbytes > 1))) {
+    if (isal_codes(level, layout)) {
         tb_status_t st = isal_compress(c, level, src, n, layout, dst, cap, out);
         if (st == TB_OK || st == TB_ERR_NOMEM)
             return st;
@@ -422,7 +429,7 @@ tb_deflate_compress_threads(int level, const void *src, size_t n, const tb_defla
         np = es;
     if (np > n / min_piece)
         np = n / min_piece;
-    if (np >= 2 && use_isal(level) && n <= UINT32_MAX && cap >= 6) {
+    if (np >= 2 && isal_codes(level, layout) && n <= UINT32_MAX && cap >= 6) {
         size_t       plane = n / es, from[max_pieces], len[max_pieces], pcap[max_pieces], got[max_pieces];
         uint8_t     *pout[max_pieces];
         tb_status_t  st[max_pieces];

@@ -597,18 +597,13 @@ tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t
 {
     if (!attr || !parent->idx || !parent->idx->path)
         return;
-    /* On the object itself: by self, or by a name of "." components only (napi5's
+    /* On the object itself: by self, or by a relative name of "." components only (napi5's
      * H5Aopen_by_name(g, ".", ...)); native names the attribute by the object's path. */
     const char *name = loc->type == H5VL_OBJECT_BY_NAME  ? loc->loc_data.loc_by_name.name
                        : loc->type == H5VL_OBJECT_BY_IDX ? loc->loc_data.loc_by_idx.name
                                                          : NULL;
-    if (loc->type != H5VL_OBJECT_BY_SELF) {
-        if (!name || name[0] != '.')
-            return;
-        for (const char *p = name; *p; p++)
-            if (*p == '.' ? (p[1] != '\0' && p[1] != '/') || (p > name && p[-1] != '/') : *p != '/')
-                return; /* (a component other than ".") */
-    }
+    if (loc->type != H5VL_OBJECT_BY_SELF && !(name && name[0] == '.' && tb_ix_names_self(name)))
+        return;
     struct tb_index_obj *x = tb_ix_obj_state(attr);
     if (x && !x->path) {
         x->path  = strdup(parent->idx->path);

@@ -188,6 +188,9 @@ tb_status_t tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, si
 /* Whether datasets opened by token can leave HDF5's metadata cache when they close (HDF5's
  * internal eviction is there, and the file is not MPI-IO's). */
 bool tb_ix_can_evict(const tb_ctx_t *ctx);
+/* Whether a name has no component but "." ones (and slashes): the walk from a location by it
+ * ends where it started (resolve's self). */
+bool tb_ix_names_self(const char *name);
 /* Closes an object opened below by H5VLobject_open. */
 void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 

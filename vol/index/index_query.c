@@ -51,6 +51,13 @@ next_component(const char **pp, size_t *len_out)
     }
 }
 
+bool
+tb_ix_names_self(const char *name)
+{
+    size_t len;
+    return next_component(&name, &len) == NULL;
+}
+
 /* Fills a with what o's queries make by-token calls against: false when there is nothing (a lazy
  * dataset whose file is closed). */
 static bool
