@@ -15,7 +15,8 @@
  * malloc count comes from bench/common's libtb_malloc_count.so, the read counts (of the data file
  * and of sidecars) from libtb_io_count.so, when they are preloaded (else -1). The load itself
  * runs in mantid_timed_load(), for callgrind's --toggle-collect. NAPI_FULL_COUNT=1 makes loader d
- * count a group's entries the way napi5's NXgetnextentry does (see loader_d). */
+ * count a group's entries the way napi5's NXgetnextentry does (see loader_d); MANTID_MDC=1 prints
+ * "mdc BYTES ENTRIES" of HDF5's metadata cache before the file closes, to stderr. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
 #endif
@@ -712,6 +713,12 @@ mantid_timed_load(const char *path, char loader, hid_t fapl)
             H5Gclose(root);
             break;
         }
+    }
+    if (getenv("MANTID_MDC")) { /* what HDF5's metadata cache holds at the end of the load */
+        size_t max, min, cur;
+        int    n;
+        if (H5Fget_mdc_size(file, &max, &min, &cur, &n) >= 0)
+            fprintf(stderr, "mdc %zu %d\n", cur, n);
     }
     H5Fclose(file);
     __asm__ volatile("" ::: "memory"); /* keep the frame until here */

@@ -56,7 +56,7 @@ dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t da
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
     w = tb_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
-    tb_index_obj_opened(w, o, loc, name);
+    tb_index_obj_opened(w, H5I_DATASET, o, loc, name);
     return w;
 }
 

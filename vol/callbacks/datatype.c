@@ -26,7 +26,7 @@ datatype_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t t
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
     w = tb_wrap_new(H5VLdatatype_open(o->under, loc, o->under_vol_id, name, tapl_id, dxpl_id, req), o, req);
-    tb_index_obj_opened(w, o, loc, name);
+    tb_index_obj_opened(w, H5I_DATATYPE, o, loc, name);
     return w;
 }
 

@@ -14,7 +14,7 @@ object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hi
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
     w = tb_wrap_new(H5VLobject_open(o->under, loc, o->under_vol_id, opened_type, dxpl_id, req), o, req);
-    tb_index_obj_opened(w, o, loc, NULL);
+    tb_index_obj_opened(w, w && opened_type ? *opened_type : H5I_BADID, o, loc, NULL);
     return w;
 }
 

@@ -98,15 +98,34 @@ extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak))
  * 2.x has not been checked here. */
 #if H5_VERS_MAJOR < 2
 extern herr_t H5AC_evict_tagged_metadata(void *f, haddr_t metadata_tag, bool match_global) __attribute__((weak));
-#define TB_EVICT H5AC_evict_tagged_metadata
+/* HDF5's internal list of a file's open objects: the object open at an address, or NULL. */
+extern void *H5FO_opened(const void *f, haddr_t addr) __attribute__((weak));
+#define TB_EVICT  H5AC_evict_tagged_metadata
+#define TB_OPENED H5FO_opened
 #else
-#define TB_EVICT ((herr_t (*)(void *, haddr_t, bool))NULL)
+#define TB_EVICT  ((herr_t (*)(void *, haddr_t, bool))NULL)
+#define TB_OPENED ((void *(*)(const void *, haddr_t))NULL)
 #endif
 
 bool
 tb_ix_can_evict(const tb_ctx_t *ctx)
 {
-    return TB_EVICT != NULL && !ctx->file_mpi;
+    return TB_EVICT != NULL && TB_OPENED != NULL && !ctx->file_mpi;
+}
+
+void
+tb_ix_evict_unused(void *file, const uint8_t *token)
+{
+    if (!file || !TB_EVICT || !TB_OPENED)
+        return;
+    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
+    for (int i = 7; i >= 0; i--)
+        addr = addr << 8 | token[i];
+    if (TB_OPENED(file, (haddr_t)addr))
+        return; /* (open elsewhere: its handle would only read its header again) */
+    hid_t saved = tb_err_save();
+    (void)TB_EVICT(file, (haddr_t)addr, false);
+    tb_err_restore(saved);
 }
 
 /* A dataset opened by token has closed: its object header (and what else HDF5 tagged with it)
@@ -117,14 +136,8 @@ static void
 evict_closed(const tb_obj_t *o)
 {
     struct tb_index_file *f = o->ctx->index;
-    if (!f || !f->file_under || !tb_ix_can_evict(o->ctx))
-        return;
-    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
-    for (int i = 7; i >= 0; i--)
-        addr = addr << 8 | o->idx->token[i];
-    hid_t saved = tb_err_save();
-    (void)TB_EVICT(f->file_under, (haddr_t)addr, false);
-    tb_err_restore(saved);
+    if (f && tb_ix_can_evict(o->ctx))
+        tb_ix_evict_unused(f->file_under, o->idx->token);
 }
 
 /* ------------------------------------------------------------------ life cycle */
@@ -577,7 +590,8 @@ tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const uint8_t
 }
 
 void
-tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name)
+tb_index_obj_opened(void *child, H5I_type_t type, tb_obj_t *parent, const H5VL_loc_params_t *loc,
+                    const char *name)
 {
     struct tb_index_file *f = parent->ctx->index;
     if (!child || !f || f->d->writable)
@@ -589,7 +603,7 @@ tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc,
     const char *base = loc->obj_type == H5I_FILE ? "/" : (parent->idx ? parent->idx->path : NULL);
     if (!name || (!base && name[0] != '/'))
         return;
-    tb_ix_learn_opened(child, parent, loc->obj_type, base, name);
+    tb_ix_learn_opened(child, type, parent, loc->obj_type, base, name);
 }
 
 void
@@ -761,7 +775,7 @@ tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
 /* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`:
  * TB_OK, TB_ERR_HDF5, or tb_ix_store_info's status. */
 static tb_status_t
-load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
+load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict_file)
 {
     for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
         const tb_ix_link_t *l = &d->groups[gi].links[k];
@@ -782,6 +796,9 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol)
         tb_status_t st = tb_ix_store_info(d, oi, &info);
         if (st != TB_OK)
             return st;
+        /* (A member group's header is read again soon, to list its links; it leaves then.) */
+        if (info.type != H5O_TYPE_GROUP)
+            tb_ix_evict_unused(evict_file, d->objs[oi].token);
     }
     return TB_OK;
 }
@@ -916,13 +933,16 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
     }
     ret = TB_OK;
     if (want_info)
-        ret = load_child_infos(d, gi, grp, a->vol);
+        ret = load_child_infos(d, gi, grp, a->vol, a->evict_file);
 done:
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
     free(c.links);
     free(c.blob);
-    if (grp && grp != under_grp)
+    if (grp && grp != under_grp) {
         tb_ix_close_under(grp, gtype, a->vol);
+        if (ret == TB_OK)
+            tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
+    }
     return ret;
 }

@@ -48,8 +48,10 @@ int tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const c
 /* An object of a read-only file was opened (forwarded) from `parent` (`loc`, or `name` for the
  * H5Dopen/H5Gopen/H5Topen forms): it gets the path native records, when the index can tell it
  * (from the file, or from a parent whose path it knows), for H5Iget_name and for the lazy opens
- * made from it. */
-void tb_index_obj_opened(void *child, tb_obj_t *parent, const H5VL_loc_params_t *loc, const char *name);
+ * made from it; a dataset (`type`) whose path it tells leaves HDF5's metadata cache when it closes,
+ * as those it opens by token do. */
+void tb_index_obj_opened(void *child, H5I_type_t type, tb_obj_t *parent, const H5VL_loc_params_t *loc,
+                         const char *name);
 /* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
  * reports when the index opened parent. */
 void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc);

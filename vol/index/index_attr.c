@@ -226,6 +226,9 @@ out:
     free(c.names);
     free(c.infos);
     tb_ix_close_under(obj, otype, a->vol);
+    /* (A group whose links are not listed yet keeps its header for that.) */
+    if (obj && (otype != H5I_GROUP || d->objs[oi].group != TB_IX_NONE))
+        tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     return ret;
 }
 

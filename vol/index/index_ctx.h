@@ -91,6 +91,9 @@ typedef struct tb_ix_anchor {
     void      *under;
     hid_t      vol;
     H5I_type_t type;
+    /* The native file below, where what the index opens for itself may leave HDF5's metadata
+     * cache afterwards (tb_ix_evict_unused); NULL where it may not. */
+    void *evict_file;
 } tb_ix_anchor_t;
 
 /* The index's hooks (tb_index_hooks), spread over index.c, index_attr.c and index_dset.c. */
@@ -162,8 +165,9 @@ tb_status_t tb_ix_join_path(const char *base, const char *name, char **path_out)
  * the index can tell, from groups it has loaded and without reading anything, that the name leads
  * there through hard links only, child learns which object it is and the path native records for
  * it (what H5Iget_name reports, and where relative opens from it start). Otherwise nothing is
- * recorded (a soft or external link records another path natively). */
-void tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const char *base,
+ * recorded (a soft or external link records another path natively). A child of `type` dataset
+ * so recognised leaves HDF5's metadata cache when it closes. */
+void tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_t loc_type, const char *base,
                         const char *name);
 /* Loads the attributes of object oi (opened by token through a). TB_OK, or why not (caller
  * forwards); errors below are cleared. */
@@ -188,6 +192,11 @@ tb_status_t tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, si
 /* Whether datasets opened by token can leave HDF5's metadata cache when they close (HDF5's
  * internal eviction is there, and the file is not MPI-IO's). */
 bool tb_ix_can_evict(const tb_ctx_t *ctx);
+
+/* The object at `token` was opened and closed again by the index for itself (to list its
+ * attributes or links, or to read its info): its header and what HDF5 tagged with it leave the
+ * metadata cache, unless `file` is NULL or some handle still has the object open. */
+void tb_ix_evict_unused(void *file, const uint8_t *token);
 /* Whether a name has no component but "." ones (and slashes): the walk from a location by it
  * ends where it started (resolve's self). */
 bool tb_ix_names_self(const char *name);

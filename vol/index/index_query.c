@@ -63,9 +63,12 @@ tb_ix_names_self(const char *name)
 static bool
 anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
 {
-    a->under = o->under;
-    a->vol   = o->under_vol_id;
-    a->type  = type;
+    a->under      = o->under;
+    a->vol        = o->under_vol_id;
+    a->type       = type;
+    a->evict_file = NULL;
+    if (o->ctx->index && !o->ctx->index->d->writable && tb_ix_can_evict(o->ctx))
+        a->evict_file = o->ctx->index->file_under;
     if (!o->under) { /* a lazy dataset: the file it is in serves as well */
         a->under = o->ctx->index ? o->ctx->index->file_under : NULL;
         a->type  = H5I_FILE;
@@ -550,7 +553,8 @@ open_for_callback(tb_obj_t *o, H5I_type_t loc_type, const char *name, bool want_
 }
 
 void
-tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const char *base, const char *name)
+tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_t loc_type, const char *base,
+                   const char *name)
 {
     struct tb_index_file *f  = parent->ctx->index;
     struct tb_index_obj  *px = parent->idx, *cx = tb_ix_obj_state(child);
@@ -573,6 +577,9 @@ tb_ix_learn_opened(tb_obj_t *child, tb_obj_t *parent, H5I_type_t loc_type, const
     }
     cx->state = TB_IXO_MINE;
     memcpy(cx->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
+    /* (The index answers the walks and queries that would have kept HDF5's cache hitting: a
+     * dataset's header would stay in it, decoded, as those opened by token would.) */
+    cx->evict = type == H5I_DATASET && tb_ix_can_evict(child->ctx);
 }
 
 void
