@@ -22,6 +22,8 @@
  *                                       level 1 in a pool of THREADS threads, H5Dwrite_chunk,
  *                                       no fletcher32 (run it without h5turbo)
  *
+ * AGIPD_FILTER=deflate4 writes shuffle + DEFLATE level 4 (h5py's default level) instead, and
+ * AGIPD_FILTER=blosc-lz4 Blosc (filter 32001: LZ4, level 5, byte shuffle), both + fletcher32.
  * Prints "seconds=<s> bytes=<stored chunk bytes> sum=<checksum of the data> app_cpu=<s>", the last
  * the CPU time of the application's thread over the timed part (for the serial fraction). */
 #define H5_USE_114_API_DEFAULT 1
@@ -93,8 +95,17 @@ create_dset(hid_t file, const char *name, hid_t type, hsize_t nframes, int fletc
     hsize_t dims[3] = {nframes, NY, NX}, chunk[3] = {chunk_frames, NY, NX};
     hid_t   sp = H5Screate_simple(3, dims, NULL), dcpl = H5Pcreate(H5P_DATASET_CREATE);
     CHECK(H5Pset_chunk(dcpl, 3, chunk));
-    CHECK(H5Pset_shuffle(dcpl));
-    CHECK(H5Pset_deflate(dcpl, 1));
+    const char *filter = getenv("AGIPD_FILTER");
+    if (filter && strcmp(filter, "blosc-lz4") == 0) {
+        /* hdf5-blosc's (and hdf5plugin's) options: 4 slots its set_local fills, then level 5,
+         * byte shuffle, LZ4 (compressor code 1). */
+        const unsigned cd[7] = {0, 0, 0, 0, 5, 1, 1};
+        CHECK(H5Pset_filter(dcpl, 32001, H5Z_FLAG_OPTIONAL, 7, cd));
+    }
+    else {
+        CHECK(H5Pset_shuffle(dcpl));
+        CHECK(H5Pset_deflate(dcpl, filter && strcmp(filter, "deflate4") == 0 ? 4 : 1));
+    }
     if (fletcher)
         CHECK(H5Pset_fletcher32(dcpl));
     hid_t d = H5Dcreate2(file, name, type, sp, H5P_DEFAULT, dcpl, H5P_DEFAULT);

@@ -162,6 +162,60 @@ for c in $xcases; do
   printf '%-44s %9s %9s %10sx\n' "$(xlabel "$c")" "$s" "$tt" "$(ratio "$s" "$tt")"
 done
 
+# ---- The same cases on other filters (issue 14): shuffle + DEFLATE level 4 (h5py's default level)
+# and Blosc LZ4 (filter 32001, level 5, byte shuffle; stock writes and reads it through the
+# hdf5-blosc reference plugin scripts/setup builds, h5turbo through its own), each + fletcher32.
+# Medians of XREPEAT interleaved rounds; reads checked against stock's, written files with h5diff.
+ref_blosc=${H5TURBO_DEPS_DIR:-$HOME/.cache/h5turbo/deps}/hdf5-blosc-ref/plugin
+filters="deflate4 blosc-lz4"
+if ! [ -f "$ref_blosc/libH5Zblosc_ref.so" ]; then
+  echo "(no hdf5-blosc reference plugin in $ref_blosc: Blosc cases skipped; run scripts/setup)"
+  filters=deflate4
+fi
+fcases="w32 r32 u32 f32 roi stride4"
+fstock() { # fstock FILTER CMD...: stock HDF5, with the reference Blosc plugin where it needs one
+  local flt=$1; shift
+  if [ "$flt" = blosc-lz4 ]; then env -u HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH="$ref_blosc" AGIPD_FILTER="$flt" "$@"
+  else stock env AGIPD_FILTER="$flt" "$@"; fi
+}
+fcmd() { # fcmd FILTER CASE WHO
+  case $2 in
+    w32) echo "$bin write $work/f-$1-$3.h5 $nframes 32" ;;
+    r32) echo "$bin read $work/f-$1.h5 32" ;;
+    *) echo "$bin readx $work/f-$1.h5 $2 32" ;;
+  esac
+}
+for flt in $filters; do
+  fstock "$flt" "$bin" write "$work/f-$flt.h5" "$nframes" 32 > /dev/null
+done
+for _ in $(seq "$xrepeat"); do
+  for flt in $filters; do
+    for c in $fcases; do
+      # shellcheck disable=SC2046
+      case_all "fs_${flt}_$c" fstock "$flt" $(fcmd "$flt" "$c" s)
+      # shellcheck disable=SC2046
+      case_all "ft_${flt}_$c" turbo env AGIPD_FILTER="$flt" $(fcmd "$flt" "$c" t)
+    done
+  done
+done
+echo
+echo "other filters, 32 frames per call; medians of $xrepeat interleaved rounds:"
+printf '%-10s %-44s %9s %9s %11s %14s\n' "filter" "case" "stock s" "h5turbo s" "turbo/stock" "bytes/stock"
+for flt in $filters; do
+  for c in $fcases; do
+    if [ "$c" != w32 ]; then
+      [ "$(field "fs_${flt}_$c" sum)" = "$(field "ft_${flt}_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($flt $c)"; exit 1; }
+    fi
+    s=$(median "fs_${flt}_$c") tt=$(median "ft_${flt}_$c") b="-"
+    if [ "$c" = w32 ]; then
+      fstock "$flt" "$hdf5_bin/h5diff" "$work/f-$flt-s.h5" "$work/f-$flt-t.h5" > /dev/null ||
+        { echo "FAIL: h5turbo file differs ($flt)"; exit 1; }
+      b="$(ratio "$(field "ft_${flt}_$c" bytes)" "$(field "fs_${flt}_$c" bytes)")x"
+    fi
+    printf '%-10s %-44s %9s %9s %10sx %14s\n' "$flt" "$(xlabel "$c")" "$s" "$tt" "$(ratio "$s" "$tt")" "$b"
+  done
+done
+
 # ---- The serial fraction: one thread (H5TURBO_THREADS=1), H5TURBO_STATS accounting. Of the
 # application's thread's CPU time inside the calls the pipeline handled (app_cpu_ms), the part
 # that is not chunk work the workers could do (pread where the workers read, unfilter/filter,
