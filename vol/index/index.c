@@ -94,37 +94,30 @@ const tb_hooks_t tb_index_hooks = {
 /* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */
 extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak));
 /* HDF5's internal eviction of an object's metadata, what its evict-on-close does when a dataset
- * closes (exported by its shared libraries; NULL where not). Bound for 1.x only: its signature in
- * 2.x has not been checked here. */
-#if H5_VERS_MAJOR < 2
+ * closes, and its list of a file's open objects (the object open at an address, or NULL); both
+ * exported by its shared libraries and by the h5py and netCDF4 wheels' (1.14.6, 2.0.0, 2.2.0:
+ * same signatures, read from their code), NULL where not. */
 extern herr_t H5AC_evict_tagged_metadata(void *f, haddr_t metadata_tag, bool match_global) __attribute__((weak));
-/* HDF5's internal list of a file's open objects: the object open at an address, or NULL. */
-extern void *H5FO_opened(const void *f, haddr_t addr) __attribute__((weak));
-#define TB_EVICT  H5AC_evict_tagged_metadata
-#define TB_OPENED H5FO_opened
-#else
-#define TB_EVICT  ((herr_t (*)(void *, haddr_t, bool))NULL)
-#define TB_OPENED ((void *(*)(const void *, haddr_t))NULL)
-#endif
+extern void  *H5FO_opened(const void *f, haddr_t addr) __attribute__((weak));
 
 bool
 tb_ix_can_evict(const tb_ctx_t *ctx)
 {
-    return TB_EVICT != NULL && TB_OPENED != NULL && !ctx->file_mpi;
+    return H5AC_evict_tagged_metadata != NULL && H5FO_opened != NULL && !ctx->file_mpi;
 }
 
 void
 tb_ix_evict_unused(void *file, const uint8_t *token)
 {
-    if (!file || !TB_EVICT || !TB_OPENED)
+    if (!file || !H5AC_evict_tagged_metadata || !H5FO_opened)
         return;
     uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
     for (int i = 7; i >= 0; i--)
         addr = addr << 8 | token[i];
-    if (TB_OPENED(file, (haddr_t)addr))
+    if (H5FO_opened(file, (haddr_t)addr))
         return; /* (open elsewhere: its handle would only read its header again) */
     hid_t saved = tb_err_save();
-    (void)TB_EVICT(file, (haddr_t)addr, false);
+    (void)H5AC_evict_tagged_metadata(file, (haddr_t)addr, false);
     tb_err_restore(saved);
 }
 
