@@ -37,6 +37,7 @@ typedef struct tb_ix_lazy {
     const void *type_enc, *space_enc, *value;
     size_t      type_nbytes, space_nbytes, value_nbytes;
     H5A_info_t  ainfo;
+    bool        pooled; /* from index_lazy.c's pool (nothing follows the struct) */
 } tb_ix_lazy_t;
 
 /* One open of a file (ctx->index). */
