@@ -206,7 +206,7 @@ tb_blosc_params_from_cd(size_t cd_nelmts, const unsigned cd_values[], tb_blosc_p
     }
     if (!tb_blosc_compressor_available(p.compressor)) {
         if (!cblosc())
-            say(why, why_nbytes, "c-blosc (libblosc.so.1) could not be loaded: %s", dlerror());
+            say(why, why_nbytes, "c-blosc (libblosc.so.1) could not be loaded beside the plugins or from the system");
         else
             say(why, why_nbytes, "this c-blosc (%s) lacks the '%s' compressor; it has %s", blosc_get_version_string(),
                 compressor_names[p.compressor], blosc_list_compressors());
