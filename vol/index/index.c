@@ -121,16 +121,16 @@ tb_ix_evict_unused(void *file, const uint8_t *token)
     tb_err_restore(saved);
 }
 
-/* A dataset opened by token has closed: its object header (and what else HDF5 tagged with it)
- * leaves the metadata cache, as under HDF5's evict-on-close. Opened by name, native's walk of
- * the path keeps the cache's hit rate up and its size down; opened by token, each header is a
- * miss, the adaptive cache grows and every header would stay, decoded (bench/index README). */
+/* A dataset marked to evict (opened by token, or by name and recognised: only where
+ * tb_ix_can_evict held) has closed: its object header (and what else HDF5 tagged with it) leaves
+ * the metadata cache, as under HDF5's evict-on-close. With the index answering the walks and
+ * queries, each header is a miss, the adaptive cache grows and every header would stay, decoded
+ * (bench/index README). */
 static void
 evict_closed(const tb_obj_t *o)
 {
-    struct tb_index_file *f = o->ctx->index;
-    if (f && tb_ix_can_evict(o->ctx))
-        tb_ix_evict_unused(f->file_under, o->idx->token);
+    if (o->ctx->index)
+        tb_ix_evict_unused(o->ctx->index->file_under, o->idx->token);
 }
 
 /* ------------------------------------------------------------------ life cycle */

@@ -83,7 +83,8 @@ struct tb_index_obj {
     bool no_capture;
     /* An attribute opened for real whose strings its first read may keep: 1 + its record. */
     uint32_t strings;
-    /* A dataset opened by token (a first open): its metadata leaves HDF5's cache when it closes. */
+    /* A dataset opened by token, or by name and recognised, where tb_ix_can_evict holds: its
+     * metadata leaves HDF5's cache when it closes. */
     bool evict;
 };
 
