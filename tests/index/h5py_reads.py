@@ -2,7 +2,9 @@
 file for it: `make FILE` writes a small NeXus-like tree with h5py (groups with NX_class, chunked
 resizable and compressed datasets as h5py makes them, scalars, strings, attributes); `view FILE`
 opens it, walks it and prints what it saw, then on stderr the reads of FILE from just before the
-open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_COUNT_FILE=FILE)."""
+open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_COUNT_FILE=FILE);
+`units FILE` does the same for a loader that opens datasets by path and reads only the attributes it
+needs, by name."""
 import ctypes
 import sys
 
@@ -35,13 +37,18 @@ def make(path, nentries=6, nlogs=8):
                 lg["time"].attrs["start"] = "2026-12-02T06:00:00"
 
 
-def view(path):
+def reads_counter():
     me = ctypes.CDLL(None)
     io = getattr(me, "tb_bench_io_count", None)
     if io:
         io.restype = ctypes.c_long
         io.argtypes = [ctypes.c_int]
-    before = io(0) if io else -1
+    return (lambda: io(0)) if io else (lambda: -1)
+
+
+def view(path):
+    count = reads_counter()
+    before = count()
     out = []
     f = h5py.File(path, "r")
     out.append(f"keys {list(f.keys())} default={f.attrs.get('default')!r}")
@@ -65,10 +72,32 @@ def view(path):
             out.append(f"{e}/{k} {lg['value'][()].sum():.3f} {lg['time'][2:5]} {lg['value'].attrs['units']}")
         out.append(f"{e} {g['title'][()]!r} {g['instrument/detector/distance'][()]}")
     f.close()
-    after = io(0) if io else -1
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
+def units(path):
+    """A LoadMD-like loader: each log's datasets by path and only the attributes it needs, by name
+    (never listed, never asked whether they exist), one it lacks among them."""
+    count = reads_counter()
+    before = count()
+    out = []
+    with h5py.File(path, "r") as f:
+        for e in f:
+            for k in f[e]["logs"]:
+                v = f[f"{e}/logs/{k}/value"]
+                t = f[f"{e}/logs/{k}/time"]
+                try:
+                    missing = v.attrs["offset"]
+                except KeyError as err:
+                    missing = f"KeyError {err}"
+                out.append(f"{e}/{k} {v[()].sum():.3f} {v.attrs['units']} {t.attrs['start']} {missing}")
+            out.append(f"{e} {f[e].attrs['NX_class']} {f[e + '/instrument/detector/distance'].attrs['units']}")
+    after = count()
     print("\n".join(out))
     print(f"reads {after - before}", file=sys.stderr)
 
 
 if __name__ == "__main__":
-    {"make": make, "view": view}[sys.argv[1]](sys.argv[2])
+    {"make": make, "view": view, "units": units}[sys.argv[1]](sys.argv[2])

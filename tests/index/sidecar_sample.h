@@ -105,7 +105,8 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     }
     /* Attributes: every other group has some, cached (a datatype "encoding" that declares its size
      * at byte 6, scalar or null spaces in the caches' form) or listed only; odd groups have theirs
-     * loaded and none. */
+     * loaded and none. Every fifth even group's list is partial (only some of its attributes), every
+     * sixth from the third is whole but not in native order. */
     static const uint8_t type_enc[]   = {3, 1, 0x13, 0, 0, 0, 7, 0, 0, 0, 0};
     static const uint8_t space_enc[]  = {1, 0, 0, 0, 0, 0, 0, 0};
     static const uint8_t space_v2[]   = {1, 0, 2, 0, 0, 0, 0, 0}; /* (dataspace message version 2) */
@@ -125,10 +126,12 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     d->attrcap = na ? na : 1;
     for (uint32_t g = 0; g < ngroups; g++) {
         tb_ix_obj_t *r = &d->objs[g];
-        r->attrs_loaded = 1;
-        r->attr_storage = g % 3; /* (unknown, in the header, dense: all three round-trip) */
-        r->attr_first   = d->nattr;
-        r->nattr        = (g % 2) ? 0 : 1 + g % 4;
+        r->attrs_partial   = g % 2 == 0 && g % 5 == 0;
+        r->attrs_loaded    = !r->attrs_partial;
+        r->attrs_unordered = g % 6 == 2 && r->attrs_loaded;
+        r->attr_storage    = g % 3; /* (unknown, in the header, dense: all three round-trip) */
+        r->attr_first      = d->nattr;
+        r->nattr           = (g % 2) ? 0 : 1 + g % 4;
         for (uint32_t k = 0; k < r->nattr; k++) {
             tb_ix_attr_t *a = &d->attrs[d->nattr++];
             a->name          = anames[k];

@@ -108,11 +108,17 @@ test_roundtrip(void)
     }
     ASSERT(with_ninfo > 8 && e.nninfo == with_ninfo && have.nninfo == with_ninfo);
     ASSERT_EQ(e.nattr, d.nattr);
+    uint32_t partial = 0, unordered = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
-        if (!d.objs[k].attrs_loaded)
+        if (!d.objs[k].attrs_loaded && !d.objs[k].attrs_partial)
             continue;
         uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
-        ASSERT(eo != TB_IX_NONE && e.objs[eo].attrs_loaded);
+        ASSERT(eo != TB_IX_NONE);
+        ASSERT_EQ(e.objs[eo].attrs_loaded, d.objs[k].attrs_loaded);
+        ASSERT_EQ(e.objs[eo].attrs_partial, d.objs[k].attrs_partial);
+        ASSERT_EQ(e.objs[eo].attrs_unordered, d.objs[k].attrs_unordered);
+        partial += d.objs[k].attrs_partial;
+        unordered += d.objs[k].attrs_unordered;
         ASSERT_EQ(e.objs[eo].nattr, d.objs[k].nattr);
         ASSERT_EQ(e.objs[eo].attr_storage, d.objs[k].attr_storage);
         for (uint32_t j = 0; j < d.objs[k].nattr; j++) {
@@ -132,6 +138,7 @@ test_roundtrip(void)
             }
         }
     }
+    ASSERT(partial > 0 && unordered > 0);
     uint32_t cached = 0, records = 0;
     uint64_t cbytes = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
@@ -292,6 +299,22 @@ test_bad_structure(void)
         }
     }
     ASSERT(reject > tried / 3);
+    /* An object's attribute list both whole and partial, or out of native order without being
+     * whole: contradictions the decoder rejects (the sample's first object has a partial list). */
+    static const uint64_t bad_attrs[] = {1u | SC_ATTRS_PARTIAL, SC_ATTRS_UNORDERED, SC_ATTRS_PARTIAL | SC_ATTRS_UNORDERED};
+    ASSERT(sc_get(b + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED]) == SC_ATTRS_PARTIAL);
+    for (size_t v = 0; v < sizeof(bad_attrs) / sizeof(bad_attrs[0]); v++) {
+        uint8_t *x = malloc(n);
+        memcpy(x, b, n);
+        sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED], bad_attrs[v]);
+        uint64_t sum = tb_sidecar_checksum(x, n - SC_TRAILER);
+        memcpy(x + n - SC_TRAILER, &sum, 8);
+        tb_ix_data_t e;
+        memset(&e, 0, sizeof(e));
+        ASSERT(tb_sidecar_decode(x, n, NULL, &e) < 0);
+        tb_ix_data_clear(&e);
+        free(x);
+    }
     free(buf);
 }
 

@@ -21,9 +21,9 @@ attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t typ
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    tb_obj_t *o = obj, *lazy;
-    uint32_t  strings;
-    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &strings) == TB_ANSWERED)
+    tb_obj_t         *o = obj, *lazy;
+    tb_ix_attr_plan_t plan;
+    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &plan) == TB_ANSWERED)
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
@@ -33,7 +33,7 @@ attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_
     void *a = tb_wrap_new(under, o, req);
     tb_index_attr_opened(a, o, loc);
     if (!req)
-        tb_index_attr_strings(a, strings);
+        tb_index_attr_forwarded(a, name, &plan);
     return a;
 }
 
@@ -78,6 +78,14 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
         return ret;
     if (args->op_type == H5VL_ATTR_ITER && tb_index_attr_iterate(o, loc, args, req, &ret))
         return ret;
+    tb_ix_attr_watch_t w;
+    if (!req && tb_index_attr_watch(o, loc, args, &w)) { /* (native's iteration lists them) */
+        ret = tb_enter(o, NULL, TB_USE, dxpl_id) < 0
+                  ? -1
+                  : H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req);
+        tb_index_attr_watched(o, &w, args, ret);
+        return ret;
+    }
     TB_FORWARD(o, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id, req,
                H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }

@@ -16,12 +16,7 @@
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
 /* ------------------------------------------------------------------ loading */
-typedef struct acollect {
-    char       **names;
-    H5A_info_t  *infos;
-    uint32_t     n, cap;
-    tb_status_t  st; /* why the iteration was stopped (TB_OK: it was not) */
-} acollect_t;
+typedef tb_ix_acollect_t acollect_t;
 
 static herr_t
 acollect_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
@@ -52,6 +47,15 @@ acollect_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
     }
     c->infos[c->n++] = *ainfo;
     return H5_ITER_CONT;
+}
+
+static void
+acollect_free(acollect_t *c)
+{
+    for (uint32_t k = 0; k < c->n; k++)
+        free(c->names[k]);
+    free(c->names);
+    free(c->infos);
 }
 
 bool
@@ -143,16 +147,156 @@ done:
     H5Eclear2(H5E_DEFAULT);
 }
 
+/* Builds record *x of attribute `name` (its info *ai) in a block of its own (`owned`), its value
+ * cached from `attr` (open below; NULL: listed only) when small enough and of a cacheable type. */
+static tb_status_t
+make_record(const char *name, const H5A_info_t *ai, void *attr, hid_t vol, tb_ix_attr_t *x)
+{
+    size_t nlen = strlen(name);
+    memset(x, 0, sizeof(*x));
+    if (nlen == 0 || nlen >= UINT32_MAX)
+        return TB_ERR_UNSUPPORTED; /* (a name the record cannot hold) */
+    uint8_t *blob = malloc(nlen + 1);
+    size_t   blen = nlen + 1;
+    if (!blob)
+        return TB_ERR_NOMEM;
+    memcpy(blob, name, nlen + 1);
+    x->name_len     = (uint32_t)nlen;
+    x->cset         = (uint8_t)ai->cset;
+    x->corder_valid = (uint8_t)(ai->corder_valid != 0);
+    x->corder       = ai->corder;
+    x->data_size    = ai->data_size < TB_IX_NONE ? (uint32_t)ai->data_size : TB_IX_NONE;
+    x->owned        = 1;
+    if (attr && ai->data_size <= TB_IX_ATTR_MAX_VALUE)
+        cache_value(attr, vol, (size_t)ai->data_size, x, &blob, &blen);
+    x->name = (const char *)blob;
+    if (x->cached) {
+        x->type_enc  = blob + (uintptr_t)x->type_enc;
+        x->space_enc = blob + (uintptr_t)x->space_enc;
+        x->value     = blob + (uintptr_t)x->value;
+    }
+    return TB_OK;
+}
+
+/* Leaves the n records at `first` as orphans: slots no object's run holds any more, with no name
+ * and marked cached (nothing fills them); their blocks are freed unless `moved` (their records were
+ * copied elsewhere, blocks and all). */
+static void
+orphan_records(tb_ix_data_t *d, uint32_t first, uint32_t n, bool moved)
+{
+    for (uint32_t k = first; k < first + n; k++) {
+        if (d->attrs[k].owned && !moved)
+            free((void *)d->attrs[k].name);
+        memset(&d->attrs[k], 0, sizeof(d->attrs[k]));
+        d->attrs[k].cached = 1;
+    }
+}
+
+/* Room for `extra` more records after object oi's run, which is moved to the end of the table
+ * first unless it is there already: TB_OK, the run then ending at d->nattr. */
+static tb_status_t
+run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
+{
+    tb_ix_obj_t *r      = &d->objs[oi];
+    uint32_t     n      = r->nattr;
+    bool         at_end = n == 0 || r->attr_first + n == d->nattr;
+    uint64_t     need   = (uint64_t)d->nattr + (at_end ? 0 : n) + extra;
+    if (need >= TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
+    void       *attrs;
+    tb_status_t st = tb_ix_reserve(d->attrs, &d->attrcap, need, sizeof(*d->attrs), 64, &attrs);
+    if (st != TB_OK)
+        return st;
+    d->attrs = attrs;
+    if (n == 0)
+        r->attr_first = d->nattr;
+    else if (!at_end) {
+        memcpy(&d->attrs[d->nattr], &d->attrs[r->attr_first], (size_t)n * sizeof(*d->attrs));
+        orphan_records(d, r->attr_first, n, true);
+        r->attr_first = d->nattr;
+        d->nattr += n;
+    }
+    return TB_OK;
+}
+
+/* Makes object oi's run the complete list of the n attributes named (infos beside), in that
+ * order (`native`: native's order by name; else another, which native-order iterations then
+ * cannot take from the list): records of its partial list are kept (their values with them), the others listed only,
+ * or cached from the object open below (obj, of type otype; NULL: none). */
+static tb_status_t
+list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *infos, uint32_t n, bool native,
+           void *obj, H5I_type_t otype, hid_t vol)
+{
+    if (d->nattr + (uint64_t)n >= TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
+    void       *attrs;
+    tb_status_t st = tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + n, sizeof(*d->attrs), 64, &attrs);
+    if (st != TB_OK)
+        return st;
+    d->attrs            = attrs;
+    tb_ix_obj_t *r       = &d->objs[oi];
+    uint32_t     done    = 0;
+    bool        *reused  = r->nattr ? calloc(r->nattr, sizeof(*reused)) : NULL;
+    if (r->nattr && !reused)
+        return TB_ERR_NOMEM;
+    for (; done < n; done++) {
+        tb_ix_attr_t *x = &d->attrs[d->nattr + done];
+        uint32_t      j = 0;
+        while (j < r->nattr && (reused[j] || strcmp(d->attrs[r->attr_first + j].name, names[done]) != 0))
+            j++;
+        if (j < r->nattr) { /* (known from an open: its record, block and value move here) */
+            *x        = d->attrs[r->attr_first + j];
+            reused[j] = true;
+            continue;
+        }
+        void *attr = NULL;
+        if (obj && infos[done].data_size <= TB_IX_ATTR_MAX_VALUE) {
+            H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
+            attr = H5VLattr_open(obj, &here, vol, names[done], H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
+        }
+        st = make_record(names[done], &infos[done], attr, vol, x);
+        if (attr)
+            H5VLattr_close(attr, vol, DXPL, NULL);
+        H5Eclear2(H5E_DEFAULT);
+        if (st != TB_OK)
+            break;
+    }
+    if (st != TB_OK) {
+        for (uint32_t k = 0; k < done; k++) {
+            tb_ix_attr_t *x = &d->attrs[d->nattr + k];
+            bool          moved = false;
+            for (uint32_t j = 0; j < r->nattr && !moved; j++)
+                moved = reused[j] && d->attrs[r->attr_first + j].name == x->name;
+            if (!moved && x->owned)
+                free((void *)x->name);
+        }
+        free(reused);
+        return st;
+    }
+    /* The partial list's records not named (none, in a file nobody writes) go; the moved ones' slots
+     * are left behind. */
+    for (uint32_t j = 0; j < r->nattr; j++)
+        orphan_records(d, r->attr_first + j, 1, reused[j]);
+    free(reused);
+    r->attr_first    = d->nattr;
+    r->nattr         = n;
+    r->attrs_loaded    = 1;
+    r->attrs_partial   = 0;
+    r->attrs_unordered = !native;
+    d->nattr += n;
+    d->dirty = 1;
+    return TB_OK;
+}
+
 tb_status_t
 tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
     if (d->objs[oi].attrs_loaded)
         return TB_OK;
     H5I_type_t  otype;
-    acollect_t  c    = {0};
-    tb_status_t ret  = TB_ERR_HDF5;
-    uint32_t    done = 0;
-    void       *obj  = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
+    acollect_t  c   = {0};
+    tb_status_t ret = TB_ERR_HDF5;
+    void       *obj = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
     if (!obj)
         goto out;
     H5VL_loc_params_t         self = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
@@ -167,64 +311,11 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
             ret = c.st; /* (acollect_cb stopped the iteration) */
         goto out;
     }
-    if (d->nattr + (uint64_t)c.n >= TB_IX_NONE) {
-        ret = TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
-        goto out;
-    }
-    void *attrs;
-    ret = tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + c.n, sizeof(*d->attrs), 64, &attrs);
-    if (ret != TB_OK)
-        goto out;
-    d->attrs = attrs;
-    for (; done < c.n; done++) {
-        tb_ix_attr_t *x    = &d->attrs[d->nattr + done];
-        size_t         nlen = strlen(c.names[done]);
-        uint8_t       *blob = malloc(nlen + 1);
-        size_t         blen = nlen + 1;
-        memset(x, 0, sizeof(*x));
-        if (!blob) {
-            ret = TB_ERR_NOMEM;
-            goto out;
-        }
-        memcpy(blob, c.names[done], nlen + 1);
-        x->name_len     = (uint32_t)nlen;
-        x->cset         = (uint8_t)c.infos[done].cset;
-        x->corder_valid = (uint8_t)(c.infos[done].corder_valid != 0);
-        x->corder       = c.infos[done].corder;
-        x->data_size    = c.infos[done].data_size < TB_IX_NONE ? (uint32_t)c.infos[done].data_size : TB_IX_NONE;
-        x->owned        = 1;
-        if (c.infos[done].data_size <= TB_IX_ATTR_MAX_VALUE) {
-            H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
-            void *attr = H5VLattr_open(obj, &here, a->vol, c.names[done], H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
-            if (attr) {
-                cache_value(attr, a->vol, (size_t)c.infos[done].data_size, x, &blob, &blen);
-                H5VLattr_close(attr, a->vol, DXPL, NULL);
-            }
-            H5Eclear2(H5E_DEFAULT);
-        }
-        x->name = (const char *)blob;
-        if (x->cached) {
-            x->type_enc  = blob + (uintptr_t)x->type_enc;
-            x->space_enc = blob + (uintptr_t)x->space_enc;
-            x->value     = blob + (uintptr_t)x->value;
-        }
-    }
-    d->objs[oi].attr_first   = d->nattr;
-    d->objs[oi].nattr        = c.n;
-    d->objs[oi].attrs_loaded = 1;
-    d->nattr += c.n;
-    d->dirty = 1;
-    ret      = TB_OK;
+    ret = list_attrs(d, oi, c.names, c.infos, c.n, true, obj, otype, a->vol);
 out:
-    if (ret != TB_OK) {
-        for (uint32_t k = 0; k < done; k++)
-            free((void *)d->attrs[d->nattr + k].name);
+    if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
-    }
-    for (uint32_t k = 0; k < c.n; k++)
-        free(c.names[k]);
-    free(c.names);
-    free(c.infos);
+    acollect_free(&c);
     tb_ix_close_under(obj, otype, a->vol);
     /* (A group whose links are not listed yet keeps its header for that.) */
     if (obj && (otype != H5I_GROUP || d->objs[oi].group != TB_IX_NONE))
@@ -232,7 +323,7 @@ out:
     return ret;
 }
 
-/* The record of attribute `name` of object oi (attributes loaded), or NULL. */
+/* The record of attribute `name` in object oi's list (all its attributes or some), or NULL. */
 static const tb_ix_attr_t *
 attr_find(const tb_ix_data_t *d, uint32_t oi, const char *name)
 {
@@ -282,6 +373,24 @@ open_real(struct tb_index_file *f, hid_t vol, int loc_is_file, const char *loc_p
     return attr;
 }
 
+/* Attribute `name` of object t opened below by the object's token (its header is read, not the
+ * groups of its path; the object itself is closed again): the file's sentinel (index_ctx.h), or
+ * one to read from. */
+static void *
+open_by_token(const tb_ix_anchor_t *a, const tb_ix_data_t *d, uint32_t t, const char *name)
+{
+    H5I_type_t otype;
+    void      *obj = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[t].token, &otype, DXPL);
+    if (!obj)
+        return NULL;
+    H5VL_loc_params_t self  = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
+    void             *attr  = H5VLattr_open(obj, &self, a->vol, name, H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
+    hid_t             saved = tb_err_save();
+    tb_ix_close_under(obj, otype, a->vol);
+    tb_err_restore(saved);
+    return attr;
+}
+
 /* ------------------------------------------------------------------ queries */
 tb_answer_t
 tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
@@ -290,9 +399,13 @@ tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specif
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        t;
-    if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK || tb_ix_load_attrs(d, &a, t) != TB_OK)
+    if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
         return TB_FORWARD;
-    *args->args.exists.exists = attr_find(d, t, args->args.exists.name) != NULL;
+    /* (one its partial list holds exists; any other question needs the whole list) */
+    bool found = attr_find(d, t, args->args.exists.name) != NULL;
+    if (!found && tb_ix_load_attrs(d, &a, t) != TB_OK)
+        return TB_FORWARD;
+    *args->args.exists.exists = found || attr_find(d, t, args->args.exists.name) != NULL;
     tb_ix_stats.answered++;
     *ret_out = 0;
     return TB_ANSWERED;
@@ -321,15 +434,15 @@ cmp_attr_corder(const void *a, const void *b, void *ctx)
 /* The walk of the n attributes at `first` an iteration takes, in *perm_out (malloc'd): TB_OK, or
  * TB_ERR_UNSUPPORTED when the index cannot tell native's order. */
 static tb_status_t
-attr_walk(const tb_ix_data_t *d, uint32_t first, uint32_t n, H5_index_t idx_type, H5_iter_order_t order,
-          uint32_t **perm_out)
+attr_walk(const tb_ix_data_t *d, uint32_t oi, H5_index_t idx_type, H5_iter_order_t order, uint32_t **perm_out)
 {
-    const tb_ix_attr_t *t = d->attrs + first;
+    const tb_ix_attr_t *t = d->attrs + d->objs[oi].attr_first;
+    uint32_t            n = d->objs[oi].nattr;
     if (idx_type != H5_INDEX_NAME && idx_type != H5_INDEX_CRT_ORDER)
         return TB_ERR_UNSUPPORTED;
     if (order != H5_ITER_INC && order != H5_ITER_DEC && order != H5_ITER_NATIVE)
         return TB_ERR_UNSUPPORTED;
-    if (idx_type == H5_INDEX_CRT_ORDER && order == H5_ITER_NATIVE)
+    if (order == H5_ITER_NATIVE && (idx_type == H5_INDEX_CRT_ORDER || d->objs[oi].attrs_unordered))
         return TB_ERR_UNSUPPORTED; /* (the storage's own order: not recorded) */
     uint32_t *perm = malloc((size_t)(n ? n : 1) * sizeof(*perm));
     if (!perm)
@@ -366,13 +479,19 @@ tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_speci
     char          *path = NULL;
     if (args->op_type != H5VL_ATTR_ITER || tb_ix_locate(o, loc, req, &d, &a, &t, &path) != TB_OK)
         return TB_FORWARD;
+    /* (a lazy object's list is read rather than the object made real; a real one's comes from
+     * native's iteration: tb_index_attr_watch) */
+    if (!d->objs[t].attrs_loaded && !o->under && tb_ix_load_attrs(d, &a, t) != TB_OK) {
+        free(path);
+        return TB_FORWARD;
+    }
     const H5VL_attr_iterate_args_t *it = &args->args.iterate;
     const tb_ix_obj_t              *r  = &d->objs[t];
     hsize_t                         skip = it->idx ? *it->idx : 0;
     bool                            ok   = r->attrs_loaded && !(skip > 0 && skip >= r->nattr);
     for (uint32_t k = 0; ok && k < r->nattr; k++)
         ok = d->attrs[r->attr_first + k].data_size != TB_IX_NONE;
-    if (!ok || attr_walk(d, r->attr_first, r->nattr, it->idx_type, it->order, &perm) != TB_OK) {
+    if (!ok || attr_walk(d, t, it->idx_type, it->order, &perm) != TB_OK) {
         free(path); /* (skip past the end: native's error) */
         tb_ix_stats.forwarded++;
         return TB_FORWARD;
@@ -404,6 +523,72 @@ tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_speci
     tb_ix_stats.answered++;
     *ret_out = ret < 0 ? -1 : ret;
     return TB_ANSWERED;
+}
+
+/* The application's callback, behind the collection of what native hands it. */
+static herr_t
+watch_cb(hid_t loc, const char *name, const H5A_info_t *ainfo, void *op_data)
+{
+    tb_ix_attr_watch_t *w = op_data;
+    if (w->c.st == TB_OK)
+        (void)acollect_cb(loc, name, ainfo, &w->c); /* (a failure only ends the collection) */
+    return w->op(loc, name, ainfo, w->op_data);
+}
+
+bool
+tb_index_attr_watch(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
+                    tb_ix_attr_watch_t *w)
+{
+    memset(w, 0, sizeof(*w));
+    struct tb_index_file           *f  = o->ctx->index;
+    const H5VL_attr_iterate_args_t *it = &args->args.iterate;
+    if (!f || !o->under || args->op_type != H5VL_ATTR_ITER || !it->op ||
+        (it->idx_type != H5_INDEX_NAME && it->idx_type != H5_INDEX_CRT_ORDER) ||
+        (it->order != H5_ITER_INC && it->order != H5_ITER_DEC && it->order != H5_ITER_NATIVE) ||
+        (it->idx && *it->idx != 0))
+        return false;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       t;
+    if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) != TB_OK || d != f->d || d->objs[t].attrs_loaded)
+        return false;
+    w->op                       = it->op;
+    w->op_data                  = it->op_data;
+    w->obj                      = t + 1;
+    w->idx_type                 = it->idx_type;
+    w->order                    = it->order;
+    args->args.iterate.op       = watch_cb;
+    args->args.iterate.op_data  = w;
+    return true;
+}
+
+void
+tb_index_attr_watched(tb_obj_t *o, tb_ix_attr_watch_t *w, H5VL_attr_specific_args_t *args, herr_t ret)
+{
+    args->args.iterate.op      = w->op;
+    args->args.iterate.op_data = w->op_data;
+    struct tb_index_file *f  = o->ctx->index;
+    tb_ix_data_t         *d  = f ? f->d : NULL;
+    uint32_t              oi = w->obj - 1;
+    /* From the first to the last: the whole list, in native's order when taken by name in native
+     * order (else the one it was taken in, increasing). */
+    if (ret == 0 && w->c.st == TB_OK && d && !d->writable && oi < d->nobj && !d->objs[oi].attrs_loaded) {
+        uint32_t n = w->c.n;
+        if (w->order == H5_ITER_DEC)
+            for (uint32_t k = 0; k < n / 2; k++) {
+                char      *x  = w->c.names[k];
+                H5A_info_t xi = w->c.infos[k];
+                w->c.names[k]         = w->c.names[n - 1 - k];
+                w->c.infos[k]         = w->c.infos[n - 1 - k];
+                w->c.names[n - 1 - k] = x;
+                w->c.infos[n - 1 - k] = xi;
+            }
+        bool  native = w->idx_type == H5_INDEX_NAME && w->order == H5_ITER_NATIVE;
+        hid_t saved  = tb_err_save();
+        (void)list_attrs(d, oi, w->c.names, w->c.infos, n, native, NULL, H5I_BADID, H5I_INVALID_HID);
+        tb_err_restore(saved);
+    }
+    acollect_free(&w->c);
 }
 
 /* ------------------------------------------------------------------ missing attributes
@@ -445,11 +630,12 @@ storage_of_failure(const char *name)
     return m.storage;
 }
 
-/* Keeps what a failure said of object t's attributes (all of them known, `name` not one). */
+/* Keeps what a failure said of object t's attributes (`name` not one its list holds): a fact of
+ * the object, kept whether the index lists all its attributes, some or none yet. */
 static void
 keep_storage(tb_ix_data_t *d, uint32_t t, const char *name, uint8_t storage)
 {
-    if (storage != TB_IX_AS_UNKNOWN && d->objs[t].attrs_loaded && !attr_find(d, t, name) &&
+    if (storage != TB_IX_AS_UNKNOWN && !attr_find(d, t, name) &&
         d->objs[t].attr_storage != storage) {
         d->objs[t].attr_storage = storage;
         d->dirty                = 1;
@@ -468,8 +654,13 @@ tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *nam
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t       t;
-    if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK)
+    if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK) {
         keep_storage(d, t, name, storage);
+        /* Only the whole list can say an attribute is not there: taken now, once, so that the
+         * next opens (lazy ones) answer this failure themselves. */
+        if (!d->writable && !d->objs[t].attrs_loaded)
+            (void)tb_ix_load_attrs(d, &a, t);
+    }
     tb_err_restore(saved);
 }
 
@@ -518,9 +709,9 @@ answered:
 
 tb_answer_t
 tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req,
-                   tb_obj_t **out, uint32_t *strings_out)
+                   tb_obj_t **out, tb_ix_attr_plan_t *plan)
 {
-    *strings_out = 0;
+    memset(plan, 0, sizeof(*plan));
     if (aapl_id != H5P_DEFAULT && aapl_id != H5P_ATTRIBUTE_ACCESS_DEFAULT)
         return TB_FORWARD;
     struct tb_index_file *f = o->ctx->index;
@@ -528,29 +719,41 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
         return TB_FORWARD;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
-    char           *path = NULL;
-    uint32_t        t, t_again;
+    uint32_t        t;
     if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
         return TB_FORWARD;
-    if (tb_ix_load_attrs(d, &a, t) != TB_OK)
-        return TB_FORWARD;
     const tb_ix_attr_t *x = attr_find(d, t, name);
+    if (!d->objs[t].attrs_loaded && !(x && x->cached)) {
+        if (o->under && !req && d == f->d) {
+            /* Of a real object whose attributes the index does not list yet: native opens it, as
+             * under stock, and the open handle gives the record (tb_index_attr_forwarded): only
+             * what the application opens is read, not the object's whole list. */
+            plan->note = t + 1;
+            return TB_FORWARD;
+        }
+        if (tb_ix_load_attrs(d, &a, t) != TB_OK) /* (a lazy object stays lazy) */
+            return TB_FORWARD;
+        x = attr_find(d, t, name);
+    }
     if (!x && !o->under)
         return open_missing(o, loc, name, req, d, t, out);
     /* The sentinel is opened on its own object, so that native finds it open only when that very
-     * attribute is opened. */
-    if (x && x->cached && !f->sentinel &&
-        (tb_ix_locate(o, loc, req, &d, &a, &t_again, &path) != TB_OK || t_again != t ||
-         !(f->sentinel = open_real(f, o->under_vol_id, 0, path, NULL, name)))) {
+     * attribute is opened: by the object's token (its header is read, not its path's groups). */
+    if (x && x->cached && !f->sentinel && !(f->sentinel = open_by_token(&a, d, t, name))) {
         H5Eclear2(H5E_DEFAULT);
         x = NULL;
     }
     if (!x || !x->cached) {
-        free(path);
-        if (x && x->data_size <= TB_IX_ATTR_MAX_VALUE)
-            *strings_out = (uint32_t)(x - d->attrs) + 1; /* (its read may keep its strings) */
+        if (x && !req && d == f->d)
+            plan->note = t + 1; /* (its value, or its strings, from the open handle) */
         return TB_FORWARD;
     }
+    /* A replay that opens a dataset by its path (H5Aopen_by_name) would be refused when the dataset
+     * is open under an external-file prefix: such an attribute is native's. */
+    const tb_ix_obj_t *r = &d->objs[t];
+    if (loc->type == H5VL_OBJECT_BY_NAME && (!r->has_info || r->type == H5O_TYPE_DATASET) &&
+        (r->prefixed || d->dset_prefixed))
+        return TB_FORWARD;
     /* Native records the location's path in the attribute (H5Iget_name reports it), not its
      * object's: "/" for the file. */
     const char *base  = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
@@ -558,7 +761,6 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     char       *lpath = base ? strdup(base) : NULL; /* the lazy state's (the replay) */
     char       *rel   = loc->type == H5VL_OBJECT_BY_NAME ? strdup(loc->loc_data.loc_by_name.name) : NULL;
     int         ok    = xpath && lpath && (loc->type != H5VL_OBJECT_BY_NAME || rel);
-    free(path);
     tb_obj_t     *w  = ok ? tb_obj_new(NULL, o->ctx) : NULL;
     tb_ix_lazy_t *lz = w ? tb_ix_lazy_new(f, w, H5I_ATTR, t,
                                           x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes)
@@ -624,14 +826,54 @@ tb_index_attr_materialise(tb_obj_t *o)
     return TB_OK;
 }
 
-/* ------------------------------------------------------------------ strings from the application's reads */
+/* ------------------------------------------------------------------ records from the application's opens */
 void
-tb_index_attr_strings(tb_obj_t *a, uint32_t strings)
+tb_index_attr_forwarded(tb_obj_t *a, const char *name, const tb_ix_attr_plan_t *plan)
 {
-    struct tb_index_obj *ix = strings && a ? tb_ix_obj_state(a) : NULL;
+    struct tb_index_file *f = a && a->under && plan->note ? a->ctx->index : NULL;
+    tb_ix_data_t         *d = f ? f->d : NULL;
+    uint32_t              oi = plan->note - 1;
+    if (!d || d->writable || oi >= d->nobj)
+        return;
+    const tb_ix_attr_t *x = attr_find(d, oi, name);
+    if (x && (x->cached || x->data_size > TB_IX_ATTR_MAX_VALUE))
+        return;
+    hid_t        saved = tb_err_save();
+    uint32_t     k     = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
+    H5A_info_t   ai;
+    tb_ix_attr_t rec;
+    H5VL_attr_get_args_t gi              = {.op_type = H5VL_ATTR_GET_INFO};
+    gi.args.get_info.loc_params.obj_type = H5I_ATTR;
+    gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
+    gi.args.get_info.ainfo               = &ai;
+    if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
+        make_record(name, &ai, a->under, a->under_vol_id, &rec) != TB_OK)
+        goto done;
+    if (k != TB_IX_NONE) { /* (listed, by an iteration say: the record takes the value) */
+        if (d->attrs[k].owned)
+            free((void *)d->attrs[k].name);
+        d->attrs[k] = rec;
+    }
+    else if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
+        free((void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
+        goto done;
+    }
+    else {
+        k                        = d->nattr++;
+        d->attrs[k]              = rec;
+        d->objs[oi].nattr++;
+        d->objs[oi].attrs_partial = 1;
+    }
+    d->dirty = 1;
+    /* A variable-length string's value comes from the application's first read. */
+    struct tb_index_obj *ix = !rec.cached && rec.data_size <= TB_IX_ATTR_MAX_VALUE ? tb_ix_obj_state(a) : NULL;
     if (ix)
-        ix->strings = strings;
+        ix->strings = k + 1;
+done:
+    tb_err_restore(saved);
 }
+
+/* ------------------------------------------------------------------ strings from the application's reads */
 
 void
 tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
@@ -776,11 +1018,24 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
         return TB_FORWARD;
     /* The public calls below start by clearing the error stack, which holds nothing of this call
      * yet; whatever they leave on failure is cleared before the real attribute is asked. */
-    hid_t       ft = lazy_ftype(lz);
-    tb_status_t st = ft < 0 ? TB_ERR_HDF5
-                     : tb_ix_type_is_vstr(lz->type_enc, lz->type_nbytes)
-                         ? tb_ix_vstr_read(lz->node.f, ft, mem_type_id, dxpl_id, lz->value, lz->value_nbytes, buf)
-                         : tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
+    hid_t                 ft   = lazy_ftype(lz);
+    struct tb_index_file *f    = lz->node.f;
+    bool                  vstr = ft >= 0 && tb_ix_type_is_vstr(lz->type_enc, lz->type_nbytes);
+    tb_status_t           st;
+    if (vstr && !f->vstr_converted && f->file_under && tb_ix_vstr_mem_ok(ft, mem_type_id, dxpl_id)) {
+        /* The file's first string read is native's (tb_ix_vstr_read): of the same attribute,
+         * opened by its object's token, the lazy one staying lazy. */
+        tb_ix_anchor_t file = {.under = f->file_under, .vol = a->under_vol_id, .type = H5I_FILE};
+        void          *attr = open_by_token(&file, f->d, lz->obj, lz->name);
+        st = attr && H5VLattr_read(attr, file.vol, mem_type_id, buf, DXPL, NULL) >= 0 ? TB_OK : TB_ERR_HDF5;
+        if (attr)
+            H5VLattr_close(attr, file.vol, DXPL, NULL);
+        f->vstr_converted = st == TB_OK;
+    }
+    else
+        st = ft < 0  ? TB_ERR_HDF5
+             : vstr ? tb_ix_vstr_read(f, ft, mem_type_id, dxpl_id, lz->value, lz->value_nbytes, buf)
+                    : tb_ix_convert_out(ft, mem_type_id, lz->value, lz->value_nbytes, buf, dxpl_id);
     if (st != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
         return TB_FORWARD;

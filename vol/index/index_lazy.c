@@ -148,6 +148,22 @@ object_open_real(const tb_obj_t *o, const tb_ix_lazy_t *lz)
     return under;
 }
 
+/* A real object of a lazy one's kind in its file, to stand in for it: opened by the lazy one's
+ * token (its header is read, not its path's groups; only its file is ever asked of it). */
+static void *
+standin_open(const tb_obj_t *o, const tb_ix_lazy_t *lz)
+{
+    H5I_type_t type  = H5I_BADID;
+    void      *under = lz->node.f->file_under ? tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id,
+                                                                  o->idx->token, &type, DXPL)
+                                              : NULL;
+    if (under && type != lz->kind) {
+        tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: read-only files do not change) */
+        under = NULL;
+    }
+    return under;
+}
+
 /* A lazy group, dataset or named datatype made real. */
 static tb_status_t
 object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
@@ -225,7 +241,7 @@ tb_index_standin(const tb_obj_t *o)
     if (!f->standins[k]) {
         bool  in_list  = f->standins[SI_DATASET] || f->standins[SI_DATATYPE];
         hid_t saved    = tb_err_save();
-        f->standins[k] = object_open_real(o, lz);
+        f->standins[k] = standin_open(o, lz);
         tb_err_restore(saved);
         if (!f->standins[k])
             return NULL;

@@ -580,6 +580,19 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
     /* (The index answers the walks and queries that would have kept HDF5's cache hitting: a
      * dataset's header would stay in it, decoded, as those opened by token would.) */
     cx->evict = type == H5I_DATASET && tb_ix_can_evict(child->ctx);
+    /* What the object is, from the header the open just read: the next open of this path is then
+     * the index's (a lazy object, or one opened by token) rather than native's walk again. */
+    if (!d->objs[t].has_info && child->under) {
+        hid_t                  saved = tb_err_save();
+        H5VL_loc_params_t      here  = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
+        H5O_info2_t            info;
+        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+        ga.args.get_info.fields   = H5O_INFO_ALL;
+        ga.args.get_info.oinfo    = &info;
+        if (H5VLobject_get(child->under, &here, child->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0)
+            (void)tb_ix_store_info(d, t, &info);
+        tb_err_restore(saved);
+    }
 }
 
 void

@@ -131,12 +131,17 @@ typedef struct tb_ix_ninfo {
 
 /* One object, by token. `has_info` says whether the H5Oget_info fields below are known;
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
- * attribute table. */
+ * attribute table; `attrs_partial` (never with attrs_loaded) that the run holds only some of them:
+ * those the application opened (index_attr.c records them from its own opens); `attrs_unordered`
+ * (only with attrs_loaded) that the run's order is not native's (the list came from an iteration
+ * in another order). */
 typedef struct tb_ix_obj {
     uint8_t  token[TB_IX_TOKEN_NBYTES];
     uint8_t  has_info;
     uint8_t  type; /* H5O_type_t */
     uint8_t  attrs_loaded : 1;
+    uint8_t  attrs_partial : 1;
+    uint8_t  attrs_unordered : 1;
     uint8_t  attr_storage : 2; /* TB_IX_AS_* */
     uint8_t  prefixed : 1;     /* a dataset opened in this process with an external-file or
                                 * virtual-dataset prefix: never lazy (index_query.c); not persisted */

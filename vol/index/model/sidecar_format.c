@@ -24,10 +24,10 @@
  * Version 2 added the attributes, 3 the datasets' contents, 4 the ctime and the path, 5 the
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
- * the dataspace forms (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
+ * the dataspace forms, 11 objects' partial attribute lists (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (9)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (11)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -51,7 +51,7 @@ const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_TOKEN]        = {"token", 0, 16, "object token"},
     [OBJ_HAS_INFO]     = {"has_info", 16, 1, "1: the H5Oget_info fields below are known"},
     [OBJ_TYPE]         = {"type", 17, 1, "H5O_type_t (group 0, dataset 1, named datatype 2)"},
-    [OBJ_ATTRS_LOADED] = {"attrs", 18, 1, "bit 0: attr_first/nattr list all its attributes; bits 1-2: their storage (0 unknown, 1 object header, 2 dense)"},
+    [OBJ_ATTRS_LOADED] = {"attrs", 18, 1, "bit 0: attr_first/nattr list all its attributes; bits 1-2: their storage (0 unknown, 1 object header, 2 dense); bit 3 (never with bit 0): they list some of them; bit 4 (only with bit 0): their order is not native's"},
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
     [OBJ_RC]           = {"rc", 20, 4, "reference count"},
     [OBJ_GROUP]        = {"group", 24, 4, "its group record, or 0xffffffff"},
@@ -246,7 +246,9 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
-        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (1u | (TB_IX_AS_DENSE << 1)) ||
+        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
+            (al & (SC_ATTRS_PARTIAL | 1u)) == (SC_ATTRS_PARTIAL | 1u) ||
+            (al & (SC_ATTRS_UNORDERED | 1u)) == SC_ATTRS_UNORDERED ||
             SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
         /* Content state only for datasets, dataset records for datasets, named datatypes (holding
@@ -258,7 +260,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             (dset != TB_IX_NONE && type == SC_OBJ_DATATYPE && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_TYPE) ||
             (dset != TB_IX_NONE && type == SC_OBJ_GROUP && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_DCPL))
             return TB_ERR_CORRUPT;
-        al &= 1;
+        al &= SC_ATTRS_PARTIAL | 1u; /* (a run of records only with one of the two) */
         if (afirst + acount > nattr || (!al && acount != 0))
             return TB_ERR_CORRUPT;
         if (g != TB_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
@@ -422,7 +424,9 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         r->mtime        = (int64_t)SC_GET(o, OBJ, MTIME);
         r->ctime        = (int64_t)SC_GET(o, OBJ, CTIME);
         r->btime        = (int64_t)SC_GET(o, OBJ, BTIME);
-        r->attrs_loaded = SC_GET(o, OBJ, ATTRS_LOADED) & 1;
+        r->attrs_loaded  = SC_GET(o, OBJ, ATTRS_LOADED) & 1;
+        r->attrs_partial = (SC_GET(o, OBJ, ATTRS_LOADED) & SC_ATTRS_PARTIAL) != 0;
+        r->attrs_unordered = (SC_GET(o, OBJ, ATTRS_LOADED) & SC_ATTRS_UNORDERED) != 0;
         r->attr_storage = (SC_GET(o, OBJ, ATTRS_LOADED) >> 1) & 3;
         r->attr_first   = (uint32_t)SC_GET(o, OBJ, ATTR_FIRST);
         r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
@@ -567,12 +571,20 @@ dset_kept(const tb_ix_obj_t *r, const tb_ix_data_t *d)
             (r->type == SC_OBJ_GROUP && d->dsets[r->dset].have == TB_IX_DS_DCPL));
 }
 
-/* Objects worth keeping: those with info, loaded links, loaded attributes, a content state or a
- * native info. */
+/* Whether object r's record carries a run of attribute records: all its attributes or some. */
+static int
+attrs_listed(const tb_ix_obj_t *r)
+{
+    return r->attrs_loaded || r->attrs_partial;
+}
+
+/* Objects worth keeping: those with info, loaded links, listed attributes or their storage, a
+ * content state or a native info. */
 static int
 obj_kept(const tb_ix_obj_t *r)
 {
-    return r->has_info || r->group != TB_IX_NONE || r->attrs_loaded || r->dcache || r->ninfo != TB_IX_NONE;
+    return r->has_info || r->group != TB_IX_NONE || attrs_listed(r) || r->attr_storage != TB_IX_AS_UNKNOWN ||
+           r->dcache || r->ninfo != TB_IX_NONE;
 }
 
 void
@@ -582,7 +594,7 @@ tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
     out->ngroup = d->ngroup;
     for (uint32_t k = 0; k < d->nobj; k++) {
         out->nobj += (uint32_t)obj_kept(&d->objs[k]);
-        out->nattr += d->objs[k].attrs_loaded ? d->objs[k].nattr : 0;
+        out->nattr += attrs_listed(&d->objs[k]) ? d->objs[k].nattr : 0;
         out->ndset += (uint32_t)dset_kept(&d->objs[k], d);
         out->nninfo += (uint32_t)(d->objs[k].ninfo != TB_IX_NONE);
     }
@@ -780,8 +792,11 @@ walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
             if (dc == TB_IX_DC_CACHED && !(dset_kept(r, d) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
                 dc = TB_IX_DC_UNKNOWN;
             SC_PUT(ob, OBJ, DCACHE, dc);
-            if (r->attrs_loaded) {
-                SC_PUT(ob, OBJ, ATTRS_LOADED, 1u | ((unsigned)r->attr_storage << 1));
+            SC_PUT(ob, OBJ, ATTRS_LOADED,
+                   (r->attrs_loaded ? 1u : 0u) | (r->attrs_partial ? SC_ATTRS_PARTIAL : 0u) |
+                       (r->attrs_loaded && r->attrs_unordered ? SC_ATTRS_UNORDERED : 0u) |
+                       ((unsigned)r->attr_storage << 1));
+            if (attrs_listed(r)) {
                 SC_PUT(ob, OBJ, ATTR_FIRST, ai);
                 SC_PUT(ob, OBJ, NATTR, r->nattr);
             }
@@ -806,7 +821,7 @@ walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
             if (p)
                 put_ninfo(p, remap[k], &d->ninfos[r->ninfo]);
         }
-        if (!r->attrs_loaded)
+        if (!attrs_listed(r))
             continue;
         for (uint32_t j = 0; j < r->nattr; j++, ai++) {
             const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
@@ -888,7 +903,7 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
             pl->ndset++;
             pl->strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
         }
-        if (!r->attrs_loaded)
+        if (!attrs_listed(r))
             continue;
         pl->nattr += r->nattr;
         for (uint32_t j = 0; j < r->nattr; j++) {
