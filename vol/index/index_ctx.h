@@ -86,6 +86,9 @@ struct tb_index_obj {
     /* A dataset opened by token, or by name and recognised, where tb_ix_can_evict holds: its
      * metadata leaves HDF5's cache when it closes. */
     bool evict;
+    /* A real dataset's or group's object record + 1 once its dataset record exists (index_dset.c):
+     * what its next gets look at first, to record nothing known already. */
+    uint32_t dset_obj;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */

@@ -106,7 +106,9 @@ keep_space(tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t s)
 }
 
 /* A creation property list's H5Pencode2 bytes as the record's creation-list part: a dataset's
- * (`dcpl`: its layout kept beside) or a group's. */
+ * (`dcpl`: its layout kept beside) or a group's. (Two passes over the list, its length then its
+ * bytes: H5Pequal, which might have matched a list encoded before, calls a dataset's lists with
+ * other chunk dimensions equal.) */
 static tb_status_t
 keep_cpl(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t cpl, bool dcpl)
 {
@@ -166,6 +168,9 @@ record_of_kind(tb_obj_t *o, H5I_type_t kind, tb_ix_data_t **d_out, uint32_t *oi_
     }
     if ((st = tb_ix_dset_record(d, oi, o->ctx->cfg.index_data_nbytes, x_out)) != TB_OK)
         return st;
+    struct tb_index_obj *ix = tb_ix_obj_state(o);
+    if (ix)
+        ix->dset_obj = oi + 1;
     *d_out  = d;
     *oi_out = oi;
     return TB_OK;
@@ -177,21 +182,34 @@ record_of(tb_obj_t *o, tb_ix_data_t **d_out, uint32_t *oi_out, tb_ix_dset_t **x_
     return record_of_kind(o, H5I_DATASET, d_out, oi_out, x_out);
 }
 
+/* Whether what o's record holds (its record found before: record_of_kind) includes `part`. */
+static bool
+recorded(const tb_obj_t *o, unsigned part)
+{
+    const tb_ix_data_t *d = o->idx && o->idx->dset_obj ? o->ctx->index->d : NULL;
+    if (!d || d->writable || o->idx->dset_obj > d->nobj)
+        return false;
+    uint32_t k = d->objs[o->idx->dset_obj - 1].dset;
+    return k != TB_IX_NONE && (d->dsets[k].have & part);
+}
+
 void
 tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
 {
     if (!o->under || !o->ctx->index)
         return;
+    unsigned part;
     switch (args->op_type) {
-        case H5VL_DATASET_GET_TYPE:
-        case H5VL_DATASET_GET_SPACE:
-        case H5VL_DATASET_GET_DCPL:
-        case H5VL_DATASET_GET_STORAGE_SIZE:
-        case H5VL_DATASET_GET_SPACE_STATUS:
-            break;
-        default:
-            return;
+        case H5VL_DATASET_GET_TYPE: part = TB_IX_DS_TYPE; break;
+        case H5VL_DATASET_GET_SPACE: part = TB_IX_DS_SPACE; break;
+        case H5VL_DATASET_GET_DCPL: part = TB_IX_DS_DCPL; break;
+        case H5VL_DATASET_GET_STORAGE_SIZE: part = TB_IX_DS_STORAGE; break;
+        case H5VL_DATASET_GET_SPACE_STATUS: part = TB_IX_DS_STATUS; break;
+        default: return;
     }
+    /* (h5py asks a dataset's type and space again and again: once recorded, nothing to do) */
+    if (recorded(o, part))
+        return;
     tb_ix_data_t *d;
     tb_ix_dset_t *x;
     uint32_t      oi;
@@ -224,14 +242,20 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
 void
 tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
 {
-    if (!o->under || !o->ctx->index || args->op_type != H5VL_GROUP_GET_GCPL)
+    if (!o->under || !o->ctx->index || args->op_type != H5VL_GROUP_GET_GCPL || recorded(o, TB_IX_DS_DCPL))
         return;
     tb_ix_data_t *d;
     tb_ix_dset_t *x;
     uint32_t      oi;
     hid_t         saved = tb_err_save();
-    if (record_of_kind(o, H5I_GROUP, &d, &oi, &x) == TB_OK)
-        (void)keep_cpl(d, x, args->args.get_gcpl.gcpl_id, false);
+    if (record_of_kind(o, H5I_GROUP, &d, &oi, &x) == TB_OK) {
+        hid_t    gcpl  = args->args.get_gcpl.gcpl_id;
+        unsigned flags = 0;
+        (void)keep_cpl(d, x, gcpl, false);
+        /* (whether the group tracks link creation order, which its link queries need to know) */
+        if (!d->objs[oi].corder_hint && H5Pget_link_creation_order(gcpl, &flags) >= 0)
+            d->objs[oi].corder_hint = (flags & H5P_CRT_ORDER_TRACKED) ? 1 : 2;
+    }
     tb_err_restore(saved);
 }
 

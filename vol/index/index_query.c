@@ -286,6 +286,11 @@ ensure_corder_state(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t gi)
             g->corder_state = 2; /* a tracking group gives every link an order */
             return TB_OK;
         }
+    if (d->objs[g->obj].corder_hint) { /* (the creation list the application asked said) */
+        g->corder_state = d->objs[g->obj].corder_hint;
+        d->dirty        = 1;
+        return TB_OK;
+    }
     H5I_type_t type;
     void      *grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[g->obj].token, &type, DXPL);
     if (!grp || type != H5I_GROUP) {
@@ -580,9 +585,11 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
     /* (The index answers the walks and queries that would have kept HDF5's cache hitting: a
      * dataset's header would stay in it, decoded, as those opened by token would.) */
     cx->evict = type == H5I_DATASET && tb_ix_can_evict(child->ctx);
-    /* What the object is, from the header the open just read: the next open of this path is then
-     * the index's (a lazy object, or one opened by token) rather than native's walk again. */
-    if (!d->objs[t].has_info && child->under) {
+    /* What a dataset or named datatype is, from the header the open just read: the next open of
+     * this path is then the index's (a lazy object, or one opened by token) rather than native's
+     * walk again. (A group is lazy once its links are listed, as they are when anything below it
+     * is opened through the index.) */
+    if (type != H5I_GROUP && !d->objs[t].has_info && child->under) {
         hid_t                  saved = tb_err_save();
         H5VL_loc_params_t      here  = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
         H5O_info2_t            info;

@@ -16,6 +16,8 @@ typedef struct tentry {
     uint64_t    hash;
     H5T_class_t cls;
     size_t      size;
+    int         cset, strpad; /* a string's (H5T_cset_t, H5T_str_t), -1 for other classes: H5Tequal
+                               * does not compare those of variable-length strings */
 } tentry_t;
 
 /* At most this many distinct types are kept; beyond, callers do without the caches. */
@@ -95,8 +97,10 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     e->n    = n;
     e->hash = hash;
     e->id   = H5Tdecode(e->enc);
-    e->cls  = e->id >= 0 ? H5Tget_class(e->id) : H5T_NO_CLASS;
-    e->size = e->id >= 0 ? H5Tget_size(e->id) : 0;
+    e->cls    = e->id >= 0 ? H5Tget_class(e->id) : H5T_NO_CLASS;
+    e->size   = e->id >= 0 ? H5Tget_size(e->id) : 0;
+    e->cset   = e->cls == H5T_STRING ? (int)H5Tget_cset(e->id) : -1;
+    e->strpad = e->cls == H5T_STRING ? (int)H5Tget_strpad(e->id) : -1;
     /* The size the encoding declares is what the sidecar's checks relied on. */
     if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n)) {
         st = e->id < 0 ? TB_ERR_HDF5 : TB_ERR_CORRUPT;
@@ -124,22 +128,16 @@ tb_ix_type_get(const void *enc, size_t n)
     return add_type(enc, n, h, &k) == TB_OK ? types[last_type = k].id : H5I_INVALID_HID;
 }
 
-/* Whether two equal types (H5Tequal) are the same string type: H5Tequal does not compare the
- * character set and padding of variable-length strings. */
-static bool
-same_string_form(hid_t a, hid_t b, H5T_class_t cls)
-{
-    return cls != H5T_STRING || (H5Tget_cset(a) == H5Tget_cset(b) && H5Tget_strpad(a) == H5Tget_strpad(b));
-}
-
 tb_status_t
 tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
 {
-    H5T_class_t cls  = H5Tget_class(t);
-    size_t      size = H5Tget_size(t);
+    H5T_class_t cls    = H5Tget_class(t);
+    size_t      size   = H5Tget_size(t);
+    int         cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
+    int         strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
     for (uint32_t k = 0; k < ntypes; k++)
-        if (types[k].cls == cls && types[k].size == size && H5Tequal(types[k].id, t) > 0 &&
-            same_string_form(types[k].id, t, cls)) {
+        if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
+            H5Tequal(types[k].id, t) > 0) {
             *enc_out = types[k].enc;
             *n_out   = types[k].n;
             return TB_OK;

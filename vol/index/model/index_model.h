@@ -145,6 +145,9 @@ typedef struct tb_ix_obj {
     uint8_t  attr_storage : 2; /* TB_IX_AS_* */
     uint8_t  prefixed : 1;     /* a dataset opened in this process with an external-file or
                                 * virtual-dataset prefix: never lazy (index_query.c); not persisted */
+    uint8_t  corder_hint : 2;  /* a group: whether it tracks link creation order, as the creation
+                                * list the application asked said (0 not known, 1 yes, 2 no); not
+                                * persisted (its group record keeps what it learns from it) */
     uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;
