@@ -221,8 +221,8 @@ run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
 
 /* Makes object oi's run the complete list of the n attributes named (infos beside), in that
  * order (`native`: native's order by name; else another, which native-order iterations then
- * cannot take from the list): records of its partial list are kept (their values with them), the others listed only,
- * or cached from the object open below (obj, of type otype; NULL: none). */
+ * cannot take from the list): records of its partial list are kept (their values with them), the
+ * others listed only, or cached from the object open below (obj, of type otype; NULL: none). */
 static tb_status_t
 list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *infos, uint32_t n, bool native,
            void *obj, H5I_type_t otype, hid_t vol)
@@ -233,20 +233,21 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
     tb_status_t st = tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + n, sizeof(*d->attrs), 64, &attrs);
     if (st != TB_OK)
         return st;
-    d->attrs            = attrs;
-    tb_ix_obj_t *r       = &d->objs[oi];
-    uint32_t     done    = 0;
-    bool        *reused  = r->nattr ? calloc(r->nattr, sizeof(*reused)) : NULL;
-    if (r->nattr && !reused)
-        return TB_ERR_NOMEM;
-    for (; done < n; done++) {
+    d->attrs        = attrs;
+    tb_ix_obj_t *r  = &d->objs[oi];
+    bool        *moved = calloc(r->nattr + 1, sizeof(*moved)); /* (which of the partial list's moved here) */
+    bool        *made  = calloc(n + 1, sizeof(*made));          /* (which new slots own a new record) */
+    uint32_t     done  = 0;
+    if (!moved || !made)
+        st = TB_ERR_NOMEM;
+    for (; st == TB_OK && done < n; done++) {
         tb_ix_attr_t *x = &d->attrs[d->nattr + done];
         uint32_t      j = 0;
-        while (j < r->nattr && (reused[j] || strcmp(d->attrs[r->attr_first + j].name, names[done]) != 0))
+        while (j < r->nattr && (moved[j] || strcmp(d->attrs[r->attr_first + j].name, names[done]) != 0))
             j++;
         if (j < r->nattr) { /* (known from an open: its record, block and value move here) */
-            *x        = d->attrs[r->attr_first + j];
-            reused[j] = true;
+            *x       = d->attrs[r->attr_first + j];
+            moved[j] = true;
             continue;
         }
         void *attr = NULL;
@@ -254,38 +255,32 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
             H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
             attr = H5VLattr_open(obj, &here, vol, names[done], H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
         }
-        st = make_record(names[done], &infos[done], attr, vol, x);
+        st         = make_record(names[done], &infos[done], attr, vol, x);
+        made[done] = st == TB_OK;
         if (attr)
             H5VLattr_close(attr, vol, DXPL, NULL);
         H5Eclear2(H5E_DEFAULT);
-        if (st != TB_OK)
-            break;
     }
-    if (st != TB_OK) {
-        for (uint32_t k = 0; k < done; k++) {
-            tb_ix_attr_t *x = &d->attrs[d->nattr + k];
-            bool          moved = false;
-            for (uint32_t j = 0; j < r->nattr && !moved; j++)
-                moved = reused[j] && d->attrs[r->attr_first + j].name == x->name;
-            if (!moved && x->owned)
-                free((void *)x->name);
-        }
-        free(reused);
-        return st;
+    if (st == TB_OK) {
+        /* The partial list's records not named (none, in a file nobody writes) go; the moved ones'
+         * slots are left behind. */
+        for (uint32_t j = 0; j < r->nattr; j++)
+            orphan_records(d, r->attr_first + j, 1, moved[j]);
+        r->attr_first      = d->nattr;
+        r->nattr           = n;
+        r->attrs_loaded    = 1;
+        r->attrs_partial   = 0;
+        r->attrs_unordered = !native;
+        d->nattr += n;
+        d->dirty = 1;
     }
-    /* The partial list's records not named (none, in a file nobody writes) go; the moved ones' slots
-     * are left behind. */
-    for (uint32_t j = 0; j < r->nattr; j++)
-        orphan_records(d, r->attr_first + j, 1, reused[j]);
-    free(reused);
-    r->attr_first    = d->nattr;
-    r->nattr         = n;
-    r->attrs_loaded    = 1;
-    r->attrs_partial   = 0;
-    r->attrs_unordered = !native;
-    d->nattr += n;
-    d->dirty = 1;
-    return TB_OK;
+    else
+        for (uint32_t k = 0; made && k < done; k++)
+            if (made[k])
+                free((void *)d->attrs[d->nattr + k].name);
+    free(moved);
+    free(made);
+    return st;
 }
 
 tb_status_t
