@@ -83,7 +83,7 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
         ret = tb_enter(o, NULL, TB_USE, dxpl_id) < 0
                   ? -1
                   : H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req);
-        tb_index_attr_watched(o, &w, args, ret);
+        tb_index_attr_watched(o, loc, &w, args, ret);
         return ret;
     }
     TB_FORWARD(o, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id, req,

@@ -74,7 +74,8 @@ typedef struct tb_ix_attr_plan {
 /* A forwarded H5Aiterate2 of a real object whose attributes the index does not list (from the
  * first, by name or creation order): the application's callback is wrapped so that the names and
  * infos native hands it are collected, and an iteration that ran to the end lists them all for
- * the object (each value then comes from its first open: tb_index_attr_forwarded). */
+ * the object (each value then comes from its first open: tb_index_attr_forwarded); one the
+ * application stopped early has the object's list read. */
 typedef struct tb_ix_acollect {
     char       **names;
     H5A_info_t  *infos;
@@ -92,7 +93,8 @@ typedef struct tb_ix_attr_watch {
 /* true: args now call the wrapper, and tb_index_attr_watched must follow the forwarded call. */
 bool tb_index_attr_watch(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
                          tb_ix_attr_watch_t *w);
-void tb_index_attr_watched(tb_obj_t *o, tb_ix_attr_watch_t *w, H5VL_attr_specific_args_t *args, herr_t ret);
+void tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watch_t *w,
+                           H5VL_attr_specific_args_t *args, herr_t ret);
 /* H5Aopen / H5Aopen_by_name: TB_ANSWERED with a lazy attribute (under == NULL) of the cache in
  * *out, or with NULL in *out (an attribute the index knows is missing, asked of a lazy object:
  * native's error on the stack); TB_FORWARD, with what to keep of the forwarded open in *plan. */

@@ -558,7 +558,8 @@ tb_index_attr_watch(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specifi
 }
 
 void
-tb_index_attr_watched(tb_obj_t *o, tb_ix_attr_watch_t *w, H5VL_attr_specific_args_t *args, herr_t ret)
+tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watch_t *w,
+                      H5VL_attr_specific_args_t *args, herr_t ret)
 {
     args->args.iterate.op      = w->op;
     args->args.iterate.op_data = w->op_data;
@@ -581,6 +582,16 @@ tb_index_attr_watched(tb_obj_t *o, tb_ix_attr_watch_t *w, H5VL_attr_specific_arg
         bool  native = w->idx_type == H5_INDEX_NAME && w->order == H5_ITER_NATIVE;
         hid_t saved  = tb_err_save();
         (void)list_attrs(d, oi, w->c.names, w->c.infos, n, native, NULL, H5I_BADID, H5I_INVALID_HID);
+        tb_err_restore(saved);
+    }
+    else if (ret > 0 && d && !d->writable && oi < d->nobj && !d->objs[oi].attrs_loaded) {
+        /* Stopped by the application (napi5's search for NX_class): what it saw is not the whole
+         * list, which the next open's same search would need; read once now. */
+        tb_ix_anchor_t a;
+        uint32_t       t;
+        hid_t          saved = tb_err_save();
+        if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK && t == oi)
+            (void)tb_ix_load_attrs(d, &a, t);
         tb_err_restore(saved);
     }
     acollect_free(&w->c);
