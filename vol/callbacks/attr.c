@@ -21,9 +21,9 @@ attr_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t typ
 static void *
 attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, hid_t dxpl_id, void **req)
 {
-    tb_obj_t         *o = obj, *lazy;
-    tb_ix_attr_plan_t plan;
-    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &plan) == TB_ANSWERED)
+    tb_obj_t *o = obj, *lazy;
+    uint32_t  note;
+    if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &note) == TB_ANSWERED)
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
@@ -33,7 +33,7 @@ attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_
     void *a = tb_wrap_new(under, o, req);
     tb_index_attr_opened(a, o, loc);
     if (!req)
-        tb_index_attr_forwarded(a, name, &plan);
+        tb_index_attr_forwarded(a, name, note);
     return a;
 }
 

@@ -65,12 +65,6 @@ tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL
  * TB_ANSWERED (the iteration's result in *ret_out), or TB_FORWARD. */
 tb_answer_t tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
                                   void **req, herr_t *ret_out);
-/* What a forwarded H5Aopen of a read-only file's attribute leaves the index to do with the handle
- * (tb_index_attr_forwarded): `note` (1 + the object's record; 0: nothing) names the object whose
- * record of the attribute the open handle fills. */
-typedef struct tb_ix_attr_plan {
-    uint32_t note;
-} tb_ix_attr_plan_t;
 /* A forwarded H5Aiterate2 of a real object whose attributes the index does not list (from the
  * first, by name or creation order): the application's callback is wrapped so that the names and
  * infos native hands it are collected, and an iteration that ran to the end lists them all for
@@ -97,16 +91,18 @@ void tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr
                            H5VL_attr_specific_args_t *args, herr_t ret);
 /* H5Aopen / H5Aopen_by_name: TB_ANSWERED with a lazy attribute (under == NULL) of the cache in
  * *out, or with NULL in *out (an attribute the index knows is missing, asked of a lazy object:
- * native's error on the stack); TB_FORWARD, with what to keep of the forwarded open in *plan. */
+ * native's error on the stack); TB_FORWARD, with in *note_out the object (1 + its record; 0: none)
+ * whose record of the attribute the forwarded open's handle is to fill (tb_index_attr_forwarded). */
 tb_answer_t tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
-                               void **req, tb_obj_t **out, tb_ix_attr_plan_t *plan);
-/* After a forwarded H5Aopen that succeeded, `a` its handle: the object's record of attribute `name`
+                               void **req, tb_obj_t **out, uint32_t *note_out);
+/* After a forwarded H5Aopen that succeeded, `a` its handle, `note` what tb_index_attr_open said:
+ * the object's record of attribute `name`
  * (a new one in its partial list when the index lists only some of its attributes) takes the
  * attribute's info, and its datatype, dataspace and value when small and of a fixed-size type;
  * a variable-length string's value is kept by the handle's first successful H5Aread when that read
  * gave the strings as native gives them to a memory type of the file's character set
  * (tb_index_attr_read_done, after the forwarded read). */
-void tb_index_attr_forwarded(tb_obj_t *a, const char *name, const tb_ix_attr_plan_t *plan);
+void tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note);
 void tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf);
 /* A forwarded H5Aopen failed (native's error on the stack, kept): when it failed because the
  * object has no such attribute, the index keeps where the object's attributes are stored, which

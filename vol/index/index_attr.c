@@ -715,9 +715,9 @@ answered:
 
 tb_answer_t
 tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id, void **req,
-                   tb_obj_t **out, tb_ix_attr_plan_t *plan)
+                   tb_obj_t **out, uint32_t *note_out)
 {
-    memset(plan, 0, sizeof(*plan));
+    *note_out = 0;
     if (aapl_id != H5P_DEFAULT && aapl_id != H5P_ATTRIBUTE_ACCESS_DEFAULT)
         return TB_FORWARD;
     struct tb_index_file *f = o->ctx->index;
@@ -734,7 +734,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
             /* Of a real object whose attributes the index does not list yet: native opens it, as
              * under stock, and the open handle gives the record (tb_index_attr_forwarded): only
              * what the application opens is read, not the object's whole list. */
-            plan->note = t + 1;
+            *note_out = t + 1;
             return TB_FORWARD;
         }
         if (tb_ix_load_attrs(d, &a, t) != TB_OK) /* (a lazy object stays lazy) */
@@ -751,7 +751,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     }
     if (!x || !x->cached) {
         if (x && !req && d == f->d)
-            plan->note = t + 1; /* (its value, or its strings, from the open handle) */
+            *note_out = t + 1; /* (its value, or its strings, from the open handle) */
         return TB_FORWARD;
     }
     /* A replay that opens a dataset by its path (H5Aopen_by_name) would be refused when the dataset
@@ -834,11 +834,11 @@ tb_index_attr_materialise(tb_obj_t *o)
 
 /* ------------------------------------------------------------------ records from the application's opens */
 void
-tb_index_attr_forwarded(tb_obj_t *a, const char *name, const tb_ix_attr_plan_t *plan)
+tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
 {
-    struct tb_index_file *f = a && a->under && plan->note ? a->ctx->index : NULL;
-    tb_ix_data_t         *d = f ? f->d : NULL;
-    uint32_t              oi = plan->note - 1;
+    struct tb_index_file *f  = a && a->under && note ? a->ctx->index : NULL;
+    tb_ix_data_t         *d  = f ? f->d : NULL;
+    uint32_t              oi = note - 1;
     if (!d || d->writable || oi >= d->nobj)
         return;
     const tb_ix_attr_t *x = attr_find(d, oi, name);
@@ -865,8 +865,8 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, const tb_ix_attr_plan_t *
         goto done;
     }
     else {
-        k                        = d->nattr++;
-        d->attrs[k]              = rec;
+        k           = d->nattr++;
+        d->attrs[k] = rec;
         d->objs[oi].nattr++;
         d->objs[oi].attrs_partial = 1;
     }

@@ -24,7 +24,8 @@
  * Version 2 added the attributes, 3 the datasets' contents, 4 the ctime and the path, 5 the
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
- * the dataspace forms, 11 objects' partial attribute lists (older sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
+ * the dataspace forms, 11 objects' partial attribute lists (older sidecars are misses, rebuilt
+ * once). Bytes not named by a field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
     [HDR_VERSION]      = {"version", 8, 4, "format version (11)"},
@@ -246,7 +247,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
-        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) || al > (SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
+        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) ||
+            al > (SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
             (al & (SC_ATTRS_PARTIAL | 1u)) == (SC_ATTRS_PARTIAL | 1u) ||
             (al & (SC_ATTRS_UNORDERED | 1u)) == SC_ATTRS_UNORDERED ||
             SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
@@ -424,10 +426,11 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         r->mtime        = (int64_t)SC_GET(o, OBJ, MTIME);
         r->ctime        = (int64_t)SC_GET(o, OBJ, CTIME);
         r->btime        = (int64_t)SC_GET(o, OBJ, BTIME);
-        r->attrs_loaded  = SC_GET(o, OBJ, ATTRS_LOADED) & 1;
-        r->attrs_partial = (SC_GET(o, OBJ, ATTRS_LOADED) & SC_ATTRS_PARTIAL) != 0;
-        r->attrs_unordered = (SC_GET(o, OBJ, ATTRS_LOADED) & SC_ATTRS_UNORDERED) != 0;
-        r->attr_storage = (SC_GET(o, OBJ, ATTRS_LOADED) >> 1) & 3;
+        uint64_t attrs     = SC_GET(o, OBJ, ATTRS_LOADED);
+        r->attrs_loaded    = attrs & 1;
+        r->attrs_partial   = (attrs & SC_ATTRS_PARTIAL) != 0;
+        r->attrs_unordered = (attrs & SC_ATTRS_UNORDERED) != 0;
+        r->attr_storage    = (attrs >> 1) & 3;
         r->attr_first   = (uint32_t)SC_GET(o, OBJ, ATTR_FIRST);
         r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
         r->dcache       = (uint8_t)SC_GET(o, OBJ, DCACHE);
