@@ -373,11 +373,17 @@ done:
     H5Eclear2(H5E_DEFAULT);
 }
 
+/* The state of every dataset ineligible() finds contiguous: shared (a small dataset's read would
+ * otherwise allocate one), never freed, never changed (nothing runs for a dataset in state -1). */
+static tb_pipe_dset_t not_ours = {.state = -1, .type_id = H5I_INVALID_HID};
+
 void
 tb_pipe_release(tb_obj_t *o)
 {
     tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
-    if (!p)
+    if (p == &not_ours)
+        o->pipe = NULL;
+    if (!p || p == &not_ours)
         return;
     if (p->behind)
         tb_pipe_behind_release(o, p);
@@ -1463,12 +1469,7 @@ ineligible(tb_obj_t *o, hid_t dxpl_id)
         return known->state < 0;
     if (!o->under || tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) == HADDR_UNDEF)
         return false;
-    tb_pipe_dset_t *p = calloc(1, sizeof(*p));
-    if (!p)
-        return false;
-    p->state   = -1;
-    p->type_id = H5I_INVALID_HID;
-    o->pipe    = (struct tb_pipe_dset *)p;
+    o->pipe = (struct tb_pipe_dset *)&not_ours;
     return true;
 }
 
