@@ -106,6 +106,12 @@ tb_err_save(void)
 }
 
 void
+tb_err_drop(void)
+{
+    H5Eclear2(H5E_DEFAULT);
+}
+
+void
 tb_err_restore(hid_t saved)
 {
     if (saved == SAVED_EMPTY)

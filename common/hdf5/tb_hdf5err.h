@@ -19,5 +19,9 @@ void tb_push_error(const char *file, const char *func, unsigned line, const char
  * calls (made during cleanup, after an error) in save/restore to keep what the caller needs to see. */
 hid_t tb_err_save(void);
 void  tb_err_restore(hid_t saved);
+/* After an application's call that succeeded (its API entry emptied the stack, and native pushed
+ * nothing): what calls of h5turbo's own pushed since is dropped, with one call where save and
+ * restore make two (every dataset or attribute a first open records makes a few such series). */
+void tb_err_drop(void);
 
 #endif

@@ -822,6 +822,8 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
     H5I_type_t  gtype = H5I_GROUP;
     collect_t   c     = {.d = d};
     tb_status_t ret   = TB_ERR_HDF5;
+    if (!grp && a->group_token && memcmp(a->group_token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0)
+        grp = under_grp = a->under; /* (the application's own open group) */
     if (!grp) {
         grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
         if (!grp)

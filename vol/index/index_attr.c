@@ -59,9 +59,8 @@ acollect_free(acollect_t *c)
 }
 
 bool
-tb_ix_type_cacheable(hid_t t)
+tb_ix_type_cacheable(hid_t t, H5T_class_t cls)
 {
-    H5T_class_t cls = H5Tget_class(t);
     if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
         (cls == H5T_STRING && H5Tis_variable_str(t) != 0))
         return false;
@@ -110,7 +109,8 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     t                          = ga.args.get_type.type_id;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    if (!tb_ix_type_cacheable(t) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+    H5T_class_t cls = H5Tget_class(t);
+    if (!tb_ix_type_cacheable(t, cls) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
     hssize_t    npoints = H5Sget_simple_extent_npoints(s);
@@ -119,7 +119,7 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
         goto done;
-    if (tb_ix_type_encode(t, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
+    if (tb_ix_type_encode(t, cls, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
         goto done;
     size_t   need = *blen + tn + sn + data_size;
     uint8_t *b    = realloc(*blob, need);
@@ -144,11 +144,11 @@ done:
         H5Tclose(t);
     if (s >= 0)
         H5Sclose(s);
-    H5Eclear2(H5E_DEFAULT);
 }
 
 /* Builds record *x of attribute `name` (its info *ai) in a block of its own (`owned`), its value
- * cached from `attr` (open below; NULL: listed only) when small enough and of a cacheable type. */
+ * cached from `attr` (open below; NULL: listed only) when small enough and of a cacheable type.
+ * What the calls it makes push on the error stack is the caller's to clear. */
 static tb_status_t
 make_record(const char *name, const H5A_info_t *ai, void *attr, hid_t vol, tb_ix_attr_t *x)
 {
@@ -257,9 +257,11 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
         }
         st         = make_record(names[done], &infos[done], attr, vol, x);
         made[done] = st == TB_OK;
-        if (attr)
-            H5VLattr_close(attr, vol, DXPL, NULL);
-        H5Eclear2(H5E_DEFAULT);
+        if (obj) { /* (HDF5 was called) */
+            if (attr)
+                H5VLattr_close(attr, vol, DXPL, NULL);
+            H5Eclear2(H5E_DEFAULT);
+        }
     }
     if (st == TB_OK) {
         /* The partial list's records not named (none, in a file nobody writes) go; the moved ones'
@@ -579,10 +581,9 @@ tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watc
                 w->c.names[n - 1 - k] = x;
                 w->c.infos[n - 1 - k] = xi;
             }
-        bool  native = w->idx_type == H5_INDEX_NAME && w->order == H5_ITER_NATIVE;
-        hid_t saved  = tb_err_save();
+        bool native = w->idx_type == H5_INDEX_NAME && w->order == H5_ITER_NATIVE;
+        /* (no object to read values from: HDF5 is not called) */
         (void)list_attrs(d, oi, w->c.names, w->c.infos, n, native, NULL, H5I_BADID, H5I_INVALID_HID);
-        tb_err_restore(saved);
     }
     else if (ret > 0 && d && !d->writable && oi < d->nobj && !d->objs[oi].attrs_loaded) {
         /* Stopped by the application (napi5's search for NX_class): what it saw is not the whole
@@ -844,8 +845,7 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     const tb_ix_attr_t *x = attr_find(d, oi, name);
     if (x && (x->cached || x->data_size > TB_IX_ATTR_MAX_VALUE))
         return;
-    hid_t        saved = tb_err_save();
-    uint32_t     k     = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
+    uint32_t     k = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
     H5A_info_t   ai;
     tb_ix_attr_t rec;
     H5VL_attr_get_args_t gi              = {.op_type = H5VL_ATTR_GET_INFO};
@@ -876,7 +876,7 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     if (ix)
         ix->strings = k + 1;
 done:
-    tb_err_restore(saved);
+    tb_err_drop();
 }
 
 /* ------------------------------------------------------------------ strings from the application's reads */
@@ -907,8 +907,8 @@ tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     const void *tenc;
     size_t      tn, sn;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (npoints <= 0 || (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8 || tb_ix_type_encode(t, &tenc, &tn) != TB_OK ||
-        tb_ix_space_encode(sp, false, senc, &sn) != TB_OK)
+    if (npoints <= 0 || (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8 ||
+        tb_ix_type_encode(t, H5T_STRING, &tenc, &tn) != TB_OK || tb_ix_space_encode(sp, false, senc, &sn) != TB_OK)
         goto done;
     /* One new block for the record: its name, type, space and strings. */
     tb_ix_attr_t *x    = &d->attrs[k];

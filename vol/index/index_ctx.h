@@ -99,6 +99,10 @@ typedef struct tb_ix_anchor {
     /* The native file below, where what the index opens for itself may leave HDF5's metadata
      * cache afterwards (tb_ix_evict_unused); NULL where it may not. */
     void *evict_file;
+    /* The token of the group `under` is, when it is a group the index knows (NULL otherwise):
+     * listing that group's links then iterates the application's open group, not a copy opened
+     * by token. */
+    const uint8_t *group_token;
 } tb_ix_anchor_t;
 
 /* The index's hooks (tb_index_hooks), spread over index.c, index_attr.c and index_dset.c. */
@@ -186,9 +190,10 @@ void *tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const u
                            H5I_type_t *type_out, hid_t dxpl_id);
 /* Frees a lazy object's state (from tb_index_obj_release). */
 void tb_ix_lazy_free(tb_ix_lazy_t *lz);
-/* Whether values of type t are plain bytes that a read with t itself returns unchanged, and that
- * H5Tencode describes completely: no variable-length data, no references, no committed type. */
-bool tb_ix_type_cacheable(hid_t t);
+/* Whether values of type t (of class cls, H5Tget_class's) are plain bytes that a read with t itself
+ * returns unchanged, and that H5Tencode describes completely: no variable-length data, no
+ * references, no committed type. */
+bool tb_ix_type_cacheable(hid_t t, H5T_class_t cls);
 /* Converts nbytes of cached values of type ft into buf as mem_type_id, the way a native read
  * would: TB_OK; TB_ERR_UNSUPPORTED when that needs what the cache cannot do (background buffer,
  * vlen), TB_ERR_NOMEM, TB_ERR_HDF5 (the caller clears the stack and forwards). */
@@ -213,9 +218,10 @@ void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 hid_t  tb_ix_type_get(const void *enc, size_t n);
 /* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
 hid_t  tb_ix_type_copy_rdonly(hid_t ft);
-/* The encoding of type t, from the shared table (copy it: the table goes at library close):
- * TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full). */
-tb_status_t tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out);
+/* The encoding of type t (of class cls, H5Tget_class's), from the shared table (copy it: the table
+ * goes at library close): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is
+ * full). */
+tb_status_t tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out);
 /* Whether type t (a dataset's, not committed) equals `mem`, one of HDF5's predefined integer or
  * floating-point types (what reads name), with the table's encoding of it (as tb_ix_type_encode
  * would give for t): a look-up and an H5Tequal instead of a walk of the table. */

@@ -59,15 +59,15 @@ keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size
     return TB_OK;
 }
 
-/* (t known cacheable: tb_ix_type_cacheable) */
+/* (t, of class cls or H5T_NO_CLASS when not asked yet, known cacheable: tb_ix_type_cacheable) */
 static tb_status_t
-keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
+keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t, H5T_class_t cls)
 {
     const void *enc;
     size_t      n;
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    tb_status_t st = tb_ix_type_encode(t, &enc, &n);
+    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? H5Tget_class(t) : cls, &enc, &n);
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
 }
 
@@ -78,10 +78,11 @@ keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
 {
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    bool vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
-    if (!vstr && !tb_ix_type_cacheable(t))
+    H5T_class_t cls  = H5Tget_class(t);
+    bool        vstr = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+    if (!vstr && !tb_ix_type_cacheable(t, cls))
         return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
-    return keep_cacheable_type(d, x, t);
+    return keep_cacheable_type(d, x, t, cls);
 }
 
 /* Whether object r's header is of version 1, told by the times its info reports: a version-1
@@ -214,7 +215,6 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
     tb_ix_dset_t *x;
     uint32_t      oi;
     /* The answer native just gave is kept as it is; the calls below only encode it. */
-    hid_t saved = tb_err_save();
     if (record_of(o, &d, &oi, &x) == TB_OK) {
         switch (args->op_type) {
             case H5VL_DATASET_GET_TYPE: (void)keep_type(d, x, args->args.get_type.type_id); break;
@@ -232,7 +232,7 @@ tb_index_dset_get_done(tb_obj_t *o, const H5VL_dataset_get_args_t *args)
                 break;
         }
     }
-    tb_err_restore(saved);
+    tb_err_drop();
 }
 
 /* ------------------------------------------------------------------ groups */
@@ -247,7 +247,6 @@ tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
     tb_ix_data_t *d;
     tb_ix_dset_t *x;
     uint32_t      oi;
-    hid_t         saved = tb_err_save();
     if (record_of_kind(o, H5I_GROUP, &d, &oi, &x) == TB_OK) {
         hid_t    gcpl  = args->args.get_gcpl.gcpl_id;
         unsigned flags = 0;
@@ -256,7 +255,7 @@ tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
         if (!d->objs[oi].corder_hint && H5Pget_link_creation_order(gcpl, &flags) >= 0)
             d->objs[oi].corder_hint = (flags & H5P_CRT_ORDER_TRACKED) ? 1 : 2;
     }
-    tb_err_restore(saved);
+    tb_err_drop();
 }
 
 tb_answer_t
@@ -311,12 +310,14 @@ dxpl_neutral(hid_t dxpl_id, bool capturing, bool mpi)
 {
     if (dxpl_id == H5P_DEFAULT || dxpl_id == DXPL)
         return true;
-    hid_t saved     = tb_err_save();
-    bool  transform = tb_dxpl_has_transform(dxpl_id);
-    bool  edc       = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
-    int   xfer_mode = 0;
-    bool  coll      = mpi && !capturing && (H5Pget(dxpl_id, "io_xfer_mode", &xfer_mode) < 0 || xfer_mode != 0);
-    tb_err_restore(saved);
+    /* (at the start of a read, or after one that succeeded: nothing on the error stack to keep;
+     * the transform's query leaves none, a list HDF5 checked gives the others without error) */
+    bool transform = tb_dxpl_has_transform(dxpl_id);
+    bool edc       = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
+    int  xfer_mode = 0;
+    bool coll      = mpi && !capturing && (H5Pget(dxpl_id, "io_xfer_mode", &xfer_mode) < 0 || xfer_mode != 0);
+    if (coll && xfer_mode == 0)
+        tb_err_drop(); /* (the query failed) */
     return !transform && edc && !coll;
 }
 
@@ -378,8 +379,9 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         if ((as_mem = tb_ix_type_as_predef(t, mem_type, &mem_enc, &mem_enc_n)))
             ft = t;
         else {
-            vstr = H5Tget_class(t) == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
-            if (vstr || tb_ix_type_cacheable(t))
+            H5T_class_t cls = H5Tget_class(t);
+            vstr            = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+            if (vstr || tb_ix_type_cacheable(t, cls))
                 ft = t;
         }
     }
@@ -412,7 +414,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         goto done; /* (encodings counted too, at most what they can take) */
     if ((as_mem ? keep_part(d, x, TB_IX_DS_TYPE, mem_enc, mem_enc_n)
                 : vstr ? keep_type(d, x, ft)
-                       : keep_cacheable_type(d, x, ft)) != TB_OK ||
+                       : keep_cacheable_type(d, x, ft, H5T_NO_CLASS)) != TB_OK ||
         (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
         goto done;
     const void *stored = buf; /* native converted nothing: these are the stored bytes */

@@ -69,6 +69,7 @@ anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
     a->evict_file = NULL;
     if (o->ctx->index && !o->ctx->index->d->writable && tb_ix_can_evict(o->ctx))
         a->evict_file = o->ctx->index->file_under;
+    a->group_token = type == H5I_GROUP && o->under && o->idx && o->idx->state == TB_IXO_MINE ? o->idx->token : NULL;
     if (!o->under) { /* a lazy dataset: the file it is in serves as well */
         a->under = o->ctx->index ? o->ctx->index->file_under : NULL;
         a->type  = H5I_FILE;
@@ -493,6 +494,25 @@ lazy_kind(const tb_ix_data_t *d, uint32_t t)
     return H5I_BADID;
 }
 
+/* Record t's info, when it lacks it, from its object `under` (of `type`) just opened, after the
+ * open succeeded: its header is in the cache, so this costs a quarter of reading it by name
+ * later. */
+static void
+learn_info(tb_ix_data_t *d, uint32_t t, void *under, H5I_type_t type, hid_t vol)
+{
+    if (d->objs[t].has_info)
+        return;
+    H5VL_loc_params_t      here = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
+    H5O_info2_t            info;
+    H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+    ga.args.get_info.fields   = H5O_INFO_ALL;
+    ga.args.get_info.oinfo    = &info;
+    if (H5VLobject_get(under, &here, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0)
+        (void)tb_ix_store_info(d, t, &info);
+    else
+        tb_err_drop();
+}
+
 /* Opens `name` (a group when want_group) from o, the way native iteration opens the object it
  * hands to callbacks, and registers an ID for it, wrapped as the application's call wraps. In a
  * read-only file whose index knows the object (record t, not TB_IX_NONE) and its path, that is a
@@ -576,6 +596,8 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
         return;
     if (self == TB_IX_NONE || resolve(d, NULL, self, name, &r) != TB_OK || (t = target_of(d, &r)) == TB_IX_NONE)
         return;
+    if (!r.self && r.gi != TB_IX_NONE)
+        d->groups[r.gi].members_groups = type == H5I_GROUP;
     if (tb_ix_join_path(base, name, &cx->path) != TB_OK) {
         cx->path = NULL;
         return;
@@ -589,17 +611,8 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
      * this path is then the index's (a lazy object, or one opened by token) rather than native's
      * walk again. (A group is lazy once its links are listed, as they are when anything below it
      * is opened through the index.) */
-    if (type != H5I_GROUP && !d->objs[t].has_info && child->under) {
-        hid_t                  saved = tb_err_save();
-        H5VL_loc_params_t      here  = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
-        H5O_info2_t            info;
-        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-        ga.args.get_info.fields   = H5O_INFO_ALL;
-        ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(child->under, &here, child->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0)
-            (void)tb_ix_store_info(d, t, &info);
-        tb_err_restore(saved);
-    }
+    if (type != H5I_GROUP && child->under)
+        learn_info(d, t, child->under, type, child->under_vol_id);
 }
 
 void
@@ -1487,34 +1500,36 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
  * error). */
 static tb_obj_t *
 open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t t, const char *base,
-                      const char *name, hid_t dxpl_id)
+                      const char *name, hid_t dxpl_id, H5I_type_t *found_out)
 {
     const tb_ix_obj_t *r = &d->objs[t];
     if ((r->has_info && r->type != H5O_TYPE_DATASET) || r->group != TB_IX_NONE)
-        return NULL; /* (not a dataset: native's error) */
+        return NULL; /* (not a dataset: native opens it, or errs) */
     if (!tb_ix_can_evict(o->ctx))
         return NULL;
     char *path;
     if (tb_ix_join_path(base, name, &path) != TB_OK)
         return NULL;
-    /* (by token from the anchor: a lazy location stays lazy) */
+    /* (by token from the anchor: a lazy location stays lazy; at the start of the application's
+     * open, whose error stack holds nothing yet) */
     H5I_type_t type;
-    hid_t      saved = tb_err_save();
     void      *under = tb_ix_open_by_token(a->under, a->type, a->vol, r->token, &type, dxpl_id);
     tb_obj_t  *w     = under && type == H5I_DATASET ? tb_wrap_new(under, o, NULL) : NULL;
+    if (under)
+        *found_out = type;
     struct tb_index_obj *x = w ? tb_ix_obj_state(w) : NULL;
     if (!x) {
         tb_ix_close_under(under, type, a->vol);
         tb_obj_free(w);
-        tb_err_restore(saved);
+        tb_err_drop();
         free(path);
         return NULL;
     }
-    tb_err_restore(saved);
     x->state = TB_IXO_MINE;
     memcpy(x->token, r->token, TB_IX_TOKEN_NBYTES);
     x->path  = path;
     x->evict = true;
+    learn_info(d, t, under, H5I_DATASET, a->vol); /* (the next open's is then lazy) */
     tb_ix_stats.dsets_by_token++;
     return w;
 }
@@ -1567,11 +1582,17 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     H5I_type_t kind = wanted_kind(d, t, want);
     char      *path;
     if (kind == H5I_BADID) {
-        /* H5Dopen2, or H5Oopen (h5py's f[name]) of what the index knows is a dataset */
-        const tb_ix_obj_t *rec = &d->objs[t];
-        if (want != H5I_DATASET && !(want == H5I_BADID && rec->has_info && rec->type == H5O_TYPE_DATASET))
+        /* H5Dopen2, or H5Oopen (h5py's f[name]) of what may be a dataset: by token, the lookup
+         * of its name skipped (what is not a dataset is left to native, its header read once) */
+        if (want != H5I_DATASET && want != H5I_BADID)
             return NULL;
-        tb_obj_t *w = open_dataset_by_token(o, d, &a, t, base, name, dxpl_id);
+        uint32_t gi = r.self ? TB_IX_NONE : r.gi;
+        if (want == H5I_BADID && !d->objs[t].has_info && gi != TB_IX_NONE && d->groups[gi].members_groups)
+            return NULL; /* (its siblings' opens found groups: native's open, no dataset tried first) */
+        H5I_type_t found = H5I_BADID;
+        tb_obj_t  *w     = open_dataset_by_token(o, d, &a, t, base, name, dxpl_id, &found);
+        if (gi != TB_IX_NONE && found != H5I_BADID)
+            d->groups[gi].members_groups = found == H5I_GROUP;
         if (w && opened_type_out)
             *opened_type_out = H5I_DATASET;
         return w;

@@ -129,9 +129,8 @@ tb_ix_type_get(const void *enc, size_t n)
 }
 
 tb_status_t
-tb_ix_type_encode(hid_t t, const void **enc_out, size_t *n_out)
+tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out)
 {
-    H5T_class_t cls    = H5Tget_class(t);
     size_t      size   = H5Tget_size(t);
     int         cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
     int         strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
@@ -193,7 +192,7 @@ predef_entry(hid_t mem)
     if (p->k == TB_IX_NONE) {
         const void *enc;
         size_t      n;
-        if (tb_ix_type_encode(mem, &enc, &n) != TB_OK)
+        if (tb_ix_type_encode(mem, H5Tget_class(mem), &enc, &n) != TB_OK)
             return NULL;
         for (uint32_t k = 0; k < ntypes; k++)
             if (types[k].enc == enc)

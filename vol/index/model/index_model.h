@@ -170,6 +170,9 @@ typedef struct tb_ix_group {
     uint8_t        mounted;
     uint8_t        owned; /* links and blob were allocated for this group (not in a sidecar buffer) */
     uint8_t        corder_state; /* link creation order tracked: 0 not known yet, 1 yes, 2 no */
+    /* (in memory only) The last member an open found the kind of was a group: an H5Oopen of a
+     * member of a kind not known is native's then, not tried as a dataset by token first. */
+    uint8_t        members_groups;
     uint32_t       ht_mask;
     int64_t        max_corder;
     uint32_t      *ht; /* name lookup: link index + 1, open addressing; NULL for small groups */
