@@ -1496,8 +1496,9 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
  * only the path native would have recorded is missing below, and the wrapper holds it for what
  * asks for it (H5Iget_name of the dataset and of its attributes). Its metadata leaves HDF5's
  * cache when it closes (index.c's evict_closed); where that cannot be done, nothing is opened
- * by token. NULL when the index cannot tell (the caller opens by name: native's answer or
- * error). */
+ * by token. NULL when the index cannot tell, or when t is not a dataset (the caller opens by
+ * name: native's answer or error); *found_out is the kind the open by token found, when it
+ * opened something. */
 static tb_obj_t *
 open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t t, const char *base,
                       const char *name, hid_t dxpl_id, H5I_type_t *found_out)
