@@ -4,7 +4,7 @@ resizable and compressed datasets as h5py makes them, scalars, strings, attribut
 opens it, walks it and prints what it saw, then on stderr the reads of FILE from just before the
 open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_COUNT_FILE=FILE);
 `units FILE` does the same for a loader that opens datasets by path and reads only the attributes it
-needs, by name."""
+needs, by name, then a group's members of either kind in turns."""
 import ctypes
 import sys
 
@@ -94,6 +94,13 @@ def units(path):
                     missing = f"KeyError {err}"
                 out.append(f"{e}/{k} {v[()].sum():.3f} {v.attrs['units']} {t.attrs['start']} {missing}")
             out.append(f"{e} {f[e].attrs['NX_class']} {f[e + '/instrument/detector/distance'].attrs['units']}")
+            # Members of a group taken in turns, a group then a dataset, by name from the group as
+            # h5py's g[name] opens them (H5Oopen of what a first open does not know the kind of).
+            g = f[e]
+            for m in ("logs", "title", "instrument", "start_time", "instrument/detector/distance"):
+                o = g[m]
+                what = f"{o.shape} {o.dtype}" if isinstance(o, h5py.Dataset) else f"{len(o)} members"
+                out.append(f"{o.name} {type(o).__name__} {what} {o.parent.name}")
     after = count()
     print("\n".join(out))
     print(f"reads {after - before}", file=sys.stderr)
