@@ -179,11 +179,8 @@ static tb_status_t
 file_stat(tb_obj_t *file, const char *name, struct stat *st)
 {
     if (file->ctx->file_mpi) {
-        H5VL_class_value_t value = (H5VL_class_value_t)-1;
-        if (H5VLget_value(file->under_vol_id, &value) < 0 || value != H5_VOL_NATIVE) {
-            H5Eclear2(H5E_DEFAULT);
+        if (!file->ctx->under_native)
             return TB_ERR_UNSUPPORTED;
-        }
         if (!name || stat(name, st) != 0)
             return TB_ERR_IO;
     }

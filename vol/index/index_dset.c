@@ -314,10 +314,16 @@ dxpl_neutral(hid_t dxpl_id, bool capturing, bool mpi)
      * the transform's query leaves none, a list HDF5 checked gives the others without error) */
     bool transform = tb_dxpl_has_transform(dxpl_id);
     bool edc       = !capturing || H5Pget_edc_check(dxpl_id) == H5Z_ENABLE_EDC;
-    int  xfer_mode = 0;
-    bool coll      = mpi && !capturing && (H5Pget(dxpl_id, "io_xfer_mode", &xfer_mode) < 0 || xfer_mode != 0);
-    if (coll && xfer_mode == 0)
-        tb_err_drop(); /* (the query failed) */
+    bool coll      = false;
+    if (mpi && !capturing) {
+        int xfer_mode = 0;
+        if (H5Pget(dxpl_id, "io_xfer_mode", &xfer_mode) < 0) {
+            tb_err_drop();
+            coll = true; /* (not known: taken as collective) */
+        }
+        else
+            coll = xfer_mode != 0;
+    }
     return !transform && edc && !coll;
 }
 

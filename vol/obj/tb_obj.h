@@ -34,9 +34,10 @@ typedef struct tb_ctx {
     const H5VL_class_t   *term_cls;    /* the terminal connector's class, once asked of a real
                                         * object (the same for every object of the context):
                                         * HDF5's "is this native?" checks need no real object */
-    bool                  under_native; /* the connector below is native, which has no wrap
-                                         * context: get_wrap_ctx, asked on every API call, asks
-                                         * nothing below */
+    bool                  under_native; /* the connector below is native (asked once, at the
+                                         * context's creation): it has no wrap context, which
+                                         * get_wrap_ctx then asks nothing for; direct chunk I/O
+                                         * and the file's descriptor need it */
 } tb_ctx_t;
 
 /* What HDF5 holds for each of our objects (file, group, dataset, attribute, datatype, request). */

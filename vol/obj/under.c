@@ -105,9 +105,6 @@ tb_fapl_uses_mpi(hid_t fapl_id)
 static int
 sec2_fd_of(void *file_under, hid_t vol)
 {
-    H5VL_class_value_t value = (H5VL_class_value_t)-1;
-    if (H5VLget_value(vol, &value) < 0 || value != H5_VOL_NATIVE)
-        return -1;
     hid_t saved = tb_err_save();
     /* The driver the file was opened with (the default one may be set by HDF5_DRIVER). */
     H5VL_file_get_args_t ga;
@@ -134,7 +131,7 @@ int
 tb_file_sec2_fd(tb_obj_t *file)
 {
     if (file->ctx->sec2_fd == -2)
-        file->ctx->sec2_fd = sec2_fd_of(file->under, file->under_vol_id);
+        file->ctx->sec2_fd = file->ctx->under_native ? sec2_fd_of(file->under, file->under_vol_id) : -1;
     return file->ctx->sec2_fd;
 }
 

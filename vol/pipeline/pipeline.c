@@ -271,13 +271,12 @@ dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
 static void
 examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 {
-    hid_t              dcpl = H5I_INVALID_HID, type = H5I_INVALID_HID;
-    H5VL_class_value_t val  = (H5VL_class_value_t)-1;
-    p->state                = -1;
-    p->type_id              = H5I_INVALID_HID;
+    hid_t dcpl = H5I_INVALID_HID, type = H5I_INVALID_HID;
+    p->state   = -1;
+    p->type_id = H5I_INVALID_HID;
 
     /* Direct chunk I/O is a native operation: only with native right below us. */
-    if (H5VLget_value(o->under_vol_id, &val) < 0 || val != H5_VOL_NATIVE)
+    if (!o->ctx->under_native)
         return;
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
@@ -381,9 +380,11 @@ void
 tb_pipe_release(tb_obj_t *o)
 {
     tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
-    if (p == &not_ours)
+    if (p == &not_ours) {
         o->pipe = NULL;
-    if (!p || p == &not_ours)
+        return;
+    }
+    if (!p)
         return;
     if (p->behind)
         tb_pipe_behind_release(o, p);
