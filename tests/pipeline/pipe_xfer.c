@@ -343,6 +343,33 @@ make_sels(sel_t *s)
     ASSERT_H5(H5Sselect_hyperslab(xr, H5S_SELECT_XOR, (hsize_t[]){2, 5, 5}, NULL, (hsize_t[]){3, 10, 25}, NULL));
     hssize_t xrn = H5Sget_select_npoints(xr);
     s[n++]       = (sel_t){"xor", xr, H5Screate_simple(1, (hsize_t[]){(hsize_t)xrn}, NULL), (size_t)xrn};
+    /* Unions planned from their boxes: two boxes sharing rows in different chunks along the last
+     * dimension, into a box of a larger 2-D buffer (its rows are not the file's: runs split);
+     * blocks repeated with gaps (a regular hyperslab with blocks) into a buffer shaped like the
+     * dataset; boxes reaching into the edge chunks; a checkerboard of 60 small boxes; and a union
+     * moved by H5Soffset_simple (its block list leaves the offset out). */
+    hid_t u2 = box_space(3, dims, (hsize_t[]){0, 2, 0}, NULL, (hsize_t[]){5, 8, 6}, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(u2, H5S_SELECT_OR, (hsize_t[]){0, 2, 20}, NULL, (hsize_t[]){5, 8, 6}, NULL));
+    s[n++] = (sel_t){"union/inbig", u2,
+                     box_space(2, (hsize_t[]){22, 30}, (hsize_t[]){1, 3}, NULL, (hsize_t[]){20, 24}, NULL), 22 * 30};
+    s[n++] = (sel_t){"blocks/all",
+                     box_space(3, dims, (hsize_t[]){0, 1, 2}, (hsize_t[]){2, 4, 5}, (hsize_t[]){3, 5, 7},
+                               (hsize_t[]){1, 3, 2}),
+                     H5S_ALL, NELEM};
+    hid_t ue = box_space(3, dims, (hsize_t[]){1, 6, 20}, NULL, (hsize_t[]){4, 9, 12}, NULL);
+    ASSERT_H5(H5Sselect_hyperslab(ue, H5S_SELECT_OR, (hsize_t[]){3, 18, 30}, NULL, (hsize_t[]){2, 6, 6}, NULL));
+    hssize_t uen = H5Sget_select_npoints(ue);
+    s[n++]       = (sel_t){"union/edge", ue, H5Screate_simple(1, (hsize_t[]){(hsize_t)uen}, NULL), (size_t)uen};
+    hid_t ck     = box_space(3, dims, (hsize_t[]){0, 0, 0}, NULL, (hsize_t[]){1, 2, 3}, NULL);
+    for (int i = 1; i < 60; i++) {
+        hsize_t st[3] = {(hsize_t)(i % 5), (hsize_t)((i * 7) % 11) * 2, (hsize_t)((i * 5) % 12) * 3};
+        ASSERT_H5(H5Sselect_hyperslab(ck, H5S_SELECT_OR, st, NULL, (hsize_t[]){1, 2, 3}, NULL));
+    }
+    hssize_t ckn = H5Sget_select_npoints(ck);
+    s[n++]       = (sel_t){"checker", ck, H5Screate_simple(1, (hsize_t[]){(hsize_t)ckn}, NULL), (size_t)ckn};
+    hid_t uo     = H5Scopy(un);
+    ASSERT_H5(H5Soffset_simple(uo, (hssize_t[]){0, 1, 2}));
+    s[n++] = (sel_t){"union/offset", uo, H5Screate_simple(1, (hsize_t[]){(hsize_t)unn}, NULL), (size_t)unn};
     /* A box and points into memory selections that are not one box (every third element). */
     s[n++] = (sel_t){"box/memstrided", box_space(3, dims, (hsize_t[]){1, 3, 5}, NULL, (hsize_t[]){3, 18, 28}, NULL),
                      box_space(1, (hsize_t[]){3 * 3 * 18 * 28}, (hsize_t[]){2}, (hsize_t[]){3}, (hsize_t[]){3 * 18 * 28},
@@ -392,7 +419,7 @@ do_read(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_H5(file);
-    sel_t sels[24];
+    sel_t sels[32];
     int   nsel = make_sels(sels);
     hid_t dx[3];
     for (int k = 0; k < 3; k++) {
@@ -456,7 +483,7 @@ do_multi(const char *path)
 {
     hid_t file = H5Fopen(path, H5F_ACC_RDWR, H5P_DEFAULT);
     ASSERT_H5(file);
-    sel_t sels[24];
+    sel_t sels[32];
     int   nsel = make_sels(sels);
     static const char *names[4] = {"u8", "u32", "f64", "i16_fill"};
     static const char *mnames[4] = {"u32", "f32", "i16", "f64"};

@@ -34,13 +34,13 @@ print_stats(void *ctx)
     fprintf(stderr,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
-            "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu app_cpu_ms=%.1f "
-            "codec_app_cpu_ms=%.1f "
+            "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
+            "listed_reads=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
             "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
             s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
-            (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
+            s->block_reads, s->listed_reads, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu, np);
     stats_registered = 0;
 }
@@ -1025,15 +1025,14 @@ decode_chunk(rjob_t *j, size_t i)
             tb_pipe_fill_dense(p, c->conv, nelem);
     }
     if (c->cached) {
-        if (convert)
-            tb_pipe_pack_chunk(p, j->plan, &r, c->cached, c->conv);
-        else
-            tb_pipe_scatter(p, j->plan, &r, c->cached, j->user);
+        if (!(convert ? tb_pipe_pack_chunk(p, j->plan, &r, c->cached, c->conv)
+                      : tb_pipe_scatter(p, j->plan, &r, c->cached, j->user)))
+            c->st = TB_ERR_NOMEM;
         goto widen;
     }
     if (!c->raw) {
-        if (!p->skip_missing && !convert)
-            tb_pipe_fill_user(p, j->plan, &r, j->user);
+        if (!p->skip_missing && !convert && !tb_pipe_fill_user(p, j->plan, &r, j->user))
+            c->st = TB_ERR_NOMEM;
         goto widen;
     }
     void *bufs[2] = {tb_buf_get(p->buf_nbytes), tb_buf_get(p->buf_nbytes)};
@@ -1051,10 +1050,12 @@ decode_chunk(rjob_t *j, size_t i)
             dec    = c->kept;
             direct = NULL;
         }
-        if (c->st == TB_OK && convert)
-            tb_pipe_pack_chunk(p, j->plan, &r, dec, c->conv);
-        else if (c->st == TB_OK && dec != direct)
-            tb_pipe_scatter(p, j->plan, &r, dec, j->user);
+        if (c->st == TB_OK && convert) {
+            if (!tb_pipe_pack_chunk(p, j->plan, &r, dec, c->conv))
+                c->st = TB_ERR_NOMEM;
+        }
+        else if (c->st == TB_OK && dec != direct && !tb_pipe_scatter(p, j->plan, &r, dec, j->user))
+            c->st = TB_ERR_NOMEM;
     }
     tb_buf_put(bufs[0]);
     tb_buf_put(bufs[1]);
@@ -1063,7 +1064,8 @@ widen:
      * done here, in parallel, straight into the user's buffer. */
     if (c->st == TB_OK && c->conv && j->widen) {
         j->widen(c->conv, nelem);
-        tb_pipe_unpack_user(p, j->plan, &r, c->conv, j->user);
+        if (!tb_pipe_unpack_user(p, j->plan, &r, c->conv, j->user))
+            c->st = TB_ERR_NOMEM;
         tb_buf_put(c->conv);
         c->conv        = NULL;
         c->conv_nbytes = 0;
@@ -1102,7 +1104,7 @@ convert_ready(rjob_t *j)
         size_t    i = j->nconverted;
         rchunk_t *c = &j->c[i];
         pthread_mutex_unlock(&j->mu);
-        int ok = 1;
+        int ok = 1, nomem = 0;
         if (c->conv) {
             hsize_t           off[TB_PIPE_RANK];
             tb_pipe_region_t r;
@@ -1111,8 +1113,8 @@ convert_ready(rjob_t *j)
             size_t nelem = tb_pipe_region_nelem(j->p, &r);
             if (H5Tconvert(j->p->type_id, j->mem_type_id, nelem, c->conv, NULL, j->dxpl_id) < 0)
                 ok = 0;
-            else
-                tb_pipe_unpack_user(j->p, j->plan, &r, c->conv, j->user);
+            else if (!tb_pipe_unpack_user(j->p, j->plan, &r, c->conv, j->user))
+                nomem = 1;
             tb_buf_put(c->conv);
             c->conv = NULL;
         }
@@ -1121,8 +1123,10 @@ convert_ready(rjob_t *j)
         j->nconverted++;
         if (j->fd >= 0)
             pthread_cond_broadcast(&j->cv); /* decoders held back by inflight may go on */
-        if (!ok) {
-            j->conv_failed = j->failed = j->abort = 1;
+        if (!ok || nomem) {
+            /* (Out of memory: native reads it all again.) */
+            j->conv_failed = !ok;
+            j->failed = j->abort = 1;
             pthread_cond_broadcast(&j->cv); /* workers waiting for chunks to decode stop */
         }
     }
@@ -1797,11 +1801,11 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
              * small_from_cache serves for a copy (through a plan, a row of a frame costs more
              * than native's read of it). */
             int ours = p->cache_max && plan.nchunks <= p->cache_max && (plan.npoints * plan.es >= min || fill_cache);
-            /* Selections planned element by element (unions of blocks, memory selections that
-             * are not one box) pay more per element than native's copies: taken where they are
-             * sparse, under a sixteenth of the chunks they touch (a dense union of two regions
-             * of every frame, an eighth of it: 0.65-0.86 s through the pipeline, 0.53-0.71 s
-             * native, 200 frames). */
+            /* Selections planned element by element (memory selections that are not one box,
+             * unions the block plan declines) pay more per element than native's copies: taken
+             * where they are sparse, under a sixteenth of the chunks they touch (a dense union of
+             * two regions of every frame, an eighth of it, listed: 0.65-0.86 s through the
+             * pipeline, 0.53-0.71 s native, 200 frames). */
             int dense = plan.generic && plan.npoints * 16 > plan.nchunks * p->chunk_nelem;
             if (min == 0 ||
                 (!dense && (ours || (plan.nchunks > 1 && !fits) ||
@@ -1811,6 +1815,10 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
                                   read_fd(o, p, &plan, dims, dxpl_id));
                 done        = rc == 1;
                 conv_failed = rc == -2;
+                if (done && plan.kind == TB_PLAN_BLOCKS)
+                    tb_pipe_stats_g.block_reads++;
+                else if (done && plan.generic)
+                    tb_pipe_stats_g.listed_reads++;
                 if (rc == -1)
                     tb_pipe_stats_g.fallbacks++;
             }

@@ -84,7 +84,8 @@ typedef enum tb_plan_kind {
     TB_PLAN_BOX,     /* one box */
     TB_PLAN_STRIDED, /* a regular hyperslab: along each dimension a run, or single elements
                       * `fstride` apart */
-    TB_PLAN_POINTS   /* a point selection, in the order the points were given */
+    TB_PLAN_POINTS,  /* a point selection, in the order the points were given */
+    TB_PLAN_BLOCKS   /* any other hyperslab: a union of disjoint boxes (reads) */
 } tb_plan_kind_t;
 
 /* One H5Dread/H5Dwrite: the file selection, where each element of it lives in the user's buffer,
@@ -117,6 +118,16 @@ typedef struct tb_pipe_plan {
     hsize_t *pts;
     size_t  *pt_user_off;
     size_t  *pt_first;
+    /* Block plans: the selection's boxes (HDF5's block list: first and last element per dim,
+     * 2 x rank each), and where the k-th selected element goes in the user's buffer: mem_all, a
+     * buffer shaped like the dataset (from the element's coordinates), else the k-th element of
+     * one memory box (mcount, byte strides mbst from mbase; mcontig: its elements follow one
+     * another). */
+    hsize_t *blocks;
+    size_t   nblocks;
+    int      mem_all, mcontig, mrank;
+    hsize_t  mcount[TB_PIPE_RANK];
+    size_t   mbst[TB_PIPE_RANK];
 } tb_pipe_plan_t;
 
 /* The part of one chunk a plan touches. */
@@ -124,6 +135,7 @@ typedef struct tb_pipe_region {
     hsize_t cnt[TB_PIPE_RANK];       /* extent of the intersection (selected elements per dim) */
     size_t  cstride[TB_PIPE_RANK];   /* bytes between them in the chunk buffer */
     size_t  pt0, pt1;                /* point plans: the chunk's points [pt0, pt1) */
+    hsize_t coff[TB_PIPE_RANK];      /* block plans: the chunk's offset */
     size_t  chunk_off;                /* byte offset of its first element in the chunk buffer */
     size_t  user_off;                 /* ... and in the user's buffer */
     int     full;                     /* it covers every in-extent element of the chunk */
@@ -162,30 +174,32 @@ void tb_pipe_plan_free(tb_pipe_plan_t *plan);
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);
 void tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *offset,
                      tb_pipe_region_t *r_out);
-/* Copies the region between a chunk buffer and the user's buffer (gather: boxes only). */
+/* Copies the region between a chunk buffer and the user's buffer (gather: boxes only). The
+ * functions returning int return 0 when memory ran out (block plans list a chunk's rows),
+ * having copied nothing or part. */
 void tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      uint8_t *chunk, const uint8_t *user);
-void tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
-                      const uint8_t *chunk, uint8_t *user);
+int  tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                     const uint8_t *chunk, uint8_t *user);
 /* Conversion: a region's elements as one dense array in row-major order (the order in which
  * HDF5 converts them), between it and a chunk buffer (file type) or the user's buffer (memory
  * type). */
 size_t tb_pipe_region_nelem(const tb_pipe_dset_t *p, const tb_pipe_region_t *r);
-void tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
-                        const uint8_t *chunk, uint8_t *dense);
+int    tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                          const uint8_t *chunk, uint8_t *dense);
 void tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                         const uint8_t *user, uint8_t *dense);
 /* Writes: a dense array of the region's elements (file type) into a chunk buffer (box plans). */
 void tb_pipe_unpack_chunk(const tb_pipe_dset_t *p, const tb_pipe_region_t *r, const uint8_t *dense, uint8_t *chunk);
-void tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
-                          const uint8_t *dense, uint8_t *user);
+int  tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                         const uint8_t *dense, uint8_t *user);
 /* Sets nelem dense elements (file type) to the fill value (or zeros). */
 void tb_pipe_fill_dense(const tb_pipe_dset_t *p, uint8_t *dense, size_t nelem);
 /* Sets a whole chunk buffer to the fill value (or zeros). */
 void tb_pipe_fill_chunk(const tb_pipe_dset_t *p, uint8_t *chunk);
 /* Writes the fill value (or zeros) into the region of the user's buffer. */
-void tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
-                        uint8_t *user);
+int  tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+                       uint8_t *user);
 
 /* ---- pipeline_map.c */
 /* Hooks (application's thread): read-only sec2 files are noted with their descriptor when

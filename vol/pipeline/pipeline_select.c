@@ -1,6 +1,7 @@
 /* pipeline_select.c — turns the dataspaces of an H5Dread/H5Dwrite into a plan the pipeline can
- * run (a box, a strided hyperslab or points in the file; a strided view of the user's buffer), and
- * copies chunk regions between chunk buffers and the user's buffer. HDF5 pairs the elements of the two selections in row-major
+ * run (a box, a strided hyperslab, points or a union of boxes in the file; a strided view of the
+ * user's buffer; other pairs listed element by element), and copies chunk regions between chunk
+ * buffers and the user's buffer. HDF5 pairs the elements of the two selections in row-major
  * order; the plan reproduces that pairing for the selections it accepts and rejects the rest. */
 #include "pipeline_int.h"
 
@@ -83,7 +84,8 @@ tb_pipe_plan_free(tb_pipe_plan_t *plan)
     free(plan->pts);
     free(plan->pt_user_off);
     free(plan->pt_first);
-    plan->coffs = plan->pts = NULL;
+    free(plan->blocks);
+    plan->coffs = plan->pts = plan->blocks = NULL;
     plan->pt_user_off = plan->pt_first = NULL;
 }
 
@@ -311,9 +313,9 @@ add_offsets(void *arg, hsize_t off, size_t len)
         a->out[a->n++] = (size_t)off + b;
 }
 
-/* A plan of points for selections the structured plans do not take (unions of blocks in the
- * file, memory selections that are not one box): every file element with its place in the
- * user's buffer, paired as HDF5 pairs them. */
+/* A plan of points for selections no other plan takes (memory selections that are not one box,
+ * unions the block plan declines): every file element with its place in the user's buffer,
+ * paired as HDF5 pairs them. */
 static int
 generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, int dense_too, tb_pipe_plan_t *plan)
 {
@@ -362,6 +364,381 @@ generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, i
     return 1;
 }
 
+/* ---- unions of boxes, on reads: hyperslabs no structured plan describes (H5S_SELECT_OR of
+ * regions, blocks repeated with gaps). The application's thread takes the selection's boxes in
+ * one call and the chunks they touch; each worker cuts its chunk's rows from the boxes and finds
+ * their place in the user's buffer itself, so that planning costs a call per H5Dread, not a step
+ * per element or row. */
+#define BLOCKS_MAX       4096
+#define BLOCKS_MAX_CELLS ((size_t)1 << 22) /* (block, chunk) pairs listed while planning */
+
+/* The number of the elements of box b (first and last element per dim) that lie before x in
+ * row-major order. */
+static hsize_t
+block_before(const hsize_t *b, int rank, const hsize_t *x)
+{
+    const hsize_t *lo = b, *hi = b + rank;
+    hsize_t        tail[TB_PIPE_RANK], t = 1, n = 0;
+    for (int d = rank - 1; d >= 0; d--) {
+        tail[d] = t;
+        t *= hi[d] - lo[d] + 1;
+    }
+    for (int d = 0; d < rank; d++) {
+        /* Elements equal to x before d, less than it along d. */
+        if (x[d] < lo[d])
+            break;
+        n += ((x[d] > hi[d] ? hi[d] + 1 : x[d]) - lo[d]) * tail[d];
+        if (x[d] > hi[d])
+            break;
+    }
+    return n;
+}
+
+/* The position of element x in the selection's row-major order. Boxes are disjoint, so the
+ * elements of a row that follow x within its box follow it in the selection too. */
+static hsize_t
+blocks_rank_of(const tb_pipe_plan_t *plan, const hsize_t *x)
+{
+    hsize_t k = 0;
+    for (size_t b = 0; b < plan->nblocks; b++)
+        k += block_before(plan->blocks + b * 2 * (size_t)plan->rank, plan->rank, x);
+    return k;
+}
+
+/* The intersection of box b and the chunk at off (clipped to the extent): 0 when empty. */
+static int
+block_in_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *b, const hsize_t *off,
+               hsize_t *lo, hsize_t *hi)
+{
+    int rank = plan->rank;
+    for (int d = 0; d < rank; d++) {
+        hsize_t cend = off[d] + p->chunk[d] - 1;
+        if (cend >= plan->dims[d])
+            cend = plan->dims[d] - 1;
+        lo[d] = b[d] > off[d] ? b[d] : off[d];
+        hi[d] = b[rank + d] < cend ? b[rank + d] : cend;
+        if (lo[d] > hi[d])
+            return 0;
+    }
+    return 1;
+}
+
+/* One row of one box within a chunk: its first element in the chunk buffer (elements), its
+ * length, and where it goes: its position in the selection, or with mem_all its offset in the
+ * dataset (both in elements). */
+typedef struct blk_run {
+    size_t  coff, len;
+    hsize_t key;
+} blk_run_t;
+
+static int
+blk_run_cmp(const void *a, const void *b)
+{
+    const blk_run_t *x = a, *y = b;
+    return x->coff < y->coff ? -1 : x->coff > y->coff;
+}
+
+/* The runs of a block plan's chunk, in the chunk's row-major order (HDF5's order within a chunk,
+ * which conversions keep) when ordered, consecutive ones merged; keys only when keys is set.
+ * Into buf when they fit in cap, else into memory the caller frees (*out != buf). Returns the
+ * number of runs; *out NULL when memory ran out. */
+#define BLK_RUNS_STACK 256
+
+static size_t
+blocks_runs(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, int keys,
+            int ordered, blk_run_t *buf, size_t cap, blk_run_t **out)
+{
+    int     rank = plan->rank, last = rank - 1;
+    size_t  n    = 0;
+    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    for (size_t b = 0; b < plan->nblocks; b++)
+        if (block_in_chunk(p, plan, plan->blocks + b * 2 * (size_t)rank, r->coff, lo, hi)) {
+            size_t rows = 1;
+            for (int d = 0; d < last; d++)
+                rows *= (size_t)(hi[d] - lo[d] + 1);
+            n += rows;
+        }
+    blk_run_t *runs = n <= cap ? buf : malloc(n * sizeof(*runs));
+    *out            = runs;
+    if (!runs)
+        return 0;
+    size_t m = 0;
+    for (size_t b = 0; b < plan->nblocks; b++) {
+        if (!block_in_chunk(p, plan, plan->blocks + b * 2 * (size_t)rank, r->coff, lo, hi))
+            continue;
+        hsize_t x[TB_PIPE_RANK];
+        memcpy(x, lo, sizeof(hsize_t) * (size_t)rank);
+        for (;;) {
+            size_t coff = 0, lin = 0;
+            for (int d = 0; d < rank; d++) {
+                coff = coff * (size_t)p->chunk[d] + (size_t)(x[d] - r->coff[d]);
+                lin  = lin * (size_t)plan->dims[d] + (size_t)x[d];
+            }
+            runs[m].coff = coff;
+            runs[m].len  = (size_t)(hi[last] - lo[last] + 1);
+            runs[m].key  = !keys ? 0 : plan->mem_all ? (hsize_t)lin : blocks_rank_of(plan, x);
+            m++;
+            int d = last - 1;
+            while (d >= 0 && x[d] == hi[d]) {
+                x[d] = lo[d];
+                d--;
+            }
+            if (d < 0)
+                break;
+            x[d]++;
+        }
+    }
+    if (ordered) {
+        size_t i = 1;
+        while (i < m && runs[i].coff > runs[i - 1].coff)
+            i++;
+        if (i < m)
+            qsort(runs, m, sizeof(*runs), blk_run_cmp);
+    }
+    size_t k = 0;
+    for (size_t i = 0; i < m; i++) {
+        if (k > 0 && runs[k - 1].coff + runs[k - 1].len == runs[i].coff &&
+            (!keys || runs[k - 1].key + runs[k - 1].len == runs[i].key)) {
+            runs[k - 1].len += runs[i].len;
+            continue;
+        }
+        runs[k++] = runs[i];
+    }
+    return k;
+}
+
+/* Where the element with key `key` goes in the user's buffer (bytes), and how many of the want
+ * elements from there on follow one another in it. */
+static size_t
+blocks_user_span(const tb_pipe_plan_t *plan, hsize_t key, size_t want, size_t *off)
+{
+    if (plan->mem_all || plan->mcontig) {
+        *off = plan->mbase + (size_t)key * plan->es;
+        return want;
+    }
+    size_t o = plan->mbase;
+    for (int d = plan->mrank - 1; d >= 0; d--) {
+        hsize_t i = key % plan->mcount[d];
+        if (d == plan->mrank - 1 && plan->mcount[d] - i < want)
+            want = (size_t)(plan->mcount[d] - i);
+        o += (size_t)i * plan->mbst[d];
+        key /= plan->mcount[d];
+    }
+    *off = o;
+    return want;
+}
+
+typedef enum { BLK_SCATTER, BLK_PACK, BLK_UNPACK, BLK_FILL } blk_op_t;
+
+/* The block plans' copies: chunk -> user (scatter), chunk -> dense (pack, file type), dense ->
+ * user (unpack, memory type), fill value -> user. 0 when memory for the rows ran out. */
+static int
+blocks_copy(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, blk_op_t op,
+            const uint8_t *src, uint8_t *dst)
+{
+    blk_run_t  stack[BLK_RUNS_STACK], *runs;
+    int        user  = op != BLK_PACK;
+    size_t     n     = blocks_runs(p, plan, r, user, op == BLK_PACK || op == BLK_UNPACK, stack, BLK_RUNS_STACK, &runs);
+    size_t     fes   = p->type_nbytes, pos = 0;
+    if (!runs)
+        return 0;
+    for (size_t i = 0; i < n; i++) {
+        const blk_run_t *rn = &runs[i];
+        if (op == BLK_PACK) {
+            memcpy(dst + pos * fes, src + rn->coff * fes, rn->len * fes);
+            pos += rn->len;
+            continue;
+        }
+        for (size_t done = 0; done < rn->len;) {
+            size_t uoff, m = blocks_user_span(plan, rn->key + done, rn->len - done, &uoff);
+            if (op == BLK_SCATTER)
+                memcpy(dst + uoff, src + (rn->coff + done) * fes, m * fes);
+            else if (op == BLK_UNPACK)
+                memcpy(dst + uoff, src + (pos + done) * plan->es, m * plan->es);
+            else
+                for (size_t e = 0; e < m; e++) {
+                    if (p->fill)
+                        memcpy(dst + uoff + e * fes, p->fill, fes);
+                    else
+                        memset(dst + uoff + e * fes, 0, fes);
+                }
+            done += m;
+        }
+        pos += rn->len;
+    }
+    if (runs != stack)
+        free(runs);
+    return 1;
+}
+
+static int
+size_cmp(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* The chunks a block plan's boxes touch, in row-major order of chunk indices, into plan->coffs. */
+static int
+blocks_chunks(const tb_pipe_dset_t *p, tb_pipe_plan_t *plan)
+{
+    int     rank = plan->rank;
+    size_t  r = (size_t)rank, cells = 0, grid = 1;
+    hsize_t glo[TB_PIPE_RANK], ghi[TB_PIPE_RANK], gn[TB_PIPE_RANK];
+    for (size_t b = 0; b < plan->nblocks; b++) {
+        const hsize_t *bl = plan->blocks + b * 2 * r;
+        size_t         c  = 1;
+        for (int d = 0; d < rank; d++) {
+            hsize_t lo = bl[d] / p->chunk[d], hi = bl[rank + d] / p->chunk[d];
+            c *= (size_t)(hi - lo + 1);
+            if (b == 0 || lo < glo[d])
+                glo[d] = lo;
+            if (b == 0 || hi > ghi[d])
+                ghi[d] = hi;
+        }
+        if (c > BLOCKS_MAX_CELLS || (cells += c) > BLOCKS_MAX_CELLS)
+            return 0;
+    }
+    for (int d = 0; d < rank; d++) {
+        gn[d] = ghi[d] - glo[d] + 1;
+        grid  = gn[d] > BLOCKS_MAX_CELLS * 8 / grid ? BLOCKS_MAX_CELLS * 8 + 1 : grid * (size_t)gn[d];
+    }
+    /* Chunk indices relative to the boxes' bounding grid: marked in a byte map when the grid is
+     * small against the pairs, else listed and sorted. */
+    int      use_map = grid <= cells * 8 || grid <= 65536;
+    uint8_t *map     = use_map ? calloc(grid, 1) : NULL;
+    size_t  *list    = use_map ? NULL : malloc(cells * sizeof(size_t));
+    if (!map && !list)
+        return 0;
+    size_t nl = 0;
+    for (size_t b = 0; b < plan->nblocks; b++) {
+        const hsize_t *bl = plan->blocks + b * 2 * r;
+        hsize_t        lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], x[TB_PIPE_RANK];
+        for (int d = 0; d < rank; d++) {
+            lo[d] = x[d] = bl[d] / p->chunk[d] - glo[d];
+            hi[d] = bl[rank + d] / p->chunk[d] - glo[d];
+        }
+        for (;;) {
+            size_t lin = 0;
+            for (int d = 0; d < rank; d++)
+                lin = lin * (size_t)gn[d] + (size_t)x[d];
+            if (map)
+                map[lin] = 1;
+            else
+                list[nl++] = lin;
+            int d = rank - 1;
+            while (d >= 0 && x[d] == hi[d]) {
+                x[d] = lo[d];
+                d--;
+            }
+            if (d < 0)
+                break;
+            x[d]++;
+        }
+    }
+    size_t n = 0;
+    if (map) {
+        for (size_t i = 0; i < grid; i++)
+            n += map[i];
+    }
+    else {
+        qsort(list, nl, sizeof(size_t), size_cmp);
+        for (size_t i = 0; i < nl; i++)
+            if (i == 0 || list[i] != list[i - 1])
+                list[n++] = list[i];
+    }
+    plan->coffs = malloc(n * r * sizeof(hsize_t));
+    if (plan->coffs) {
+        size_t k = 0;
+        for (size_t i = 0; k < n; i++) {
+            size_t lin = map ? i : list[i];
+            if (map && !map[i])
+                continue;
+            for (int d = rank - 1; d >= 0; d--) {
+                plan->coffs[k * r + (size_t)d] = (glo[d] + lin % gn[d]) * p->chunk[d];
+                lin /= gn[d];
+            }
+            k++;
+        }
+        plan->nchunks = n;
+    }
+    free(map);
+    free(list);
+    return plan->coffs != NULL;
+}
+
+/* A plan of boxes for a hyperslab selection into a buffer shaped like the dataset or one memory
+ * box. Rejected when finding each row's place in the selection (for a memory box: a pass over
+ * every box per row) would cost more than listing the elements. */
+static int
+blocks_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, tb_pipe_plan_t *plan)
+{
+    int    rank = plan->rank;
+    size_t r    = (size_t)rank;
+    if (H5Sget_select_type(file_space_id) != H5S_SEL_HYPERSLABS)
+        return 0;
+    hssize_t nb = H5Sget_select_hyper_nblocks(file_space_id), np = H5Sget_select_npoints(file_space_id);
+    hsize_t  lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (nb <= 0 || nb > BLOCKS_MAX || np <= 0 || H5Sget_select_bounds(file_space_id, lo, hi) < 0)
+        return 0;
+    plan->kind    = TB_PLAN_BLOCKS;
+    plan->npoints = (size_t)np;
+    plan->nblocks = (size_t)nb;
+    if (!(plan->blocks = malloc(plan->nblocks * 2 * r * sizeof(hsize_t))) ||
+        H5Sget_select_hyper_blocklist(file_space_id, 0, (hsize_t)nb, plan->blocks) < 0)
+        return 0;
+    /* The block list leaves out the selection's offset (H5Soffset_simple), the bounds include it:
+     * they must agree. And the boxes must hold the selection's elements, no more. */
+    hsize_t blo[TB_PIPE_RANK], bhi[TB_PIPE_RANK], total = 0, rows = 0;
+    for (size_t b = 0; b < plan->nblocks; b++) {
+        const hsize_t *bl = plan->blocks + b * 2 * r;
+        hsize_t        n  = 1, brows = 1;
+        for (int d = 0; d < rank; d++) {
+            if (bl[rank + d] < bl[d] || bl[rank + d] >= plan->dims[d])
+                return 0;
+            n *= bl[rank + d] - bl[d] + 1;
+            /* rows of the box, times the chunks its rows cross */
+            brows *= d < rank - 1 ? bl[rank + d] - bl[d] + 1
+                                  : bl[rank + d] / p->chunk[d] - bl[d] / p->chunk[d] + 1;
+            if (b == 0 || bl[d] < blo[d])
+                blo[d] = bl[d];
+            if (b == 0 || bl[rank + d] > bhi[d])
+                bhi[d] = bl[rank + d];
+        }
+        total += n;
+        rows += brows;
+    }
+    if (total != (hsize_t)np || memcmp(blo, lo, r * sizeof(hsize_t)) || memcmp(bhi, hi, r * sizeof(hsize_t)))
+        return 0;
+    plan->mem_all = mem_space_id == H5S_ALL;
+    if (!plan->mem_all) {
+        hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mnp = 0;
+        int     mrank = H5Sget_simple_extent_ndims(mem_space_id);
+        if (mrank < 1 || mrank > TB_PIPE_RANK || H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
+            !select_box(mem_space_id, mrank, mdims, mstart, plan->mcount, &mnp) || mnp != (hsize_t)np)
+            return 0;
+        plan->mrank = mrank;
+        size_t stride = plan->es;
+        for (int d = mrank - 1; d >= 0; d--) {
+            plan->mbst[d] = stride;
+            plan->mbase += (size_t)mstart[d] * stride;
+            stride *= (size_t)mdims[d];
+        }
+        int k = 0;
+        while (k < mrank && plan->mcount[k] == 1)
+            k++;
+        plan->mcontig = 1;
+        for (int d = k + 1; d < mrank; d++)
+            if (plan->mcount[d] != mdims[d])
+                plan->mcontig = 0;
+        /* Each row's place: a pass over the boxes. */
+        if ((double)rows * (double)plan->nblocks > 16.0 * (double)np + 65536.0)
+            return 0;
+    }
+    /* Each chunk's region and rows: a pass over the boxes. */
+    return blocks_chunks(p, plan) && (double)plan->nblocks * (double)plan->nchunks <= 16.0 * (double)np + 65536.0;
+}
+
 static int plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
                            size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan);
 
@@ -397,6 +774,12 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
     memcpy(plan->dims, dims, sizeof(hsize_t) * (size_t)p->rank);
     for (int d = 0; d < p->rank; d++)
         plan->fstride[d] = 1;
+    tb_pipe_plan_t blk = *plan;
+    if (blocks_plan(p, file_space_id, mem_space_id, &blk)) {
+        *plan = blk;
+        return 1;
+    }
+    tb_pipe_plan_free(&blk);
     return generic_plan(p, file_space_id, mem_space_id, how & TB_PIPE_PLAN_DENSE, plan);
 }
 
@@ -598,6 +981,31 @@ tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
     r->edge        = 0;
     r->direct      = 1;
     r->pt0 = r->pt1 = 0;
+    if (plan->kind == TB_PLAN_BLOCKS) {
+        /* The elements the boxes hold in this chunk; the workers cut its rows (blocks_runs). */
+        hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], n = 0, ext = 1;
+        memcpy(r->coff, offset, sizeof(hsize_t) * (size_t)plan->rank);
+        for (int d = 0; d < plan->rank; d++) {
+            r->cnt[d] = 1;
+            if (offset[d] + p->chunk[d] > plan->dims[d]) {
+                r->edge = 1;
+                ext *= plan->dims[d] - offset[d];
+            }
+            else
+                ext *= p->chunk[d];
+        }
+        for (size_t b = 0; b < plan->nblocks; b++)
+            if (block_in_chunk(p, plan, plan->blocks + b * 2 * (size_t)plan->rank, offset, lo, hi)) {
+                hsize_t c = 1;
+                for (int d = 0; d < plan->rank; d++)
+                    c *= hi[d] - lo[d] + 1;
+                n += c;
+            }
+        r->cnt[plan->rank - 1] = n;
+        r->full                = n == ext;
+        r->direct              = 0;
+        return;
+    }
     if (plan->kind == TB_PLAN_POINTS) {
         /* Which of the plan's chunks this is: they are sorted, find it by bisection. */
         size_t lo = 0, hi = plan->nchunks, rk = (size_t)plan->rank;
@@ -750,24 +1158,29 @@ tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pip
             COPY_DATA);
 }
 
-void
+int
 tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                  const uint8_t *chunk, uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_BLOCKS)
+        return blocks_copy(p, plan, r, BLK_SCATTER, chunk, user);
     if (plan->kind == TB_PLAN_POINTS) {
         hsize_t off[TB_PIPE_RANK];
         pt_region_offset(p, plan, r, off);
         for (size_t i = r->pt0; i < r->pt1; i++)
             copy_elem(user + plan->pt_user_off[i], chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
-        return;
+        return 1;
     }
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, chunk + r->chunk_off, r->cstride, p->type_nbytes,
             COPY_DATA);
+    return 1;
 }
 
-void
+int
 tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_BLOCKS)
+        return blocks_copy(p, plan, r, BLK_FILL, NULL, user);
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++) {
             if (p->fill)
@@ -775,10 +1188,11 @@ tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
             else
                 memset(user + plan->pt_user_off[i], 0, p->type_nbytes);
         }
-        return;
+        return 1;
     }
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, p->fill, NULL, p->type_nbytes,
             p->fill ? COPY_PATTERN : COPY_ZERO);
+    return 1;
 }
 
 size_t
@@ -801,20 +1215,23 @@ dense_strides(int rank, const hsize_t *cnt, size_t es, size_t *ds)
     }
 }
 
-void
+int
 tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                     const uint8_t *chunk, uint8_t *dense)
 {
+    if (plan->kind == TB_PLAN_BLOCKS)
+        return blocks_copy(p, plan, r, BLK_PACK, chunk, dense);
     if (plan->kind == TB_PLAN_POINTS) {
         hsize_t off[TB_PIPE_RANK];
         pt_region_offset(p, plan, r, off);
         for (size_t i = r->pt0; i < r->pt1; i++)
             copy_elem(dense + (i - r->pt0) * p->type_nbytes, chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
-        return;
+        return 1;
     }
     size_t ds[TB_PIPE_RANK];
     dense_strides(p->rank, r->cnt, p->type_nbytes, ds);
     copy_nd(p->rank, r->cnt, dense, ds, chunk + r->chunk_off, r->cstride, p->type_nbytes, COPY_DATA);
+    return 1;
 }
 
 void
@@ -834,18 +1251,21 @@ tb_pipe_pack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
     copy_nd(p->rank, r->cnt, dense, ds, user + r->user_off, plan->mstride, plan->es, COPY_DATA);
 }
 
-void
+int
 tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      const uint8_t *dense, uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_BLOCKS)
+        return blocks_copy(p, plan, r, BLK_UNPACK, dense, user);
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++)
             memcpy(user + plan->pt_user_off[i], dense + (i - r->pt0) * plan->es, plan->es);
-        return;
+        return 1;
     }
     size_t ds[TB_PIPE_RANK];
     dense_strides(p->rank, r->cnt, plan->es, ds);
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, dense, ds, plan->es, COPY_DATA);
+    return 1;
 }
 
 void
