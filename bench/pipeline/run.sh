@@ -230,7 +230,7 @@ done
 echo
 echo "serial fraction (1 thread; per chunk; projection vs h5turbo at 1 thread):"
 printf '%-40s %8s %10s %11s %8s %8s %8s  %s\n' "case" "chunks" "serial us" "parallel us" "serial%" "x@16" "x@64" "model"
-for c in r32 u32 f32 roi spots stride4 points w32 wf32; do
+for c in r32 u32 f32 roi union spots stride4 points w32 wf32; do
   pipelined=0
   case $c in w32 | wf32) pipelined=1 ;; esac
   # shellcheck disable=SC2046

@@ -325,6 +325,33 @@ make_sels(sel_t *s)
     hid_t fp3 = H5Scopy(fp);
     s[n++]    = (sel_t){"points/row", fp3, box_space(2, (hsize_t[]){3, NPT}, (hsize_t[]){1, 0}, NULL, (hsize_t[]){1, NPT}, NULL),
                      3 * NPT};
+    /* The same points grouped by chunk, the groups in chunk order (taken as given, without a
+     * sort), into a dense buffer and one shaped like the dataset; and a box inside one chunk
+     * listed into a memory selection that is not one box (grouped too). */
+    hsize_t gpts[NPT * 3];
+    memcpy(gpts, pts, sizeof(pts));
+    for (int i = 1; i < NPT; i++) /* insertion sort by chunk, stable */
+        for (int j = i; j > 0; j--) {
+            hsize_t a[3], b[3];
+            for (int d = 0; d < 3; d++) {
+                a[d] = gpts[(j - 1) * 3 + d] / chunk[d];
+                b[d] = gpts[j * 3 + d] / chunk[d];
+            }
+            if (a[0] != b[0] ? a[0] < b[0] : a[1] != b[1] ? a[1] < b[1] : a[2] <= b[2])
+                break;
+            hsize_t t[3];
+            memcpy(t, &gpts[j * 3], sizeof(t));
+            memcpy(&gpts[j * 3], &gpts[(j - 1) * 3], sizeof(t));
+            memcpy(&gpts[(j - 1) * 3], t, sizeof(t));
+        }
+    hid_t gp = H5Screate_simple(3, dims, NULL);
+    ASSERT_H5(H5Sselect_elements(gp, H5S_SELECT_SET, NPT, gpts));
+    s[n++] = (sel_t){"points/grouped", gp, H5Screate_simple(1, (hsize_t[]){NPT}, NULL), NPT};
+    s[n++] = (sel_t){"points/grouped/all", H5Scopy(gp), H5S_ALL, NELEM};
+    s[n++] = (sel_t){"chunkbox/memstrided", box_space(3, dims, (hsize_t[]){2, 10, 16}, NULL, (hsize_t[]){2, 10, 16}, NULL),
+                     box_space(1, (hsize_t[]){2 * 2 * 10 * 16}, (hsize_t[]){1}, (hsize_t[]){2}, (hsize_t[]){2 * 10 * 16},
+                               NULL),
+                     2 * 2 * 10 * 16};
     /* Unions of blocks (H5S_SELECT_OR: overlapping, crossing chunks, rows interleaved in
      * row-major order) and a XOR, into a dense buffer, into one shaped like the dataset, and into
      * a union-shaped memory selection of the same size. */

@@ -113,16 +113,17 @@ typedef struct tb_pipe_plan {
      * chunk order (NULL for a box: every chunk of [clo, chi) is touched). */
     hsize_t *coffs;
     /* Point plans: the points sorted by chunk (stable, so that each chunk's keep the given
-     * order), their byte offsets in the user's buffer, and where each chunk's run starts
-     * (nchunks + 1 entries). */
+     * order), their byte offsets in the user's buffer (NULL when the points came grouped by
+     * chunk: the k-th goes to mbase + k * es, or with mem_all where its coordinates say), and
+     * where each chunk's run starts (nchunks + 1 entries). */
     hsize_t *pts;
     size_t  *pt_user_off;
     size_t  *pt_first;
     /* Block plans: the selection's boxes (HDF5's block list: first and last element per dim,
-     * 2 x rank each), and where the k-th selected element goes in the user's buffer: mem_all, a
-     * buffer shaped like the dataset (from the element's coordinates), else the k-th element of
-     * one memory box (mcount, byte strides mbst from mbase; mcontig: its elements follow one
-     * another). */
+     * 2 x rank each), and where the k-th selected element goes in the user's buffer: mem_all (also
+     * point plans), a buffer shaped like the dataset (from the element's coordinates), else the
+     * k-th element of one memory box (mcount, byte strides mbst from mbase; mcontig: its elements
+     * follow one another). */
     hsize_t *blocks;
     size_t   nblocks;
     int      mem_all, mcontig, mrank;

@@ -153,14 +153,80 @@ pt_key_cmp(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* given: the points (npoints x rank, freed here); moff: the byte offset in the user's buffer of
- * the k-th element of the memory selection (freed here), NULL for a dense run from mbase or, with
- * mem_all, a buffer shaped like the dataset. */
+/* Points grouped by chunk, the groups in chunk order (points read in row-major order through
+ * chunks of whole rows often come so): the plan's chunks taken as the points are given, a
+ * division per chunk (a point in the chunk of the one before needs none). 0 when they are not so
+ * grouped; -1 when a point lies outside the extent or memory ran out. */
+static int
+points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan)
+{
+    int     rank = plan->rank;
+    size_t  n = plan->npoints, r = (size_t)rank, nchunks = 0, cap = 0, prev = 0;
+    hsize_t nchunk_dim[TB_PIPE_RANK], lo[TB_PIPE_RANK];
+    for (int d = 0; d < rank; d++)
+        nchunk_dim[d] = (plan->dims[d] + p->chunk[d] - 1) / p->chunk[d];
+    for (size_t k = 0; k < n; k++) {
+        const hsize_t *x    = given + k * r;
+        int            same = k > 0;
+        for (int d = 0; d < rank; d++) {
+            if (x[d] >= plan->dims[d])
+                return -1; /* outside the extent: native reports it */
+            same = same && x[d] - lo[d] < p->chunk[d] && x[d] >= lo[d];
+        }
+        if (same)
+            continue;
+        size_t c = 0;
+        for (int d = 0; d < rank; d++) {
+            hsize_t q = x[d] / p->chunk[d];
+            lo[d]     = q * p->chunk[d];
+            c         = c * (size_t)nchunk_dim[d] + (size_t)q;
+        }
+        if (k > 0 && c <= prev)
+            return 0;
+        prev = c;
+        if (nchunks + 1 >= cap) { /* (room for the closing pt_first entry too) */
+            cap            = cap ? cap * 2 : 16;
+            size_t  *first = realloc(plan->pt_first, cap * sizeof(size_t));
+            if (first)
+                plan->pt_first = first;
+            hsize_t *coffs = first ? realloc(plan->coffs, cap * r * sizeof(hsize_t)) : NULL;
+            if (!coffs)
+                return -1;
+            plan->coffs = coffs;
+        }
+        plan->pt_first[nchunks] = k;
+        memcpy(plan->coffs + nchunks * r, lo, r * sizeof(hsize_t));
+        nchunks++;
+    }
+    plan->pt_first[nchunks] = n;
+    plan->nchunks           = nchunks;
+    return 1;
+}
+
+/* given: the points (npoints x rank, kept in the plan or freed here); moff: the byte offset in
+ * the user's buffer of the k-th element of the memory selection (likewise), NULL for a dense run
+ * from mbase or, with mem_all, a buffer shaped like the dataset. */
 static int
 points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_all, tb_pipe_plan_t *plan)
 {
-    int       rank = plan->rank;
-    size_t    n = plan->npoints, r = (size_t)rank;
+    int    rank = plan->rank;
+    size_t n = plan->npoints, r = (size_t)rank;
+    plan->mem_all = mem_all;
+    int g = given ? points_grouped(p, given, plan) : -1;
+    if (g != 0) {
+        if (g < 0) {
+            free(given);
+            free(moff);
+            return 0;
+        }
+        plan->pts         = given; /* in order: each point's place follows from k (pt_user_off) */
+        plan->pt_user_off = moff;
+        return 1;
+    }
+    free(plan->pt_first);
+    free(plan->coffs);
+    plan->pt_first = NULL;
+    plan->coffs    = NULL;
     pt_key_t *keys = malloc(n * sizeof(pt_key_t));
     int       ok   = given && keys;
     if (ok) {
@@ -186,12 +252,7 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
     }
     size_t nchunks = 0;
     if (ok) {
-        /* (Points read in row-major order through chunks of whole rows often come sorted.) */
-        size_t sorted = 1;
-        while (sorted < n && keys[sorted].chunk >= keys[sorted - 1].chunk)
-            sorted++;
-        if (sorted < n)
-            qsort(keys, n, sizeof(*keys), pt_key_cmp);
+        qsort(keys, n, sizeof(*keys), pt_key_cmp);
         for (size_t i = 0; i < n; i++)
             if (i == 0 || keys[i].chunk != keys[i - 1].chunk)
                 nchunks++;
@@ -1130,6 +1191,21 @@ copy_nd(int rank, const hsize_t *cnt, uint8_t *dst, const size_t *dstride, const
     }
 }
 
+/* Point plans: where point i goes in the user's buffer. */
+static inline size_t
+pt_user(const tb_pipe_plan_t *plan, size_t i)
+{
+    if (plan->pt_user_off)
+        return plan->pt_user_off[i];
+    if (!plan->mem_all)
+        return plan->mbase + i * plan->es;
+    const hsize_t *x   = plan->pts + i * (size_t)plan->rank;
+    size_t         lin = 0;
+    for (int d = 0; d < plan->rank; d++)
+        lin = lin * (size_t)plan->dims[d] + (size_t)x[d];
+    return lin * plan->es;
+}
+
 /* Point plans: where point i lies in a chunk at offset. */
 static size_t
 pt_chunk_off(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, const hsize_t *offset)
@@ -1168,7 +1244,7 @@ tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pi
         hsize_t off[TB_PIPE_RANK];
         pt_region_offset(p, plan, r, off);
         for (size_t i = r->pt0; i < r->pt1; i++)
-            copy_elem(user + plan->pt_user_off[i], chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
+            copy_elem(user + pt_user(plan, i), chunk + pt_chunk_off(p, plan, i, off), p->type_nbytes);
         return 1;
     }
     copy_nd(p->rank, r->cnt, user + r->user_off, plan->mstride, chunk + r->chunk_off, r->cstride, p->type_nbytes,
@@ -1184,9 +1260,9 @@ tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++) {
             if (p->fill)
-                memcpy(user + plan->pt_user_off[i], p->fill, p->type_nbytes);
+                memcpy(user + pt_user(plan, i), p->fill, p->type_nbytes);
             else
-                memset(user + plan->pt_user_off[i], 0, p->type_nbytes);
+                memset(user + pt_user(plan, i), 0, p->type_nbytes);
         }
         return 1;
     }
@@ -1259,7 +1335,7 @@ tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const t
         return blocks_copy(p, plan, r, BLK_UNPACK, dense, user);
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++)
-            memcpy(user + plan->pt_user_off[i], dense + (i - r->pt0) * plan->es, plan->es);
+            memcpy(user + pt_user(plan, i), dense + (i - r->pt0) * plan->es, plan->es);
         return 1;
     }
     size_t ds[TB_PIPE_RANK];
