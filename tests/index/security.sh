@@ -290,14 +290,21 @@ group_litter() {
   mk "$shared/lit.h5" 0; chown "$V" "$shared/lit.h5"; chmod 644 "$shared/lit.h5"
   want_of "$shared/lit.h5" lit.want
   local key; key=$(printf '%016x-%016x.h5turbo-index' $(stat -c '%d %i' "$shared/lit.h5"))
-  # A writer killed while publishing left its temp file; the next publisher sweeps it.
+  # A writer killed while publishing left its temp file, named in the lock file it held (writers
+  # record the temp they write there); the next publisher sweeps it. A dead writer's temp not
+  # named there (an older version's) goes at the next count of the cache: `index gc` here.
   sleep 0 & local dead=$!; wait "$dead"
   as "$V" mkdir -p "$vcache"; as "$V" chmod 700 "$vcache"
-  local junk="$vcache/$key.tmp.$dead.0123456789abcdef"
+  local junk="$vcache/$key.tmp.$dead.0123456789abcdef" old="$vcache/$key.tmp.$dead.fedcba9876543210"
   as "$V" truncate -s 1M "$junk"; as "$V" touch -d '5 minutes ago' "$junk"
+  as "$V" bash -c 'umask 077; printf %s "$1" > "$2"' _ "${junk##*/}" "$vcache/$key.lock"
   settle
   read_as "$V" lit1 "$shared/lit.h5"; same lit1 lit.want; said lit1 "sidecar written"
   [ ! -e "$junk" ] || fail "litter: a dead writer's temp file was not swept"
+  [ ! -s "$vcache/$key.lock" ] || fail "litter: the lock file still names a temp after publishing"
+  as "$V" truncate -s 1K "$old"; as "$V" touch -d '5 minutes ago' "$old"
+  as "$V" "$rt/bin/h5turbo" index gc > /dev/null 2>&1 || fail "litter: index gc failed"
+  [ ! -e "$old" ] || fail "litter: index gc left a dead writer's temp file"
   # `index drop` removes sidecars and dead writers' temp files and says what it could not remove.
   as "$V" truncate -s 1K "$junk"
   as "$V" "$rt/bin/h5turbo" index drop "$shared/lit.h5" > "$tmp/drop" 2>&1 || fail "litter: drop: $(cat "$tmp/drop")"

@@ -17,7 +17,10 @@
  *  - a sidecar's permissions are never wider than the data file's read bits (and its group is the
  *    file's group); in the reader's cache it is private (0600);
  *  - temp files are created exclusively under unpredictable names, lock files are opened without
- *    following symlinks and must be ours, the lock is never waited for beyond a bound;
+ *    following symlinks and must be ours, the lock is never waited for beyond a bound; a writer
+ *    records its temp's name in the lock file, so that the next one removes what a killed writer
+ *    left without listing the folder (in the cache, folder listings happen only when its running
+ *    total passes the bound);
  *  - every rejection is a silent miss (said with debug on, counted in the statistics). */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -446,7 +449,6 @@ each_entry(int dirfd, void (*fn)(int, const char *, void *), void *ctx)
 typedef struct sweep {
     const char *name;    /* the sidecar whose temps are swept */
     int         any_age; /* `drop`: a dead writer's temp goes whatever its age */
-    int         only_mine;
     int         removed, failed;
     void (*report)(const char *, int, void *);
     void       *report_ctx;
@@ -458,10 +460,7 @@ sweep_one(int dirfd, const char *ent, void *ctx)
 {
     sweep_t    *s   = ctx;
     long        pid = temp_pid(ent, s->name);
-    struct stat st;
     if (pid < 0 || !temp_is_dead(dirfd, ent, pid, s->any_age))
-        return;
-    if (s->only_mine && (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0 || st.st_uid != geteuid()))
         return;
     int err = unlinkat(dirfd, ent, 0) == 0 ? 0 : errno;
     if (err == ENOENT)
@@ -495,8 +494,8 @@ to_fd(void *ctx, const void *bytes, size_t n)
  * it is encoded; its name in tmp_out. An encoding over max_nbytes leaves no file:
  * TB_SC_OVER_BUDGET. */
 static tb_sc_outcome_t
-write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, uint64_t max_nbytes, char *tmp_out,
-           size_t tmp_nbytes)
+write_temp(const loc_t *l, int lock_fd, const tb_sc_file_t *f, const tb_ix_data_t *d, uint64_t max_nbytes,
+           char *tmp_out, size_t tmp_nbytes)
 {
     int fd = -1;
     for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
@@ -508,6 +507,11 @@ write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, uint64_
         }
         if (snprintf(tmp_out, tmp_nbytes, "%s%s%ld.%016llx", l->name, SC_TMP_INFIX, (long)getpid(),
                      (unsigned long long)rnd) >= (int)tmp_nbytes)
+            return TB_SC_WRITE_ERROR;
+        /* Recorded in the lock file before it exists: a writer killed from here on leaves its
+         * name to the next one (sweep_recorded). */
+        size_t tn = strlen(tmp_out);
+        if (pwrite(lock_fd, tmp_out, tn, 0) != (ssize_t)tn || ftruncate(lock_fd, (off_t)tn) != 0)
             return TB_SC_WRITE_ERROR;
         fd = openat(l->dirfd, tmp_out, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
         if (fd < 0 && errno != EEXIST)
@@ -543,16 +547,15 @@ write_temp(const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d, uint64_
 }
 
 /* ------------------------------------------------------------------ locks */
+/* Takes the lock of the file lname in dirfd (created if missing), waiting a bounded time;
+ * TB_SC_WRITTEN with the locked descriptor in *fd_out. */
 static tb_sc_outcome_t
-lock_take(const loc_t *l, int *fd_out)
+lock_file(int dirfd, const char *lname, int *fd_out)
 {
-    char lname[NAME_MAX + 1];
-    if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname))
-        return TB_SC_NO_DIR;
     /* Never follows a symlink (O_CREAT with O_NOFOLLOW fails on one, creating nothing) and never
-     * blocks on a FIFO planted there. The lock file is never deleted: two writers could otherwise
+     * blocks on a FIFO planted there. A lock file is never deleted: two writers could otherwise
      * hold "the" lock on two inodes. */
-    int fd = openat(l->dirfd, lname, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
+    int fd = openat(dirfd, lname, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY, 0600);
     if (fd < 0)
         return errno == ELOOP ? TB_SC_LOCK_UNSAFE : TB_SC_WRITE_ERROR;
     struct stat st;
@@ -579,6 +582,15 @@ lock_take(const loc_t *l, int *fd_out)
     return TB_SC_WRITTEN;
 }
 
+static tb_sc_outcome_t
+lock_take(const loc_t *l, int *fd_out)
+{
+    char lname[NAME_MAX + 1];
+    if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname))
+        return TB_SC_NO_DIR;
+    return lock_file(l->dirfd, lname, fd_out);
+}
+
 /* ------------------------------------------------------------------ the cache's bound */
 typedef struct entry {
     char     name[NAME_MAX + 1];
@@ -591,7 +603,9 @@ typedef struct scan {
     entry_t               *ents;
     size_t                 n, cap;
     tb_sc_cache_info_t   *info;
-    int                    gc; /* remove orphans and dead temps while scanning */
+    int                    gc;    /* remove orphans while scanning */
+    int                    temps; /* remove dead writers' temps while scanning */
+    uid_t                  uid;   /* ours: only our files count */
 } scan_t;
 
 static int
@@ -624,14 +638,14 @@ scan_one(int dirfd, const char *ent, void *ctx)
 {
     scan_t     *s = ctx;
     struct stat st;
-    if (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid())
+    if (fstatat(dirfd, ent, &st, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(st.st_mode) || st.st_uid != s->uid)
         return;
     const char *tmp = strstr(ent, SC_SUFFIX SC_TMP_INFIX);
     if (tmp) {
         char name[NAME_MAX + 1];
         snprintf(name, sizeof(name), "%.*s", (int)(tmp - ent + strlen(SC_SUFFIX)), ent);
         long pid = temp_pid(ent, name);
-        if (s->gc && pid > 0 && temp_is_dead(dirfd, ent, pid, 0) && unlinkat(dirfd, ent, 0) == 0) {
+        if (s->temps && pid > 0 && temp_is_dead(dirfd, ent, pid, 0) && unlinkat(dirfd, ent, 0) == 0) {
             s->info->removed_temps++;
             return;
         }
@@ -674,13 +688,13 @@ cmp_atime(const void *a, const void *b)
     return (x->atime_ns > y->atime_ns) - (x->atime_ns < y->atime_ns);
 }
 
-/* Scans the cache at dirfd (gc: also removing orphans and dead temps) and evicts the least
+/* Scans the cache at dirfd, removing dead writers' temps (gc: also orphans), and evicts the least
  * recently used sidecars, never `keep`, until it holds at most max_nbytes. */
 static void
 cache_trim(const tb_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *keep, int gc,
            tb_sc_cache_info_t *info)
 {
-    scan_t s = {.p = p, .info = info, .gc = gc};
+    scan_t s = {.p = p, .info = info, .gc = gc, .temps = 1, .uid = geteuid()};
     s.ents   = malloc(64 * sizeof(*s.ents));
     s.cap    = s.ents ? 64 : 0;
     each_entry(dirfd, scan_one, &s);
@@ -700,6 +714,83 @@ cache_trim(const tb_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *
     free(s.ents);
 }
 
+/* The temp file a writer killed while publishing at l left behind: the lock file (locked by us)
+ * names the temp its last holder was writing, cleared once renamed or removed. Only a temp of
+ * this sidecar, in this folder, regular and ours, is removed. */
+static void
+sweep_recorded(const loc_t *l, int lock_fd)
+{
+    char    name[NAME_MAX + 1];
+    ssize_t n = pread(lock_fd, name, sizeof(name) - 1, 0);
+    if (n <= 0)
+        return;
+    name[n] = '\0';
+    struct stat st;
+    if (strlen(name) == (size_t)n && !strchr(name, '/') && temp_pid(name, l->name) > 0 &&
+        fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
+        unlinkat(l->dirfd, name, 0);
+    (void)!ftruncate(lock_fd, 0);
+}
+
+/* The cache's running total: a small file in the cache folder holding the bytes of its sidecars
+ * as last counted, updated under its own lock by each publication, so that the bound is kept
+ * without listing and stat'ing the whole folder at every close (with 10,000 sidecars that was
+ * 10,000 stats per file closed). The folder is listed again when the total passes the bound, when
+ * the file is missing, unreadable or cleared (drop and gc clear it). Sidecars removed by others
+ * make the total too large (an early listing); only h5turbo writes into the folder. */
+#define SC_TOTAL       "h5turbo-cache-total"
+#define SC_TOTAL_MAGIC "h5tbtot1"
+
+static void
+total_write(int fd, uint64_t total)
+{
+    uint8_t b[16];
+    memcpy(b, SC_TOTAL_MAGIC, 8);
+    for (int i = 0; i < 8; i++)
+        b[8 + i] = (uint8_t)(total >> (8 * i));
+    if (pwrite(fd, b, sizeof(b), 0) != (ssize_t)sizeof(b))
+        (void)!ftruncate(fd, 0); /* (a torn total is read as none) */
+}
+
+/* A sidecar of `added` bytes replaced one of `removed` (0: none) in the cache at dirfd: the total
+ * follows, and the least recently used sidecars but `keep` go when it passes the bound. */
+static void
+cache_account(const tb_sc_policy_t *p, int dirfd, const char *keep, uint64_t added, uint64_t removed)
+{
+    int      fd    = -1;
+    uint64_t total = 0;
+    int      known = 0;
+    uint8_t  b[16];
+    if (lock_file(dirfd, SC_TOTAL, &fd) == TB_SC_WRITTEN && pread(fd, b, sizeof(b), 0) == (ssize_t)sizeof(b) &&
+        memcmp(b, SC_TOTAL_MAGIC, 8) == 0) {
+        for (int i = 0; i < 8; i++)
+            total |= (uint64_t)b[8 + i] << (8 * i);
+        known = 1;
+    }
+    total = (total > removed ? total - removed : 0) + added;
+    if (!known || total > p->cache_max_nbytes) {
+        tb_sc_cache_info_t info;
+        memset(&info, 0, sizeof(info));
+        cache_trim(p, dirfd, p->cache_max_nbytes, keep, 0, &info);
+        total = info.nbytes;
+    }
+    if (fd >= 0) {
+        total_write(fd, total);
+        close(fd); /* releases the lock */
+    }
+}
+
+/* Forgets the cache's total (the next publication counts the folder again). */
+static void
+cache_forget_total(int dirfd)
+{
+    int fd;
+    if (lock_file(dirfd, SC_TOTAL, &fd) == TB_SC_WRITTEN) {
+        (void)!ftruncate(fd, 0);
+        close(fd);
+    }
+}
+
 /* ------------------------------------------------------------------ publishing */
 
 /* Publishes at l: lock, skip if covered, temp + rename, sweep, keep the cache bounded. */
@@ -712,6 +803,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     tb_sc_outcome_t o   = lock_take(l, &lfd);
     if (o != TB_SC_WRITTEN)
         return o;
+    sweep_recorded(l, lfd);
     /* Another process may have published while we waited: rebuild at most once. */
     tb_sc_counts_t want, have;
     tb_sidecar_counts(d, &want);
@@ -722,26 +814,27 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     }
     free(buf);
     buf = NULL;
-    sweep_t s = {.name = l->name, .only_mine = 1};
-    each_entry(l->dirfd, sweep_one, &s);
     char tmp[NAME_MAX + 1];
-    if ((o = write_temp(l, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, tmp, sizeof(tmp))) !=
-        TB_SC_WRITTEN)
+    if ((o = write_temp(l, lfd, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, tmp,
+                        sizeof(tmp))) != TB_SC_WRITTEN)
         goto done;
+    struct stat was, now;
+    uint64_t    removed = fstatat(l->dirfd, l->name, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode)
+                              ? (uint64_t)was.st_size
+                              : 0;
     if (renameat(l->dirfd, tmp, l->dirfd, l->name) != 0) {
         debug_say(p, "cannot publish", l->shown, errno);
         unlinkat(l->dirfd, tmp, 0);
         o = TB_SC_WRITE_ERROR;
         goto done;
     }
-    if (l->kind == TB_SC_CACHE) {
-        tb_sc_cache_info_t info;
-        memset(&info, 0, sizeof(info));
-        cache_trim(p, l->dirfd, p->cache_max_nbytes, l->name, 0, &info);
-    }
+    if (l->kind == TB_SC_CACHE)
+        cache_account(p, l->dirfd, l->name,
+                      fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 ? (uint64_t)now.st_size : 0, removed);
 done:
     free(buf);
-    close(lfd); /* releases the lock */
+    (void)!ftruncate(lfd, 0); /* (the temp is renamed or removed) */
+    close(lfd);               /* releases the lock */
     return o;
 }
 
@@ -792,6 +885,8 @@ tb_sc_drop(const tb_sc_policy_t *p, const tb_sc_file_t *f, void (*report)(const 
             failed += err != 0;
             report(l.shown, err, ctx);
         }
+        if (err == 0 && kinds[i] == TB_SC_CACHE)
+            cache_forget_total(l.dirfd);
         char dir[PATH_MAX];
         snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(l.shown) - strlen(l.name) - 1), l.shown);
         sweep_t s = {.name = l.name, .any_age = 1, .report = report, .report_ctx = ctx, .shown_dir = dir};
@@ -811,7 +906,7 @@ tb_sc_cache_info(const tb_sc_policy_t *p, tb_sc_cache_info_t *out)
     if (fd < 0)
         return;
     out->usable = 1;
-    scan_t s    = {.p = p, .info = out};
+    scan_t s    = {.p = p, .info = out, .uid = geteuid()};
     each_entry(fd, scan_one, &s);
     close(fd);
 }
@@ -826,6 +921,7 @@ tb_sc_gc(const tb_sc_policy_t *p, uint64_t max_nbytes, tb_sc_cache_info_t *out)
         return -1;
     out->usable = 1;
     cache_trim(p, fd, max_nbytes, NULL, 1, out);
+    cache_forget_total(fd);
     close(fd);
     return 0;
 }
