@@ -793,7 +793,8 @@ cache_forget_total(int dirfd)
 
 /* ------------------------------------------------------------------ publishing */
 
-/* Publishes at l: lock, skip if covered, temp + rename, sweep, keep the cache bounded. */
+/* Publishes at l: lock, remove what a killed writer left, skip if covered, temp + rename, keep the
+ * cache bounded. */
 static tb_sc_outcome_t
 publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
