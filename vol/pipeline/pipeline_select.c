@@ -433,6 +433,22 @@ generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, i
 #define BLOCKS_MAX       4096
 #define BLOCKS_MAX_CELLS ((size_t)1 << 22) /* (block, chunk) pairs listed while planning */
 
+/* Steps x through the box [lo, hi] over its first n dims in row-major order: 0 once past the end
+ * (x back at lo). */
+static int
+odometer_next(hsize_t *x, const hsize_t *lo, const hsize_t *hi, int n)
+{
+    int d = n - 1;
+    while (d >= 0 && x[d] == hi[d]) {
+        x[d] = lo[d];
+        d--;
+    }
+    if (d < 0)
+        return 0;
+    x[d]++;
+    return 1;
+}
+
 /* The number of the elements of box b (first and last element per dim) that lie before x in
  * row-major order. */
 static hsize_t
@@ -539,14 +555,8 @@ blocks_runs(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_r
             runs[m].len  = (size_t)(hi[last] - lo[last] + 1);
             runs[m].key  = !keys ? 0 : plan->mem_all ? (hsize_t)lin : blocks_rank_of(plan, x);
             m++;
-            int d = last - 1;
-            while (d >= 0 && x[d] == hi[d]) {
-                x[d] = lo[d];
-                d--;
-            }
-            if (d < 0)
+            if (!odometer_next(x, lo, hi, last))
                 break;
-            x[d]++;
         }
     }
     if (ordered) {
@@ -687,14 +697,8 @@ blocks_chunks(const tb_pipe_dset_t *p, tb_pipe_plan_t *plan)
                 map[lin] = 1;
             else
                 list[nl++] = lin;
-            int d = rank - 1;
-            while (d >= 0 && x[d] == hi[d]) {
-                x[d] = lo[d];
-                d--;
-            }
-            if (d < 0)
+            if (!odometer_next(x, lo, hi, rank))
                 break;
-            x[d]++;
         }
     }
     size_t n = 0;
