@@ -90,6 +90,10 @@ total=$(cat "$XDG_CACHE_HOME"/h5turbo/*.h5turbo-index | wc -c)
 [ "$total" -le $((one * 5 / 2)) ] || fail "cache holds $total bytes, bound $((one * 5 / 2))"
 [ -f "$(cache_sidecar "$tmp/c4.h5")" ] && [ -f "$(cache_sidecar "$tmp/c3.h5")" ] && [ ! -f "$(cache_sidecar "$tmp/c1.h5")" ] ||
   fail "the cache's bound evicted the wrong entries: $(ls "$XDG_CACHE_HOME/h5turbo")"
+# The running total the publications keep (so that they need not list the folder) is exact.
+kept=$(od -An -t u8 -j 8 -N 8 "$XDG_CACHE_HOME/h5turbo/h5turbo-cache-total" | tr -d ' ')
+[ "$(head -c 8 "$XDG_CACHE_HOME/h5turbo/h5turbo-cache-total")" = h5tbtot1 ] && [ "$kept" = "$total" ] ||
+  fail "the cache's running total says ${kept:-nothing}, its sidecars hold $total bytes"
 rc=0; "$cli" index frobnicate "$tmp/ix.h5" 2>/dev/null || rc=$?; [ $rc -eq 2 ] || fail "index with a bad action exited $rc"
 # (The benchmark's reads write sidecars too, into a cache of the benchmark's own run: the cache
 # the caller names, here one of this test's, must stay empty.)
