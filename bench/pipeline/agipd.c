@@ -15,7 +15,8 @@
  *                                       frame), points (64 pixels of every frame), multi (both
  *                                       datasets in one H5Dread_multi), union (two regions of
  *                                       interest of every frame, an H5S_SELECT_OR union), spots
- *                                       (16 boxes of 8x8 pixels of every frame, OR'ed)
+ *                                       (16 boxes of 8x8 pixels of every frame, OR'ed), memsel
+ *                                       (roi into every other 128-element block of a buffer)
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -267,7 +268,8 @@ do_readx(const char *path, const char *mode, int block)
 {
     int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
     int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points"), multi = !strcmp(mode, "multi");
-    int un = !strcmp(mode, "union"), spots = !strcmp(mode, "spots");
+    int un = !strcmp(mode, "union"), spots = !strcmp(mode, "spots"), memsel = !strcmp(mode, "memsel");
+    roi = roi || memsel;
     if (!u32 && !f32 && !roi && !stride4 && !points && !multi && !un && !spots) {
         fprintf(stderr, "readx: unknown mode %s\n", mode);
         return 2;
@@ -326,7 +328,12 @@ do_readx(const char *path, const char *mode, int block)
             CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, count, NULL));
             nelem = (size_t)(count[0] * count[1] * count[2]);
         }
-        hid_t ms = H5Screate_simple(1, (hsize_t[]){nelem}, NULL);
+        /* memsel: the region of interest into every other 128-element block of a buffer twice
+         * its size (a memory selection that is not one box), checked element by element below. */
+        hid_t ms = H5Screate_simple(1, (hsize_t[]){memsel ? 2 * nelem : nelem}, NULL);
+        if (memsel)
+            CHECK(H5Sselect_hyperslab(ms, H5S_SELECT_SET, (hsize_t[]){0}, (hsize_t[]){2 * NX},
+                                      (hsize_t[]){nelem / NX}, (hsize_t[]){NX}));
         if (multi) {
             hid_t ds[2] = {dg, dm}, mts[2] = {gt, mt}, mss[2] = {ms, ms}, fss[2] = {fs, fs};
             void *bufs[2] = {gbuf, mbuf};
@@ -337,7 +344,8 @@ do_readx(const char *path, const char *mode, int block)
             CHECK(H5Dread(dm, mt, ms, fs, H5P_DEFAULT, mbuf));
         }
         H5Sclose(ms);
-        for (size_t i = 0; i < nelem; i += 61) {
+        for (size_t k = 0; k < nelem; k += 61) {
+            size_t i = memsel ? k / NX * 2 * NX + k % NX : k;
             double g, m;
             if (f32) {
                 g = ((float *)gbuf)[i];

@@ -39,7 +39,7 @@ fi
 fwd=$(grep -o 'forwarded_reads=[0-9]*' stats.log | head -1 | cut -d= -f2)
 [ -n "$fwd" ] && [ "$fwd" -le "$want_fwd" ] || { cat stats.log; fail "reads were forwarded ($fwd, at most $want_fwd may be)"; }
 # Unions of boxes are planned from their block list; other pairs (memory selections that are not
-# one box, a union moved by H5Soffset_simple) listed element by element.
+# one box, a union moved by H5Soffset_simple) listed as runs.
 grep -q 'block_reads=[1-9]' stats.log || { cat stats.log; fail "no union was planned from its boxes"; }
 grep -q 'listed_reads=[1-9]' stats.log || { cat stats.log; fail "no selection pair was listed"; }
 # A read-only file on the sec2 driver: the workers pread the chunks themselves (the multi-dataset

@@ -1801,15 +1801,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
              * small_from_cache serves for a copy (through a plan, a row of a frame costs more
              * than native's read of it). */
             int ours = p->cache_max && plan.nchunks <= p->cache_max && (plan.npoints * plan.es >= min || fill_cache);
-            /* Selections planned element by element (memory selections that are not one box,
-             * unions the block plan declines) pay more per element than native's copies: taken
-             * where they are sparse, under a sixteenth of the chunks they touch (a dense union of
-             * two regions of every frame, an eighth of it, listed: 0.65-0.86 s through the
-             * pipeline, 0.53-0.71 s native, 200 frames). */
-            int dense = plan.generic && plan.npoints * 16 > plan.nchunks * p->chunk_nelem;
-            if (min == 0 ||
-                (!dense && (ours || (plan.nchunks > 1 && !fits) ||
-                            (plan.npoints * plan.es >= min && (!fits || plan_has_full_chunk(p, &plan)))))) {
+            if (min == 0 || ours || (plan.nchunks > 1 && !fits) ||
+                (plan.npoints * plan.es >= min && (!fits || plan_has_full_chunk(p, &plan)))) {
                 int rc = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc,
                                   convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL,
                                   read_fd(o, p, &plan, dims, dxpl_id));

@@ -48,8 +48,8 @@ typedef struct tb_pipe_stats {
                                            * (also in reads) */
     size_t block_reads;                   /* reads of unions of boxes, planned from HDF5's block
                                            * list (also in reads) */
-    size_t listed_reads;                  /* reads of other selection pairs, listed element by
-                                           * element (also in reads) */
+    size_t listed_reads;                  /* reads of other selection pairs, listed as runs
+                                           * (also in reads) */
     /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
      * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
      * filter, copies, in the workers or on the application's thread) within them. What the

@@ -85,8 +85,16 @@ typedef enum tb_plan_kind {
     TB_PLAN_STRIDED, /* a regular hyperslab: along each dimension a run, or single elements
                       * `fstride` apart */
     TB_PLAN_POINTS,  /* a point selection, in the order the points were given */
-    TB_PLAN_BLOCKS   /* any other hyperslab: a union of disjoint boxes (reads) */
+    TB_PLAN_BLOCKS,  /* any other hyperslab: a union of disjoint boxes (reads) */
+    TB_PLAN_RUNS     /* any other pair of selections, listed as runs (reads) */
 } tb_plan_kind_t;
+
+/* A run plan's stretch of elements contiguous in one chunk's buffer and in the user's. */
+typedef struct tb_pipe_run {
+    size_t coff; /* first element's offset in the chunk buffer (elements) */
+    size_t uoff; /* ... in the user's buffer (bytes) */
+    size_t len;  /* elements */
+} tb_pipe_run_t;
 
 /* One H5Dread/H5Dwrite: the file selection, where each element of it lives in the user's buffer,
  * and the chunks it touches. Along dimension d the selection has fcount[d] elements; the k-th
@@ -108,17 +116,20 @@ typedef struct tb_pipe_plan {
     hsize_t chi[TB_PIPE_RANK];
     size_t  nchunks;
     size_t  npoints;
-    int     generic;                  /* points listed from a selection pair no other plan takes */
+    int     generic;                  /* runs listed from a selection pair no other plan takes */
     /* Strided and point plans: the element offsets of the chunks touched, rank per chunk, in
      * chunk order (NULL for a box: every chunk of [clo, chi) is touched). */
     hsize_t *coffs;
     /* Point plans: the points sorted by chunk (stable, so that each chunk's keep the given
      * order), their byte offsets in the user's buffer (NULL when the points came grouped by
      * chunk: the k-th goes to mbase + k * es, or with mem_all where its coordinates say), and
-     * where each chunk's run starts (nchunks + 1 entries). */
+     * where each chunk's points start (nchunks + 1 entries; run plans: its runs). */
     hsize_t *pts;
     size_t  *pt_user_off;
     size_t  *pt_first;
+    /* Run plans: the runs grouped by chunk, each chunk's in HDF5's order. */
+    tb_pipe_run_t *runs;
+    size_t         nruns;
     /* Block plans: the selection's boxes (HDF5's block list: first and last element per dim,
      * 2 x rank each), and where the k-th selected element goes in the user's buffer: mem_all (also
      * point plans), a buffer shaped like the dataset (from the element's coordinates), else the
@@ -135,7 +146,7 @@ typedef struct tb_pipe_plan {
 typedef struct tb_pipe_region {
     hsize_t cnt[TB_PIPE_RANK];       /* extent of the intersection (selected elements per dim) */
     size_t  cstride[TB_PIPE_RANK];   /* bytes between them in the chunk buffer */
-    size_t  pt0, pt1;                /* point plans: the chunk's points [pt0, pt1) */
+    size_t  pt0, pt1;                /* point plans: the chunk's points [pt0, pt1) (run plans: runs) */
     hsize_t coff[TB_PIPE_RANK];      /* block plans: the chunk's offset */
     size_t  chunk_off;                /* byte offset of its first element in the chunk buffer */
     size_t  user_off;                 /* ... and in the user's buffer */

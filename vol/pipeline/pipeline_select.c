@@ -1,6 +1,6 @@
 /* pipeline_select.c — turns the dataspaces of an H5Dread/H5Dwrite into a plan the pipeline can
  * run (a box, a strided hyperslab, points or a union of boxes in the file; a strided view of the
- * user's buffer; other pairs listed element by element), and copies chunk regions between chunk
+ * user's buffer; other pairs listed as runs), and copies chunk regions between chunk
  * buffers and the user's buffer. HDF5 pairs the elements of the two selections in row-major
  * order; the plan reproduces that pairing for the selections it accepts and rejects the rest. */
 #include "pipeline_int.h"
@@ -85,7 +85,9 @@ tb_pipe_plan_free(tb_pipe_plan_t *plan)
     free(plan->pt_user_off);
     free(plan->pt_first);
     free(plan->blocks);
+    free(plan->runs);
     plan->coffs = plan->pts = plan->blocks = NULL;
+    plan->runs                             = NULL;
     plan->pt_user_off = plan->pt_first = NULL;
 }
 
@@ -303,126 +305,224 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
     return points_plan_from(p, given, NULL, mem_all, plan);
 }
 
-/* ---- any other selection pair, on reads: as points */
-#define GENERIC_MAX_POINTS ((size_t)1 << 20) /* beyond this the point lists cost too much memory */
-#define GENERIC_SEQS       256
+/* ---- any other selection pair, on reads: as runs. Both selections are walked in the order HDF5
+ * pairs their elements (its selection iterators: row-major for hyperslabs of any shape, the given
+ * order for points), as sequences of contiguous elements; each stretch contiguous in both, cut at
+ * the rows of the chunks, is one run: its place in its chunk and in the user's buffer. Planning
+ * costs a step per run, not per element. */
+#define GENERIC_MAX_RUNS ((size_t)1 << 20) /* beyond this the run lists cost too much memory */
+#define GENERIC_SEQS     256
 
-/* Walks a selection in the order HDF5 pairs its elements with the other selection's (its
- * selection iterator: row-major for hyperslabs of any shape, the given order for points), in
- * units of elmt_size bytes: calls fn for each run of contiguous elements (offset and length in
- * bytes, in a buffer shaped like the dataspace's extent). 0 when HDF5 could not iterate. */
-typedef void (*run_fn)(void *arg, hsize_t off, size_t len);
-
-static int
-walk_selection(hid_t space, size_t elmt_size, run_fn fn, void *arg)
-{
-    hid_t iter = H5Ssel_iter_create(space, elmt_size, 0);
-    if (iter < 0)
-        return 0;
+/* One selection's sequences, pulled one stretch at a time (units of the iterator's element size). */
+typedef struct seq_stream {
+    hid_t   iter;
     hsize_t off[GENERIC_SEQS];
-    size_t  len[GENERIC_SEQS], nseq = 0, nbytes = 0;
-    int     ok = 1;
-    do {
-        if (H5Ssel_iter_get_seq_list(iter, GENERIC_SEQS, (size_t)-1, &nseq, &nbytes, off, len) < 0) {
-            ok = 0;
+    size_t  len[GENERIC_SEQS], n, i;
+    hsize_t cur;  /* the current sequence's next offset */
+    size_t  left; /* ... and what is left of it */
+    int     failed;
+} seq_stream_t;
+
+/* Makes s->left > 0; 0 at the end of the selection or when HDF5 could not iterate. */
+static int
+stream_fill(seq_stream_t *s)
+{
+    while (s->left == 0) {
+        if (s->i == s->n) {
+            size_t nbytes = 0;
+            if (H5Ssel_iter_get_seq_list(s->iter, GENERIC_SEQS, (size_t)-1, &s->n, &nbytes, s->off, s->len) < 0) {
+                s->failed = 1;
+                return 0;
+            }
+            s->i = 0;
+            if (s->n == 0)
+                return 0;
+        }
+        s->cur  = s->off[s->i];
+        s->left = s->len[s->i];
+        s->i++;
+    }
+    return 1;
+}
+
+typedef struct run_rec {
+    pt_key_t      key; /* its chunk, and its position in the listing (first: sorted as points) */
+    tb_pipe_run_t run;
+} run_rec_t;
+
+typedef struct run_list {
+    run_rec_t *v;
+    size_t     n, cap, max;
+    hsize_t    next;            /* the file offset after the last run added, and its coordinates: */
+    hsize_t    q[TB_PIPE_RANK]; /* its chunk's (scaled) ... */
+    hsize_t    r[TB_PIPE_RANK]; /* ... and within that chunk (stretches that follow one another
+                                 * need no division) */
+} run_list_t;
+
+/* Cuts the n elements from the file's linear offset flin (going to the user's buffer at uoff,
+ * consecutive there) at the rows of the chunks and appends the pieces; 0 past max or out of
+ * memory. */
+static int
+runs_add(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, run_list_t *l, hsize_t flin, size_t uoff, size_t n,
+         const hsize_t *nchunk_dim)
+{
+    int      rank = plan->rank, last = rank - 1;
+    hsize_t *q = l->q, *r = l->r;
+    if (l->n == 0 || flin != l->next) {
+        hsize_t rest = flin;
+        for (int d = last; d >= 0; d--) {
+            hsize_t x = rest % plan->dims[d];
+            rest /= plan->dims[d];
+            q[d] = x / p->chunk[d];
+            r[d] = x - q[d] * p->chunk[d];
+        }
+    }
+    l->next = flin + n;
+    while (n > 0) {
+        /* to the end of the chunk's row, or of the dataset's */
+        hsize_t x    = q[last] * p->chunk[last] + r[last];
+        hsize_t cend = (q[last] + 1) * p->chunk[last];
+        if (cend > plan->dims[last])
+            cend = plan->dims[last];
+        size_t m = (size_t)(cend - x) < n ? (size_t)(cend - x) : n;
+        if (l->n == l->cap) {
+            size_t     cap = l->cap ? 2 * l->cap : 256;
+            run_rec_t *v   = l->n >= l->max ? NULL : realloc(l->v, cap * sizeof(*v));
+            if (!v)
+                return 0;
+            l->v   = v;
+            l->cap = cap;
+        }
+        run_rec_t *rec = &l->v[l->n];
+        size_t     c = 0, coff = 0;
+        for (int d = 0; d < rank; d++) {
+            c    = c * (size_t)nchunk_dim[d] + (size_t)q[d];
+            coff = coff * (size_t)p->chunk[d] + (size_t)r[d];
+        }
+        rec->key.chunk = c;
+        rec->key.k     = l->n++;
+        rec->run.coff = coff;
+        rec->run.uoff = uoff;
+        rec->run.len  = m;
+        uoff += m * plan->es;
+        n -= m;
+        /* the next element: along the row, into the next chunk, or onto the next row */
+        int d = last;
+        r[d] += m;
+        for (;;) {
+            hsize_t xd = q[d] * p->chunk[d] + r[d];
+            if (d > 0 && xd == plan->dims[d]) {
+                q[d] = r[d] = 0;
+                d--;
+                r[d]++;
+                continue;
+            }
+            if (r[d] == p->chunk[d]) {
+                q[d]++;
+                r[d] = 0;
+            }
             break;
         }
-        for (size_t i = 0; i < nseq; i++)
-            fn(arg, off[i], len[i]);
-    } while (nseq > 0);
-    H5Ssel_iter_close(iter);
-    return ok;
-}
-
-typedef struct coords_acc {
-    hsize_t       *out;
-    size_t         n, cap;
-    int            rank;
-    const hsize_t *dims;
-} coords_acc_t;
-
-static void
-add_coords(void *arg, hsize_t off, size_t len)
-{
-    coords_acc_t *a = arg;
-    size_t        r = (size_t)a->rank;
-    hsize_t       x[TB_PIPE_RANK], lin = off;
-    for (int d = a->rank - 1; d >= 0; d--) {
-        x[d] = lin % a->dims[d];
-        lin /= a->dims[d];
     }
-    for (size_t e = 0; e < len && a->n < a->cap; e++, a->n++) {
-        memcpy(a->out + a->n * r, x, r * sizeof(hsize_t));
-        for (int d = a->rank - 1; d >= 0; d--) { /* the next element in row-major order */
-            if (++x[d] < a->dims[d])
-                break;
-            x[d] = 0;
-        }
-    }
+    return 1;
 }
 
-typedef struct offs_acc {
-    size_t *out;
-    size_t  n, cap, es;
-} offs_acc_t;
-
-static void
-add_offsets(void *arg, hsize_t off, size_t len)
-{
-    offs_acc_t *a = arg;
-    for (size_t b = 0; b < len && a->n < a->cap; b += a->es)
-        a->out[a->n++] = (size_t)off + b;
-}
-
-/* A plan of points for selections no other plan takes (memory selections that are not one box,
- * unions the block plan declines): every file element with its place in the user's buffer,
- * paired as HDF5 pairs them. */
+/* A plan of runs for selections no other plan takes (memory selections that are not one box,
+ * unions the block plan declines). Element by element the listing used to cost more than native's
+ * copies of dense selections; runs cost a step each: a selection whose elements are dense in the
+ * chunks it may touch (over a sixteenth) is taken when its runs are long (16 elements on average),
+ * else left to native (dense_too: taken anyway, for tests). */
 static int
 generic_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, int dense_too, tb_pipe_plan_t *plan)
 {
     hssize_t np = file_space_id == H5S_ALL ? -1 : H5Sget_select_npoints(file_space_id);
-    if (np <= 0 || (size_t)np > GENERIC_MAX_POINTS)
+    hsize_t  lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (np <= 0 || H5Sget_select_bounds(file_space_id, lo, hi) < 0)
         return 0;
-    size_t n = (size_t)np, r = (size_t)plan->rank;
-    /* Listed element by element, a selection costs more per element than native's copies do: it
-     * must be sparse in the chunks it may touch (those of its bounding box), under a sixteenth. */
-    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
-    if (H5Sget_select_bounds(file_space_id, lo, hi) < 0)
-        return 0;
+    size_t n          = (size_t)np;
     double nchunk_box = 1;
     for (int d = 0; d < plan->rank; d++)
         nchunk_box *= (double)(hi[d] / p->chunk[d] - lo[d] / p->chunk[d] + 1);
-    if (!dense_too && (double)n * 16 > nchunk_box * (double)p->chunk_nelem)
-        return 0;
+    int        dense = (double)n * 16 > nchunk_box * (double)p->chunk_nelem;
+    run_list_t l     = {.max = dense && !dense_too ? n / 16 : GENERIC_MAX_RUNS};
     if (mem_space_id != H5S_ALL) {
         int mrank = H5Sget_simple_extent_ndims(mem_space_id);
         if (mrank < 1 || H5Sget_select_npoints(mem_space_id) != np)
             return 0;
     }
-    plan->kind    = TB_PLAN_POINTS;
-    plan->npoints = n;
-    plan->mbase   = 0;
-    coords_acc_t c = {malloc(n * r * sizeof(hsize_t)), 0, n, plan->rank, plan->dims};
-    if (!c.out || !walk_selection(file_space_id, 1, add_coords, &c) || c.n != n) {
-        free(c.out);
-        return 0;
-    }
-    size_t *moff = NULL;
-    if (mem_space_id != H5S_ALL) {
-        offs_acc_t m = {malloc(n * sizeof(size_t)), 0, n, plan->es};
-        if (!m.out || !walk_selection(mem_space_id, plan->es, add_offsets, &m) || m.n != n) {
-            free(m.out);
-            free(c.out);
-            return 0;
+    hsize_t nchunk_dim[TB_PIPE_RANK];
+    for (int d = 0; d < plan->rank; d++)
+        nchunk_dim[d] = (plan->dims[d] + p->chunk[d] - 1) / p->chunk[d];
+    seq_stream_t fs = {.iter = H5Ssel_iter_create(file_space_id, 1, 0)}, ms = {.iter = H5I_INVALID_HID};
+    int          ok = fs.iter >= 0, mem_all = mem_space_id == H5S_ALL;
+    if (ok && !mem_all)
+        ok = (ms.iter = H5Ssel_iter_create(mem_space_id, plan->es, 0)) >= 0;
+    size_t done = 0;
+    while (ok && stream_fill(&fs)) {
+        size_t m = fs.left, uoff;
+        if (mem_all)
+            uoff = (size_t)fs.cur * plan->es;
+        else {
+            if (!stream_fill(&ms)) {
+                ok = 0;
+                break;
+            }
+            if (ms.left / plan->es < m)
+                m = ms.left / plan->es;
+            uoff = (size_t)ms.cur;
+            ms.cur += m * plan->es;
+            ms.left -= m * plan->es;
         }
-        moff = m.out;
+        ok = runs_add(p, plan, &l, fs.cur, uoff, m, nchunk_dim);
+        fs.cur += m;
+        fs.left -= m;
+        done += m;
     }
-    if (!points_plan_from(p, c.out, moff, mem_space_id == H5S_ALL, plan)) {
+    ok = ok && !fs.failed && !ms.failed && done == n;
+    if (fs.iter >= 0)
+        H5Ssel_iter_close(fs.iter);
+    if (ms.iter >= 0)
+        H5Ssel_iter_close(ms.iter);
+    /* Runs grouped by chunk, chunks in order, each chunk's in HDF5's order. */
+    size_t nchunks = 0;
+    if (ok) {
+        size_t sorted = 1;
+        while (sorted < l.n && l.v[sorted].key.chunk >= l.v[sorted - 1].key.chunk)
+            sorted++;
+        if (sorted < l.n)
+            qsort(l.v, l.n, sizeof(*l.v), pt_key_cmp);
+        for (size_t i = 0; i < l.n; i++)
+            nchunks += i == 0 || l.v[i].key.chunk != l.v[i - 1].key.chunk;
+        plan->runs     = malloc(l.n * sizeof(*plan->runs));
+        plan->pt_first = malloc((nchunks + 1) * sizeof(size_t));
+        plan->coffs    = malloc(nchunks * (size_t)plan->rank * sizeof(hsize_t));
+        ok             = plan->runs && plan->pt_first && plan->coffs;
+    }
+    if (ok) {
+        size_t ci = 0;
+        for (size_t i = 0; i < l.n; i++) {
+            plan->runs[i] = l.v[i].run;
+            if (i > 0 && l.v[i].key.chunk == l.v[i - 1].key.chunk)
+                continue;
+            plan->pt_first[ci] = i;
+            size_t c = l.v[i].key.chunk;
+            for (int d = plan->rank - 1; d >= 0; d--) {
+                plan->coffs[ci * (size_t)plan->rank + (size_t)d] = (c % nchunk_dim[d]) * p->chunk[d];
+                c /= nchunk_dim[d];
+            }
+            ci++;
+        }
+        plan->pt_first[nchunks] = l.n;
+        plan->nchunks           = nchunks;
+        plan->nruns             = l.n;
+        plan->npoints           = n;
+        plan->kind              = TB_PLAN_RUNS;
+        plan->generic           = 1;
+    }
+    free(l.v);
+    if (!ok)
         tb_pipe_plan_free(plan);
-        return 0;
-    }
-    plan->generic = 1;
-    return 1;
+    return ok;
 }
 
 /* ---- unions of boxes, on reads: hyperslabs no structured plan describes (H5S_SELECT_OR of
@@ -1071,7 +1171,7 @@ tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
         r->direct              = 0;
         return;
     }
-    if (plan->kind == TB_PLAN_POINTS) {
+    if (plan->kind == TB_PLAN_POINTS || plan->kind == TB_PLAN_RUNS) {
         /* Which of the plan's chunks this is: they are sorted, find it by bisection. */
         size_t lo = 0, hi = plan->nchunks, rk = (size_t)plan->rank;
         while (hi - lo > 1) {
@@ -1094,6 +1194,12 @@ tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
                 r->edge = 1;
         }
         r->cnt[plan->rank - 1] = (hsize_t)(r->pt1 - r->pt0);
+        if (plan->kind == TB_PLAN_RUNS) {
+            hsize_t n = 0;
+            for (size_t i = r->pt0; i < r->pt1; i++)
+                n += plan->runs[i].len;
+            r->cnt[plan->rank - 1] = n;
+        }
         return;
     }
     for (int d = plan->rank - 1; d >= 0; d--) {
@@ -1244,6 +1350,13 @@ tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pi
 {
     if (plan->kind == TB_PLAN_BLOCKS)
         return blocks_copy(p, plan, r, BLK_SCATTER, chunk, user);
+    if (plan->kind == TB_PLAN_RUNS) {
+        for (size_t i = r->pt0; i < r->pt1; i++) {
+            const tb_pipe_run_t *rn = &plan->runs[i];
+            memcpy(user + rn->uoff, chunk + rn->coff * p->type_nbytes, rn->len * p->type_nbytes);
+        }
+        return 1;
+    }
     if (plan->kind == TB_PLAN_POINTS) {
         hsize_t off[TB_PIPE_RANK];
         pt_region_offset(p, plan, r, off);
@@ -1261,6 +1374,15 @@ tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
 {
     if (plan->kind == TB_PLAN_BLOCKS)
         return blocks_copy(p, plan, r, BLK_FILL, NULL, user);
+    if (plan->kind == TB_PLAN_RUNS) {
+        for (size_t i = r->pt0; i < r->pt1; i++) {
+            hsize_t cnt[1] = {plan->runs[i].len};
+            size_t  ds[1]  = {p->type_nbytes};
+            copy_nd(1, cnt, user + plan->runs[i].uoff, ds, p->fill, NULL, p->type_nbytes,
+                    p->fill ? COPY_PATTERN : COPY_ZERO);
+        }
+        return 1;
+    }
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++) {
             if (p->fill)
@@ -1301,6 +1423,14 @@ tb_pipe_pack_chunk(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb
 {
     if (plan->kind == TB_PLAN_BLOCKS)
         return blocks_copy(p, plan, r, BLK_PACK, chunk, dense);
+    if (plan->kind == TB_PLAN_RUNS) {
+        for (size_t i = r->pt0; i < r->pt1; i++) {
+            const tb_pipe_run_t *rn = &plan->runs[i];
+            memcpy(dense, chunk + rn->coff * p->type_nbytes, rn->len * p->type_nbytes);
+            dense += rn->len * p->type_nbytes;
+        }
+        return 1;
+    }
     if (plan->kind == TB_PLAN_POINTS) {
         hsize_t off[TB_PIPE_RANK];
         pt_region_offset(p, plan, r, off);
@@ -1337,6 +1467,14 @@ tb_pipe_unpack_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const t
 {
     if (plan->kind == TB_PLAN_BLOCKS)
         return blocks_copy(p, plan, r, BLK_UNPACK, dense, user);
+    if (plan->kind == TB_PLAN_RUNS) {
+        for (size_t i = r->pt0; i < r->pt1; i++) {
+            const tb_pipe_run_t *rn = &plan->runs[i];
+            memcpy(user + rn->uoff, dense, rn->len * plan->es);
+            dense += rn->len * plan->es;
+        }
+        return 1;
+    }
     if (plan->kind == TB_PLAN_POINTS) {
         for (size_t i = r->pt0; i < r->pt1; i++)
             memcpy(user + pt_user(plan, i), dense + (i - r->pt0) * plan->es, plan->es);
