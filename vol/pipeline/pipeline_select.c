@@ -727,12 +727,7 @@ blocks_copy(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_r
             else if (op == BLK_UNPACK)
                 memcpy(dst + uoff, src + (pos + done) * plan->es, m * plan->es);
             else
-                for (size_t e = 0; e < m; e++) {
-                    if (p->fill)
-                        memcpy(dst + uoff + e * fes, p->fill, fes);
-                    else
-                        memset(dst + uoff + e * fes, 0, fes);
-                }
+                tb_pipe_fill_dense(p, dst + uoff, m);
             done += m;
         }
         pos += rn->len;
@@ -1375,12 +1370,8 @@ tb_pipe_fill_user(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_
     if (plan->kind == TB_PLAN_BLOCKS)
         return blocks_copy(p, plan, r, BLK_FILL, NULL, user);
     if (plan->kind == TB_PLAN_RUNS) {
-        for (size_t i = r->pt0; i < r->pt1; i++) {
-            hsize_t cnt[1] = {plan->runs[i].len};
-            size_t  ds[1]  = {p->type_nbytes};
-            copy_nd(1, cnt, user + plan->runs[i].uoff, ds, p->fill, NULL, p->type_nbytes,
-                    p->fill ? COPY_PATTERN : COPY_ZERO);
-        }
+        for (size_t i = r->pt0; i < r->pt1; i++)
+            tb_pipe_fill_dense(p, user + plan->runs[i].uoff, plan->runs[i].len);
         return 1;
     }
     if (plan->kind == TB_PLAN_POINTS) {

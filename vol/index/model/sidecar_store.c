@@ -715,8 +715,9 @@ cache_trim(const tb_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *
 }
 
 /* The temp file a writer killed while publishing at l left behind: the lock file (locked by us)
- * names the temp its last holder was writing, cleared once renamed or removed. Only a temp of
- * this sidecar, in this folder, regular and ours, is removed. */
+ * names the temp its last holder was writing, cleared once renamed or removed (at the end of
+ * publish_at, which also clears this record). Only a temp of this sidecar, in this folder,
+ * regular and ours, is removed. */
 static void
 sweep_recorded(const loc_t *l, int lock_fd)
 {
@@ -729,7 +730,6 @@ sweep_recorded(const loc_t *l, int lock_fd)
     if (strlen(name) == (size_t)n && !strchr(name, '/') && temp_pid(name, l->name) > 0 &&
         fstatat(l->dirfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) && st.st_uid == geteuid())
         unlinkat(l->dirfd, name, 0);
-    (void)!ftruncate(lock_fd, 0);
 }
 
 /* The cache's running total: a small file in the cache folder holding the bytes of its sidecars
