@@ -614,11 +614,11 @@ tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want)
 
 /* ------------------------------------------------------------------ encoding
  * The sidecar is written as it is encoded, section by section through a 64 KiB stage, so that no
- * buffer of its size exists (a 60,000-object index writes a 16 MB sidecar at close): one walk of
- * the index per section, each walk counting string offsets the same way. The checksum is taken
- * as the bytes pass (8-byte words; every piece but the last is a multiple of 8). */
+ * buffer of its size exists (a 60,000-object index writes a 16 MB sidecar at close): one walk per
+ * section over that section's records only, the string offsets they need taken from the plan
+ * (where each object's strings start). The checksum is taken as the bytes pass (8-byte words;
+ * every piece but the last is a multiple of 8). */
 #define SC_STAGE (64u * 1024u)
-enum { SEC_OBJ, SEC_GRP, SEC_LNK, SEC_ATR, SEC_DST, SEC_NIN, SEC_STR, SEC_N };
 
 typedef struct sc_out {
     tb_sc_sink_fn sink;
@@ -627,7 +627,6 @@ typedef struct sc_out {
     size_t        fill;
     uint64_t      h;
     int           failed;
-    int           sec; /* the section this walk writes */
 } sc_out_t;
 
 static uint64_t
@@ -702,13 +701,10 @@ out_put(sc_out_t *o, const void *src, size_t len)
     }
 }
 
-/* A zeroed record of n bytes (a multiple of 8) in the stage, when this walk writes section sec;
- * NULL otherwise. */
+/* A zeroed record of n bytes (a multiple of 8) in the stage. */
 static uint8_t *
-out_rec(sc_out_t *o, int sec, size_t n)
+out_rec(sc_out_t *o, size_t n)
 {
-    if (o->sec != sec)
-        return NULL;
     if (o->fill + n > SC_STAGE)
         out_flush(o, false);
     uint8_t *r = o->stage + o->fill;
@@ -717,30 +713,35 @@ out_rec(sc_out_t *o, int sec, size_t n)
     return r;
 }
 
-/* len bytes of src at string offset *so (written by the strings walk), recorded in rec (when this
- * walk writes it) by offset and length. */
+/* Records string offset *so and length len in rec's fields F_OFF and F_LEN, and moves *so past
+ * them (the bytes themselves are the strings section's). */
 static void
-put_bytes(sc_out_t *o, uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint64_t *so,
-          const void *src, uint32_t len)
+put_span(uint8_t *rec, const sc_field_t *off_f, const sc_field_t *len_f, uint64_t *so, uint32_t len)
 {
-    if (rec) {
-        sc_put(rec, off_f, *so);
-        sc_put(rec, len_f, len);
-    }
-    if (o->sec == SEC_STR && len)
-        out_put(o, src, len);
+    sc_put(rec, off_f, *so);
+    sc_put(rec, len_f, len);
     *so += len;
 }
-#define PUT_BYTES(o, rec, K, F, so, src, len)                                                              \
-    put_bytes((o), (rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (so), (src), (len))
+#define PUT_SPAN(rec, K, F, so, len) put_span((rec), &SC_TABLE_##K[K##_##F##_OFF], &SC_TABLE_##K[K##_##F##_LEN], (so), (len))
 
-/* A name and its NUL at string offset *so. */
-static void
-put_name(sc_out_t *o, uint64_t *so, const char *name, uint32_t len)
+/* String bytes of a dataset record, of an attribute record (its name and NUL first) and of a link
+ * (name, NUL, value), in the order the strings section holds them. */
+static uint64_t
+dset_strbytes(const tb_ix_dset_t *x)
 {
-    if (o->sec == SEC_STR)
-        out_put(o, name, (size_t)len + 1);
-    *so += (uint64_t)len + 1;
+    return (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
+}
+
+static uint64_t
+attr_strbytes(const tb_ix_attr_t *a)
+{
+    return (uint64_t)a->name_len + 1 + (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
+}
+
+static uint64_t
+link_strbytes(const tb_ix_link_t *l)
+{
+    return (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
 }
 
 /* One native-info record for object record obj: the halves not known stay zero. */
@@ -769,158 +770,45 @@ put_ninfo(uint8_t *p, uint32_t obj, const tb_ix_ninfo_t *x)
     }
 }
 
-/* One walk of d writing section o->sec (remap: object index -> record index, or TB_IX_NONE). */
-static void
-walk(const tb_ix_data_t *d, const uint32_t *remap, sc_out_t *o)
-{
-    uint64_t ai = 0, di = 0, so = 0;
-    for (uint32_t k = 0; k < d->nobj; k++) {
-        if (remap[k] == TB_IX_NONE)
-            continue;
-        const tb_ix_obj_t *r = &d->objs[k];
-        uint8_t            *ob = out_rec(o, SEC_OBJ, SC_OBJ);
-        if (ob) {
-            memcpy(SC_PTR(ob, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
-            SC_PUT(ob, OBJ, HAS_INFO, r->has_info);
-            SC_PUT(ob, OBJ, TYPE, r->has_info ? r->type : 0);
-            SC_PUT(ob, OBJ, RC, r->rc);
-            SC_PUT(ob, OBJ, GROUP, r->group);
-            SC_PUT(ob, OBJ, NUM_ATTRS, r->num_attrs);
-            SC_PUT(ob, OBJ, ATIME, (uint64_t)r->atime);
-            SC_PUT(ob, OBJ, MTIME, (uint64_t)r->mtime);
-            SC_PUT(ob, OBJ, CTIME, (uint64_t)r->ctime);
-            SC_PUT(ob, OBJ, BTIME, (uint64_t)r->btime);
-            SC_PUT(ob, OBJ, DSET, dset_kept(r, d) ? di : TB_IX_NONE);
-            unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
-            if (dc == TB_IX_DC_CACHED && !(dset_kept(r, d) && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
-                dc = TB_IX_DC_UNKNOWN;
-            SC_PUT(ob, OBJ, DCACHE, dc);
-            SC_PUT(ob, OBJ, ATTRS_LOADED,
-                   (r->attrs_loaded ? 1u : 0u) | (r->attrs_partial ? SC_ATTRS_PARTIAL : 0u) |
-                       (r->attrs_loaded && r->attrs_unordered ? SC_ATTRS_UNORDERED : 0u) |
-                       ((unsigned)r->attr_storage << 1));
-            if (attrs_listed(r)) {
-                SC_PUT(ob, OBJ, ATTR_FIRST, ai);
-                SC_PUT(ob, OBJ, NATTR, r->nattr);
-            }
-        }
-        if (dset_kept(r, d)) {
-            const tb_ix_dset_t *x = &d->dsets[r->dset];
-            uint8_t            *p = out_rec(o, SEC_DST, SC_DST);
-            di++;
-            PUT_BYTES(o, p, DST, TYPE, &so, x->type_enc, x->type_nbytes);
-            PUT_BYTES(o, p, DST, SPACE, &so, x->space_enc, x->space_nbytes);
-            PUT_BYTES(o, p, DST, DCPL, &so, x->dcpl_enc, x->dcpl_nbytes);
-            PUT_BYTES(o, p, DST, VALUE, &so, x->value, x->value_nbytes);
-            if (p) {
-                SC_PUT(p, DST, HAVE, x->have);
-                SC_PUT(p, DST, LAYOUT, x->layout);
-                SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
-                SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
-            }
-        }
-        if (r->ninfo != TB_IX_NONE) {
-            uint8_t *p = out_rec(o, SEC_NIN, SC_NIN);
-            if (p)
-                put_ninfo(p, remap[k], &d->ninfos[r->ninfo]);
-        }
-        if (!attrs_listed(r))
-            continue;
-        for (uint32_t j = 0; j < r->nattr; j++, ai++) {
-            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
-            uint8_t             *p = out_rec(o, SEC_ATR, SC_ATR);
-            if (p) {
-                SC_PUT(p, ATR, NAME_OFF, so);
-                SC_PUT(p, ATR, NAME_LEN, a->name_len);
-                SC_PUT(p, ATR, CSET, a->cset);
-                SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
-                SC_PUT(p, ATR, CACHED, a->cached);
-                SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
-                SC_PUT(p, ATR, DATA_SIZE, a->data_size);
-            }
-            put_name(o, &so, a->name, a->name_len);
-            if (!a->cached)
-                continue;
-            PUT_BYTES(o, p, ATR, TYPE, &so, a->type_enc, a->type_nbytes);
-            PUT_BYTES(o, p, ATR, SPACE, &so, a->space_enc, a->space_nbytes);
-            PUT_BYTES(o, p, ATR, VALUE, &so, a->value, a->value_nbytes);
-        }
-    }
-    uint64_t li = 0;
-    for (uint32_t g = 0; g < d->ngroup; g++) {
-        const tb_ix_group_t *x = &d->groups[g];
-        uint8_t              *gr = out_rec(o, SEC_GRP, SC_GRP);
-        if (gr) {
-            SC_PUT(gr, GRP, OBJ, remap[x->obj]);
-            SC_PUT(gr, GRP, LINK_FIRST, li);
-            SC_PUT(gr, GRP, NLINKS, x->nlinks);
-            SC_PUT(gr, GRP, STORAGE, x->storage_type);
-            SC_PUT(gr, GRP, MOUNTED, x->mounted);
-            SC_PUT(gr, GRP, CORDER_STATE, x->corder_state);
-            SC_PUT(gr, GRP, MAX_CORDER, (uint64_t)x->max_corder);
-        }
-        for (uint32_t k = 0; k < x->nlinks; k++, li++) {
-            const tb_ix_link_t *l = &x->links[k];
-            uint8_t             *p = out_rec(o, SEC_LNK, SC_LNK);
-            if (p) {
-                SC_PUT(p, LNK, NAME_OFF, so);
-                SC_PUT(p, LNK, NAME_LEN, l->name_len);
-                SC_PUT(p, LNK, TYPE, l->type);
-                SC_PUT(p, LNK, CSET, l->cset);
-                SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
-                SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
-                if (l->type == SC_LINK_HARD)
-                    memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
-                else {
-                    SC_PUT(p, LNK, VAL_SIZE, l->val_size);
-                    SC_PUT(p, LNK, VAL_OFF, so + l->name_len + 1);
-                }
-            }
-            put_name(o, &so, l->name, l->name_len);
-            if (l->type != SC_LINK_HARD) {
-                if (o->sec == SEC_STR)
-                    out_put(o, l->val, l->val_size);
-                so += l->val_size;
-            }
-        }
-    }
-}
-
-/* What an encoding of d holds: record counts, string bytes, total length, and remap (object index
- * -> record index, or TB_IX_NONE; nobj entries). */
+/* What an encoding of d holds: record counts, string bytes, total length, remap (object index ->
+ * record index, or TB_IX_NONE; nobj entries) and oso (where each object's strings start in the
+ * strings section, its dataset record's bytes then its attributes'; oso[nobj]: where the links'
+ * start), so that each section is written by a walk of its own records only. */
 typedef struct sc_plan {
-    uint64_t nobj, nlink, nattr, ndset, nnin, strbytes, psec, n;
-    size_t   plen;
+    uint64_t        nobj, nlink, nattr, ndset, nnin, strbytes, psec, n;
+    size_t          plen;
+    const uint32_t *remap;
+    const uint64_t *oso;
 } sc_plan_t;
 
 static tb_status_t
-plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
+plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, uint64_t *oso, sc_plan_t *pl)
 {
     memset(pl, 0, sizeof(*pl));
+    pl->remap = remap;
+    pl->oso   = oso;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const tb_ix_obj_t *r = &d->objs[k];
-        remap[k]              = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
+        oso[k]               = pl->strbytes;
+        remap[k]             = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
+        if (remap[k] == TB_IX_NONE)
+            continue;
         pl->nnin += r->ninfo != TB_IX_NONE;
         if (dset_kept(r, d)) {
-            const tb_ix_dset_t *x = &d->dsets[r->dset];
             pl->ndset++;
-            pl->strbytes += (uint64_t)x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes;
+            pl->strbytes += dset_strbytes(&d->dsets[r->dset]);
         }
         if (!attrs_listed(r))
             continue;
         pl->nattr += r->nattr;
-        for (uint32_t j = 0; j < r->nattr; j++) {
-            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
-            pl->strbytes += (uint64_t)a->name_len + 1 +
-                            (a->cached ? (uint64_t)a->type_nbytes + a->space_nbytes + a->value_nbytes : 0);
-        }
+        for (uint32_t j = 0; j < r->nattr; j++)
+            pl->strbytes += attr_strbytes(&d->attrs[r->attr_first + j]);
     }
+    oso[d->nobj] = pl->strbytes;
     for (uint32_t g = 0; g < d->ngroup; g++) {
         pl->nlink += d->groups[g].nlinks;
-        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
-            const tb_ix_link_t *l = &d->groups[g].links[k];
-            pl->strbytes += (uint64_t)l->name_len + 1 + (l->type != SC_LINK_HARD ? l->val_size : 0);
-        }
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
+            pl->strbytes += link_strbytes(&d->groups[g].links[k]);
     }
     pl->plen = path ? strlen(path) : 0;
     if (pl->nlink >= TB_IX_NONE || pl->nattr >= TB_IX_NONE || pl->ndset >= TB_IX_NONE || pl->plen >= UINT32_MAX)
@@ -931,20 +819,195 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
     return TB_OK;
 }
 
+/* The sections, in the order they follow each other. */
+static void
+put_objs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    uint64_t ai = 0, di = 0;
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        if (pl->remap[k] == TB_IX_NONE)
+            continue;
+        const tb_ix_obj_t *r  = &d->objs[k];
+        uint8_t            *ob = out_rec(o, SC_OBJ);
+        int                 dk = dset_kept(r, d);
+        memcpy(SC_PTR(ob, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
+        SC_PUT(ob, OBJ, HAS_INFO, r->has_info);
+        SC_PUT(ob, OBJ, TYPE, r->has_info ? r->type : 0);
+        SC_PUT(ob, OBJ, RC, r->rc);
+        SC_PUT(ob, OBJ, GROUP, r->group);
+        SC_PUT(ob, OBJ, NUM_ATTRS, r->num_attrs);
+        SC_PUT(ob, OBJ, ATIME, (uint64_t)r->atime);
+        SC_PUT(ob, OBJ, MTIME, (uint64_t)r->mtime);
+        SC_PUT(ob, OBJ, CTIME, (uint64_t)r->ctime);
+        SC_PUT(ob, OBJ, BTIME, (uint64_t)r->btime);
+        SC_PUT(ob, OBJ, DSET, dk ? di++ : TB_IX_NONE);
+        unsigned dc = r->has_info && r->type == SC_OBJ_DATASET ? r->dcache : 0;
+        if (dc == TB_IX_DC_CACHED && !(dk && (d->dsets[r->dset].have & TB_IX_DS_VALUE)))
+            dc = TB_IX_DC_UNKNOWN;
+        SC_PUT(ob, OBJ, DCACHE, dc);
+        SC_PUT(ob, OBJ, ATTRS_LOADED,
+               (r->attrs_loaded ? 1u : 0u) | (r->attrs_partial ? SC_ATTRS_PARTIAL : 0u) |
+                   (r->attrs_loaded && r->attrs_unordered ? SC_ATTRS_UNORDERED : 0u) |
+                   ((unsigned)r->attr_storage << 1));
+        if (attrs_listed(r)) {
+            SC_PUT(ob, OBJ, ATTR_FIRST, ai);
+            SC_PUT(ob, OBJ, NATTR, r->nattr);
+            ai += r->nattr;
+        }
+    }
+}
+
+static void
+put_groups(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    uint64_t li = 0;
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        const tb_ix_group_t *x  = &d->groups[g];
+        uint8_t              *gr = out_rec(o, SC_GRP);
+        SC_PUT(gr, GRP, OBJ, pl->remap[x->obj]);
+        SC_PUT(gr, GRP, LINK_FIRST, li);
+        SC_PUT(gr, GRP, NLINKS, x->nlinks);
+        SC_PUT(gr, GRP, STORAGE, x->storage_type);
+        SC_PUT(gr, GRP, MOUNTED, x->mounted);
+        SC_PUT(gr, GRP, CORDER_STATE, x->corder_state);
+        SC_PUT(gr, GRP, MAX_CORDER, (uint64_t)x->max_corder);
+        li += x->nlinks;
+    }
+}
+
+static void
+put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    uint64_t so = pl->oso[d->nobj];
+    for (uint32_t g = 0; g < d->ngroup; g++)
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
+            const tb_ix_link_t *l = &d->groups[g].links[k];
+            uint8_t             *p = out_rec(o, SC_LNK);
+            SC_PUT(p, LNK, NAME_OFF, so);
+            SC_PUT(p, LNK, NAME_LEN, l->name_len);
+            SC_PUT(p, LNK, TYPE, l->type);
+            SC_PUT(p, LNK, CSET, l->cset);
+            SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
+            SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
+            if (l->type == SC_LINK_HARD)
+                memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
+            else {
+                SC_PUT(p, LNK, VAL_SIZE, l->val_size);
+                SC_PUT(p, LNK, VAL_OFF, so + l->name_len + 1);
+            }
+            so += link_strbytes(l);
+        }
+}
+
+static void
+put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const tb_ix_obj_t *r = &d->objs[k];
+        if (pl->remap[k] == TB_IX_NONE || !attrs_listed(r))
+            continue;
+        uint64_t so = pl->oso[k] + (dset_kept(r, d) ? dset_strbytes(&d->dsets[r->dset]) : 0);
+        for (uint32_t j = 0; j < r->nattr; j++) {
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            uint8_t             *p = out_rec(o, SC_ATR);
+            SC_PUT(p, ATR, NAME_OFF, so);
+            SC_PUT(p, ATR, NAME_LEN, a->name_len);
+            SC_PUT(p, ATR, CSET, a->cset);
+            SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
+            SC_PUT(p, ATR, CACHED, a->cached);
+            SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
+            SC_PUT(p, ATR, DATA_SIZE, a->data_size);
+            so += (uint64_t)a->name_len + 1;
+            if (!a->cached)
+                continue;
+            PUT_SPAN(p, ATR, TYPE, &so, a->type_nbytes);
+            PUT_SPAN(p, ATR, SPACE, &so, a->space_nbytes);
+            PUT_SPAN(p, ATR, VALUE, &so, a->value_nbytes);
+        }
+    }
+}
+
+static void
+put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const tb_ix_obj_t *r = &d->objs[k];
+        if (pl->remap[k] == TB_IX_NONE || !dset_kept(r, d))
+            continue;
+        const tb_ix_dset_t *x  = &d->dsets[r->dset];
+        uint8_t            *p  = out_rec(o, SC_DST);
+        uint64_t            so = pl->oso[k];
+        PUT_SPAN(p, DST, TYPE, &so, x->type_nbytes);
+        PUT_SPAN(p, DST, SPACE, &so, x->space_nbytes);
+        PUT_SPAN(p, DST, DCPL, &so, x->dcpl_nbytes);
+        PUT_SPAN(p, DST, VALUE, &so, x->value_nbytes);
+        SC_PUT(p, DST, HAVE, x->have);
+        SC_PUT(p, DST, LAYOUT, x->layout);
+        SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
+        SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
+    }
+}
+
+static void
+put_ninfos(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    for (uint32_t k = 0; k < d->nobj; k++)
+        if (pl->remap[k] != TB_IX_NONE && d->objs[k].ninfo != TB_IX_NONE)
+            put_ninfo(out_rec(o, SC_NIN), pl->remap[k], &d->ninfos[d->objs[k].ninfo]);
+}
+
+/* The strings section: the bytes the records above point into, in the order plan() counted them. */
+static void
+put_strings(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
+{
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        const tb_ix_obj_t *r = &d->objs[k];
+        if (pl->remap[k] == TB_IX_NONE)
+            continue;
+        if (dset_kept(r, d)) {
+            const tb_ix_dset_t *x = &d->dsets[r->dset];
+            out_put(o, x->type_enc, x->type_nbytes);
+            out_put(o, x->space_enc, x->space_nbytes);
+            out_put(o, x->dcpl_enc, x->dcpl_nbytes);
+            out_put(o, x->value, x->value_nbytes);
+        }
+        if (!attrs_listed(r))
+            continue;
+        for (uint32_t j = 0; j < r->nattr; j++) {
+            const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
+            out_put(o, a->name, (size_t)a->name_len + 1);
+            if (!a->cached)
+                continue;
+            out_put(o, a->type_enc, a->type_nbytes);
+            out_put(o, a->space_enc, a->space_nbytes);
+            out_put(o, a->value, a->value_nbytes);
+        }
+    }
+    for (uint32_t g = 0; g < d->ngroup; g++)
+        for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
+            const tb_ix_link_t *l = &d->groups[g].links[k];
+            out_put(o, l->name, (size_t)l->name_len + 1);
+            if (l->type != SC_LINK_HARD)
+                out_put(o, l->val, l->val_size);
+        }
+}
+
 tb_status_t
 tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, uint64_t max_nbytes,
                      tb_sc_sink_fn sink, void *ctx, size_t *n_out)
 {
     uint32_t   *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
+    uint64_t   *oso   = malloc(((size_t)d->nobj + 1) * sizeof(*oso));
     uint8_t    *stage = malloc(SC_STAGE);
     sc_plan_t   pl;
-    tb_status_t st = remap && stage ? plan(d, path, remap, &pl) : TB_ERR_NOMEM;
+    tb_status_t st = remap && oso && stage ? plan(d, path, remap, oso, &pl) : TB_ERR_NOMEM;
     if (st == TB_OK && pl.n > max_nbytes) {
         *n_out = (size_t)pl.n;
         st     = TB_ERR_UNSUPPORTED; /* (over the caller's budget: nothing handed to the sink) */
     }
     if (st != TB_OK) {
         free(remap);
+        free(oso);
         free(stage);
         return st;
     }
@@ -976,14 +1039,20 @@ tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const ch
     out_put(&o, path ? path : "", plen);
     static const uint8_t zeros[8];
     out_put(&o, zeros, (size_t)(psec - plen)); /* (the NUL and the padding: 1 to 8 bytes) */
-    for (o.sec = 0; o.sec < SEC_N; o.sec++)
-        walk(d, remap, &o);
+    put_objs(d, &pl, &o);
+    put_groups(d, &pl, &o);
+    put_links(d, &pl, &o);
+    put_attrs(d, &pl, &o);
+    put_dsets(d, &pl, &o);
+    put_ninfos(d, &pl, &o);
+    put_strings(d, &pl, &o);
     out_flush(&o, true);
     uint8_t chk[SC_TRAILER];
     memcpy(chk, &o.h, 8);
     if (!o.failed && sink(ctx, chk, sizeof(chk)) != 0)
         o.failed = 1;
     free(remap);
+    free(oso);
     free(stage);
     if (o.failed)
         return TB_ERR_IO;
