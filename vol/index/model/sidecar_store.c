@@ -33,6 +33,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
 #include <stdio.h>
@@ -130,11 +131,59 @@ dir_is_private(int fd)
     return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
 }
 
+/* The private folder opened last, kept open for the process's next sidecar: a lookup or a
+ * publication then costs an fstat and a dup of it instead of two opens and two checks. Forgotten
+ * when asked for another one (XDG_CACHE_HOME or HOME changed), when it was removed (no links
+ * left) or is no longer private. */
+static struct {
+    pthread_mutex_t mu;
+    int             fd;
+    char            shown[PATH_MAX];
+} kept_dir = {PTHREAD_MUTEX_INITIALIZER, -1, ""};
+
+static int
+kept_dir_get(const char *shown)
+{
+    int fd = -1;
+    pthread_mutex_lock(&kept_dir.mu);
+    if (kept_dir.fd >= 0 && strcmp(kept_dir.shown, shown) == 0) {
+        struct stat st;
+        if (fstat(kept_dir.fd, &st) == 0 && st.st_nlink > 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
+            !(st.st_mode & (S_IWGRP | S_IWOTH)))
+            fd = fcntl(kept_dir.fd, F_DUPFD_CLOEXEC, 0);
+        if (fd < 0) {
+            close(kept_dir.fd);
+            kept_dir.fd = -1;
+        }
+    }
+    pthread_mutex_unlock(&kept_dir.mu);
+    return fd;
+}
+
+static void
+kept_dir_put(int fd, const char *shown)
+{
+    pthread_mutex_lock(&kept_dir.mu);
+    if (kept_dir.fd >= 0)
+        close(kept_dir.fd);
+    kept_dir.fd = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+    snprintf(kept_dir.shown, sizeof(kept_dir.shown), "%s", shown);
+    pthread_mutex_unlock(&kept_dir.mu);
+}
+
 /* Opens (creating it when asked) `sub` inside base, as a private folder: its descriptor, -1 when
  * it does not exist (and was not to be created), -2 when it is not safe to use. */
 static int
 open_private_sub(const tb_sc_policy_t *p, const char *base, const char *sub, int create, char *shown, size_t n)
 {
+    char want[PATH_MAX];
+    if (snprintf(want, sizeof(want), "%s/%s", base, sub) >= (int)sizeof(want))
+        return -2;
+    int kfd = kept_dir_get(want);
+    if (kfd >= 0) {
+        snprintf(shown, n, "%s", want);
+        return kfd;
+    }
     int bfd = open(base, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     /* (another process may create it at the same time: EEXIST is as good) */
     if (bfd < 0 && errno == ENOENT && create && (mkdir(base, 0700) == 0 || errno == EEXIST))
@@ -158,7 +207,8 @@ open_private_sub(const tb_sc_policy_t *p, const char *base, const char *sub, int
         close(fd);
         return -2;
     }
-    snprintf(shown, n, "%s/%s", base, sub);
+    snprintf(shown, n, "%s", want);
+    kept_dir_put(fd, want);
     return fd;
 }
 
