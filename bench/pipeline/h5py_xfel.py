@@ -1,6 +1,7 @@
 """h5py_xfel.py — the chunk pipeline as h5py programs use it, stock HDF5 vs h5turbo in one run:
 European XFEL's corrected-data writer (float32 frames, gzip 1 + shuffle + fletcher32, one chunk
-per frame, 32 frames per call), reading those frames back, and a processing step reading raw
+per frame, 32 frames per call), the same frames written every other one (`ds[i:j:2] = ...`) and
+by sorted index lists (`ds[idx] = ...`), reading them back, and a processing step reading raw
 uint16 frames into float32 (read_direct into a float32 buffer, and ds.astype('f4')[...]).
 Usage: python h5py_xfel.py PLUGIN_DIR [FRAMES] [ROUNDS]. Each case runs in a fresh process per
 mode, the modes taking turns, ROUNDS rounds (5); prints the median seconds and the ratio, and
@@ -11,7 +12,8 @@ import subprocess
 import sys
 import tempfile
 
-CASES = ("write_corrected", "read_corrected", "read_direct_f32", "astype_f32")
+CASES = ("write_corrected", "write_strided", "write_fancy", "read_corrected", "read_direct_f32", "astype_f32")
+WRITES = ("write_corrected", "write_strided", "write_fancy")
 SHAPE = (512, 128)
 PER_CALL = 32
 
@@ -35,14 +37,26 @@ def child(case, path, n):
     import h5py
     import numpy as np
 
-    if case == "write_corrected":
+    if case in WRITES:
         data = frames(n, np.float32, 1)
+        # write_fancy: each call a sorted set of PER_CALL frames scattered over the run (h5py makes
+        # it a union of boxes); write_strided: even frames, then odd ones, PER_CALL a call.
+        perm = np.random.default_rng(3).permutation(n)
         t0 = time.perf_counter()
         with h5py.File(path, "w") as f:
             ds = f.create_dataset("data", shape=(n,) + SHAPE, dtype="f4", chunks=(1,) + SHAPE,
                                   compression="gzip", compression_opts=1, shuffle=True, fletcher32=True)
-            for i in range(0, n, PER_CALL):
-                ds[i:i + PER_CALL] = data[i:i + PER_CALL]
+            if case == "write_corrected":
+                for i in range(0, n, PER_CALL):
+                    ds[i:i + PER_CALL] = data[i:i + PER_CALL]
+            elif case == "write_strided":
+                for first in (0, 1):
+                    for i in range(first, n, 2 * PER_CALL):
+                        ds[i:i + 2 * PER_CALL:2] = data[i:i + 2 * PER_CALL:2]
+            else:
+                for i in range(0, n, PER_CALL):
+                    idx = np.sort(perm[i:i + PER_CALL])
+                    ds[idx] = data[idx]
         t = time.perf_counter() - t0
         print(t, float(data.sum(dtype=np.float64)))
         return
@@ -90,15 +104,19 @@ def main():
     for _ in range(rounds):
         for c in CASES:
             for m, env in (("stock", stock_env), ("turbo", turbo_env)):
-                path = os.path.join(work, f"w_{m}.h5") if c == "write_corrected" else raw
+                path = os.path.join(work, f"{c}_{m}.h5") if c in WRITES else raw
                 out = subprocess.run([sys.executable, __file__, "--child", c, path, str(n)], env=env,
                                      capture_output=True, text=True, check=True).stdout.split()
                 times[(c, m)].append(float(out[0]))
                 sums.setdefault((c, m), out[1])
     # What h5turbo wrote must read back as stock's, by stock HDF5.
-    with h5py.File(os.path.join(work, "w_stock.h5"), "r") as a, h5py.File(os.path.join(work, "w_turbo.h5"), "r") as b:
-        same = bool(np.array_equal(a["data"][()], b["data"][()]))
-        sizes = (a["data"].id.get_storage_size(), b["data"].id.get_storage_size())
+    same, sizes = True, None
+    for c in WRITES:
+        with h5py.File(os.path.join(work, f"{c}_stock.h5"), "r") as a, \
+                h5py.File(os.path.join(work, f"{c}_turbo.h5"), "r") as b:
+            same = same and bool(np.array_equal(a["data"][()], b["data"][()]))
+            if c == "write_corrected":
+                sizes = (a["data"].id.get_storage_size(), b["data"].id.get_storage_size())
     print(f"h5py {h5py.__version__}, {n} frames of {SHAPE[0]}x{SHAPE[1]}, {PER_CALL} frames per call, "
           f"median of {rounds} rounds (modes taking turns, a process each)")
     print(f"{'case':22} {'stock s':>9} {'h5turbo s':>10} {'ratio':>7}  data")
@@ -106,8 +124,8 @@ def main():
         s, t = statistics.median(times[(c, 'stock')]), statistics.median(times[(c, 'turbo')])
         ok = sums[(c, "stock")] == sums[(c, "turbo")]
         print(f"{c:22} {s:9.3f} {t:10.3f} {s / t:6.2f}x  {'same' if ok else 'DIFFERENT'}")
-    print(f"written file: h5turbo's data read back by stock {'equal' if same else 'DIFFERENT'}; "
-          f"stored bytes stock {sizes[0]}, h5turbo {sizes[1]} ({sizes[1] / sizes[0]:.2f}x)")
+    print(f"written files: h5turbo's data read back by stock {'equal' if same else 'DIFFERENT'}; "
+          f"stored bytes (write_corrected) stock {sizes[0]}, h5turbo {sizes[1]} ({sizes[1] / sizes[0]:.2f}x)")
     subprocess.run(["rm", "-rf", work])
     if not same or any(sums[(c, "stock")] != sums[(c, "turbo")] for c in CASES):
         sys.exit(1)

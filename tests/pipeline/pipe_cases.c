@@ -549,7 +549,8 @@ do_raw(const char *path, const char *only)
     return 0;
 }
 
-/* ---- random: random datasets, writes and reads with random memory layouts, one hash per read.
+/* ---- random: random datasets, writes and reads of random selections (boxes, regular hyperslabs,
+ * unions of boxes) with random memory layouts, one hash per read.
  * The same seed gives the same calls stock and under h5turbo; the outputs must match. */
 static uint64_t rstate;
 
@@ -642,10 +643,59 @@ do_random(const char *path, unsigned seed, int ndsets)
                 }
             }
             size_t   nbytes;
-            hid_t    ms  = random_memspace(c.rank, count, es, &nbytes);
+            hid_t    fs   = H5Dget_space(d);
+            unsigned kind = rnd(4); /* 0, 1: the box; 2: a regular hyperslab; 3: a union of boxes */
+            hid_t    ms;
+            if (kind < 2) {
+                ms = random_memspace(c.rank, count, es, &nbytes);
+                ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+            }
+            else {
+                if (kind == 2) { /* every other (or third) block of 1-2 along some dimensions */
+                    hsize_t stride[4], blk[4], cnt[4];
+                    for (int k = 0; k < c.rank; k++) {
+                        blk[k]    = rnd(2) ? 1 : 1 + rnd(2);
+                        stride[k] = rnd(2) ? blk[k] : blk[k] + 1 + rnd(2);
+                        cnt[k]    = count[k] < blk[k]     ? 0
+                                    : stride[k] == blk[k] ? count[k] / blk[k]
+                                                          : 1 + (count[k] - blk[k]) / stride[k];
+                        if (cnt[k] == 0 || start[k] + (cnt[k] - 1) * stride[k] + blk[k] > c.dims[k]) {
+                            blk[k] = stride[k] = 1;
+                            cnt[k]             = count[k];
+                        }
+                    }
+                    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, stride, cnt, blk));
+                }
+                else { /* the box and another, whole chunks when they can be */
+                    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
+                    hsize_t s2[4], c2[4];
+                    int     whole = (int)rnd(2);
+                    for (int k = 0; k < c.rank; k++) {
+                        if (whole) {
+                            s2[k] = rnd((unsigned)((c.dims[k] + c.chunk[k] - 1) / c.chunk[k])) * c.chunk[k];
+                            c2[k] = c.chunk[k] * (1 + rnd(2));
+                            if (s2[k] + c2[k] > c.dims[k])
+                                c2[k] = c.dims[k] - s2[k];
+                        }
+                        else {
+                            s2[k] = rnd((unsigned)c.dims[k]);
+                            c2[k] = 1 + rnd((unsigned)(c.dims[k] - s2[k]));
+                        }
+                    }
+                    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
+                }
+                hssize_t np = H5Sget_select_npoints(fs);
+                if (rnd(2)) { /* a dense 1-D buffer */
+                    hsize_t m = (hsize_t)np;
+                    ms        = H5Screate_simple(1, &m, NULL);
+                    nbytes    = (size_t)np * es;
+                }
+                else { /* a buffer shaped like the dataset, the same elements selected */
+                    ms = H5Scopy(fs);
+                    nbytes = nelem_of(c.rank, c.dims) * es;
+                }
+            }
             uint8_t *buf = malloc(nbytes);
-            hid_t    fs  = H5Dget_space(d);
-            ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
             if (rnd(3)) { /* write */
                 gen(buf, nbytes / es, es, seed + (unsigned)op, (size_t)ds * 1000 + (size_t)op * 7);
                 ASSERT_H5(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));

@@ -35,12 +35,12 @@ print_stats(void *ctx)
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
-            "listed_reads=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
+            "listed_reads=%zu selection_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
             "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
             s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
-            s->block_reads, s->listed_reads, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
+            s->block_reads, s->listed_reads, s->selection_writes, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu, np);
     stats_registered = 0;
 }
@@ -595,8 +595,10 @@ encode_chunk(wjob_t *j, size_t i)
             if (c->st != TB_OK)
                 return;
         }
-        else
-            tb_pipe_gather(p, j->plan, &r, chunk, j->user);
+        else if (!tb_pipe_gather(p, j->plan, &r, chunk, j->user)) {
+            c->st = TB_ERR_NOMEM;
+            return;
+        }
         in = chunk;
     }
     c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->inner_threads);
@@ -1502,9 +1504,10 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
     hsize_t          dims[TB_PIPE_RANK];
     tb_pipe_plan_t  plan;
     size_t           mes  = p && convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
-    int              planned = p && !(convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
-                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert, TB_PIPE_PLAN_BOX_ONLY, &plan) &&
-                  plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
+    int              made = p && !(convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert,
+                                    convert ? TB_PIPE_PLAN_BOX_ONLY : TB_PIPE_PLAN_WRITE, &plan);
+    int              planned = made && plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     /* Conversion first (application's thread), then the filters in parallel from its output. */
     void *converted = NULL;
     /* Float into integers without write-behind: the workers convert (narrow_for), else first
@@ -1522,7 +1525,7 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
             buf  = converted;
         }
     }
-    if (planned && o->ctx->cfg.write_behind)
+    if (planned && o->ctx->cfg.write_behind && plan.kind == TB_PLAN_BOX)
         behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
     if (!behind && tb_pipe_drain(o, dxpl_id) < 0)
         drain_failed = 1;
@@ -1544,6 +1547,9 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
             tb_pipe_stats_g.fallbacks++;
     }
     free(converted);
+    int selection = done && plan.kind != TB_PLAN_BOX;
+    if (made)
+        tb_pipe_plan_free(&plan);
     if (p && !done && !drain_failed)
         tb_pipe_stats_g.forwarded_writes++;
     if (!drain_failed)
@@ -1557,6 +1563,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         tb_pipe_stats_g.writes++;
         if (convert)
             tb_pipe_stats_g.converted_writes++;
+        if (selection)
+            tb_pipe_stats_g.selection_writes++;
         if (t0 && !behind)
             tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
         *ret_out = 0;

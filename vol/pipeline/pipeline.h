@@ -50,6 +50,8 @@ typedef struct tb_pipe_stats {
                                            * list (also in reads) */
     size_t listed_reads;                  /* reads of other selection pairs, listed as runs
                                            * (also in reads) */
+    size_t selection_writes;              /* writes of regular hyperslabs and unions of boxes
+                                           * (also in writes) */
     /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
      * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
      * filter, copies, in the workers or on the application's thread) within them. What the

@@ -194,8 +194,8 @@ tb_pipe_behind_write(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan,
         c->q = q;
         tb_pipe_chunk_offset(p, plan, i, c->offset);
         tb_pipe_region(p, plan, c->offset, &r);
-        /* The copy the application's buffer may be reused after. */
-        tb_pipe_gather(p, plan, &r, c->bufs[0], buf);
+        /* The copy the application's buffer may be reused after (a box: never fails). */
+        (void)tb_pipe_gather(p, plan, &r, c->bufs[0], buf);
         if (q->tail)
             q->tail->next = c;
         else

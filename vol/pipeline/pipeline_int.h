@@ -79,13 +79,13 @@ typedef struct tb_pipe_dset {
     hsize_t unkept[TB_PIPE_RANK];
 } tb_pipe_dset_t;
 
-/* What a plan's file selection is. Writes take only boxes; reads all three. */
+/* What a plan's file selection is. Reads take all five; writes boxes, strided and block plans. */
 typedef enum tb_plan_kind {
     TB_PLAN_BOX,     /* one box */
     TB_PLAN_STRIDED, /* a regular hyperslab: along each dimension a run, or single elements
                       * `fstride` apart */
     TB_PLAN_POINTS,  /* a point selection, in the order the points were given */
-    TB_PLAN_BLOCKS,  /* any other hyperslab: a union of disjoint boxes (reads) */
+    TB_PLAN_BLOCKS,  /* any other hyperslab: a union of disjoint boxes */
     TB_PLAN_RUNS     /* any other pair of selections, listed as runs (reads) */
 } tb_plan_kind_t;
 
@@ -174,11 +174,14 @@ void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 /* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
  * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
  * type (no chunk is then laid out in the user's buffer as in the file); how: TB_PIPE_PLAN_BOX_ONLY
- * accepts only box selections (writes); TB_PIPE_PLAN_DENSE also lists selections element by
- * element that are dense in their chunks (else only sparse ones are: tests take everything). A
- * plan made is released with tb_pipe_plan_free. */
+ * accepts only box selections (writes that convert); TB_PIPE_PLAN_WRITE boxes, regular
+ * hyperslabs and unions of boxes (the selections whose plans can cover a chunk whole: other
+ * writes are native's); TB_PIPE_PLAN_DENSE also lists selections element by element that are
+ * dense in their chunks (else only sparse ones are: tests take everything). A plan made is
+ * released with tb_pipe_plan_free. */
 #define TB_PIPE_PLAN_BOX_ONLY 1
 #define TB_PIPE_PLAN_DENSE    2
+#define TB_PIPE_PLAN_WRITE    4
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
                         size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan_out);
 void tb_pipe_plan_free(tb_pipe_plan_t *plan);
@@ -186,10 +189,10 @@ void tb_pipe_plan_free(tb_pipe_plan_t *plan);
 void tb_pipe_chunk_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, size_t i, hsize_t *offset_out);
 void tb_pipe_region(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *offset,
                      tb_pipe_region_t *r_out);
-/* Copies the region between a chunk buffer and the user's buffer (gather: boxes only). The
- * functions returning int return 0 when memory ran out (block plans list a chunk's rows),
- * having copied nothing or part. */
-void tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
+/* Copies the region between a chunk buffer and the user's buffer (gather: the plans writes
+ * take). The functions returning int return 0 when memory ran out (block plans list a chunk's
+ * rows), having copied nothing or part. */
+int  tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      uint8_t *chunk, const uint8_t *user);
 int  tb_pipe_scatter(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r,
                      const uint8_t *chunk, uint8_t *user);

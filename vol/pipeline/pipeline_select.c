@@ -699,10 +699,11 @@ blocks_user_span(const tb_pipe_plan_t *plan, hsize_t key, size_t want, size_t *o
     return want;
 }
 
-typedef enum { BLK_SCATTER, BLK_PACK, BLK_UNPACK, BLK_FILL } blk_op_t;
+typedef enum { BLK_SCATTER, BLK_GATHER, BLK_PACK, BLK_UNPACK, BLK_FILL } blk_op_t;
 
-/* The block plans' copies: chunk -> user (scatter), chunk -> dense (pack, file type), dense ->
- * user (unpack, memory type), fill value -> user. 0 when memory for the rows ran out. */
+/* The block plans' copies: chunk -> user (scatter), user -> chunk (gather: src is the user's
+ * buffer), chunk -> dense (pack, file type), dense -> user (unpack, memory type), fill value ->
+ * user. 0 when memory for the rows ran out. */
 static int
 blocks_copy(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, blk_op_t op,
             const uint8_t *src, uint8_t *dst)
@@ -724,6 +725,8 @@ blocks_copy(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_r
             size_t uoff, m = blocks_user_span(plan, rn->key + done, rn->len - done, &uoff);
             if (op == BLK_SCATTER)
                 memcpy(dst + uoff, src + (rn->coff + done) * fes, m * fes);
+            else if (op == BLK_GATHER)
+                memcpy(dst + (rn->coff + done) * fes, src + uoff, m * fes);
             else if (op == BLK_UNPACK)
                 memcpy(dst + uoff, src + (pos + done) * plan->es, m * plan->es);
             else
@@ -900,7 +903,7 @@ blocks_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, tb
 }
 
 static int plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                           size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan);
+                           size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan);
 
 int
 tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
@@ -915,7 +918,7 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
         return 0;
     }
     int box_only = how & TB_PIPE_PLAN_BOX_ONLY;
-    if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, box_only, plan))
+    if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, how, plan))
         return 1;
     if (box_only || file_space_id == H5S_ALL)
         return 0;
@@ -940,13 +943,16 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
         return 1;
     }
     tb_pipe_plan_free(&blk);
+    if (how & TB_PIPE_PLAN_WRITE)
+        return 0; /* (listed runs never cover a chunk whole: a write of them is native's) */
     return generic_plan(p, file_space_id, mem_space_id, how & TB_PIPE_PLAN_DENSE, plan);
 }
 
 static int
 plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
-                   size_t mem_type_nbytes, int convert, int box_only, tb_pipe_plan_t *plan)
+                   size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan)
 {
+    int     box_only = how & TB_PIPE_PLAN_BOX_ONLY;
     int     rank = p->rank;
     size_t  es   = mem_type_nbytes;
     hsize_t npoints;
@@ -981,7 +987,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
             return 0;
         else if (select_strided(file_space_id, rank, dims, plan->fstart, plan->fcount, plan->fstride, &npoints))
             plan->kind = TB_PLAN_STRIDED;
-        else if (H5Sget_select_type(file_space_id) == H5S_SEL_POINTS) {
+        else if (!(how & TB_PIPE_PLAN_WRITE) && H5Sget_select_type(file_space_id) == H5S_SEL_POINTS) {
             hssize_t np = H5Sget_select_npoints(file_space_id);
             if (np <= 0)
                 return 0;
@@ -1331,12 +1337,17 @@ pt_region_offset(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_p
         offset[d] = x[d] / p->chunk[d] * p->chunk[d];
 }
 
-void
+int
 tb_pipe_gather(const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const tb_pipe_region_t *r, uint8_t *chunk,
                 const uint8_t *user)
 {
+    if (plan->kind == TB_PLAN_BLOCKS)
+        return blocks_copy(p, plan, r, BLK_GATHER, user, chunk);
+    if (plan->kind == TB_PLAN_RUNS || plan->kind == TB_PLAN_POINTS)
+        return 0; /* (never planned for writes) */
     copy_nd(p->rank, r->cnt, chunk + r->chunk_off, r->cstride, user + r->user_off, plan->mstride, p->type_nbytes,
             COPY_DATA);
+    return 1;
 }
 
 int
