@@ -615,8 +615,8 @@ tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want)
 /* ------------------------------------------------------------------ encoding
  * The sidecar is written as it is encoded, section by section through a 64 KiB stage, so that no
  * buffer of its size exists (a 60,000-object index writes a 16 MB sidecar at close): one walk per
- * section over that section's records only, the string offsets they need taken from the plan
- * (where each object's strings start). The checksum is taken as the bytes pass (8-byte words;
+ * section over that section's records only (the dataset and attribute walks count the other's
+ * string bytes as they go). The checksum is taken as the bytes pass (8-byte words;
  * every piece but the last is a multiple of 8). */
 #define SC_STAGE (64u * 1024u)
 
@@ -770,41 +770,49 @@ put_ninfo(uint8_t *p, uint32_t obj, const tb_ix_ninfo_t *x)
     }
 }
 
+/* String bytes of object r's dataset record and of its attribute records. */
+static uint64_t
+obj_dset_strbytes(const tb_ix_data_t *d, const tb_ix_obj_t *r)
+{
+    return dset_kept(r, d) ? dset_strbytes(&d->dsets[r->dset]) : 0;
+}
+
+static uint64_t
+obj_attr_strbytes(const tb_ix_data_t *d, const tb_ix_obj_t *r)
+{
+    uint64_t n = 0;
+    if (attrs_listed(r))
+        for (uint32_t j = 0; j < r->nattr; j++)
+            n += attr_strbytes(&d->attrs[r->attr_first + j]);
+    return n;
+}
+
 /* What an encoding of d holds: record counts, string bytes, total length, remap (object index ->
- * record index, or TB_IX_NONE; nobj entries) and oso (where each object's strings start in the
- * strings section, its dataset record's bytes then its attributes'; oso[nobj]: where the links'
- * start), so that each section is written by a walk of its own records only. */
+ * record index, or TB_IX_NONE; nobj entries) and where the links' strings start (after every
+ * object's: its dataset record's bytes, then its attributes'), so that each section is written
+ * by a walk of its own records only. */
 typedef struct sc_plan {
-    uint64_t        nobj, nlink, nattr, ndset, nnin, strbytes, psec, n;
+    uint64_t        nobj, nlink, nattr, ndset, nnin, strbytes, link_so, psec, n;
     size_t          plen;
     const uint32_t *remap;
-    const uint64_t *oso;
 } sc_plan_t;
 
 static tb_status_t
-plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, uint64_t *oso, sc_plan_t *pl)
+plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
 {
     memset(pl, 0, sizeof(*pl));
     pl->remap = remap;
-    pl->oso   = oso;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const tb_ix_obj_t *r = &d->objs[k];
-        oso[k]               = pl->strbytes;
         remap[k]             = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
         if (remap[k] == TB_IX_NONE)
             continue;
         pl->nnin += r->ninfo != TB_IX_NONE;
-        if (dset_kept(r, d)) {
-            pl->ndset++;
-            pl->strbytes += dset_strbytes(&d->dsets[r->dset]);
-        }
-        if (!attrs_listed(r))
-            continue;
-        pl->nattr += r->nattr;
-        for (uint32_t j = 0; j < r->nattr; j++)
-            pl->strbytes += attr_strbytes(&d->attrs[r->attr_first + j]);
+        pl->ndset += (uint64_t)dset_kept(r, d);
+        pl->nattr += attrs_listed(r) ? r->nattr : 0;
+        pl->strbytes += obj_dset_strbytes(d, r) + obj_attr_strbytes(d, r);
     }
-    oso[d->nobj] = pl->strbytes;
+    pl->link_so = pl->strbytes;
     for (uint32_t g = 0; g < d->ngroup; g++) {
         pl->nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
@@ -878,7 +886,7 @@ put_groups(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
-    uint64_t so = pl->oso[d->nobj];
+    uint64_t so = pl->link_so;
     for (uint32_t g = 0; g < d->ngroup; g++)
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
@@ -902,11 +910,14 @@ put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
+    uint64_t so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const tb_ix_obj_t *r = &d->objs[k];
-        if (pl->remap[k] == TB_IX_NONE || !attrs_listed(r))
+        if (pl->remap[k] == TB_IX_NONE)
             continue;
-        uint64_t so = pl->oso[k] + (dset_kept(r, d) ? dset_strbytes(&d->dsets[r->dset]) : 0);
+        so += obj_dset_strbytes(d, r);
+        if (!attrs_listed(r))
+            continue;
         for (uint32_t j = 0; j < r->nattr; j++) {
             const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
             uint8_t             *p = out_rec(o, SC_ATR);
@@ -930,17 +941,22 @@ put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
+    uint64_t so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
         const tb_ix_obj_t *r = &d->objs[k];
-        if (pl->remap[k] == TB_IX_NONE || !dset_kept(r, d))
+        if (pl->remap[k] == TB_IX_NONE)
             continue;
-        const tb_ix_dset_t *x  = &d->dsets[r->dset];
-        uint8_t            *p  = out_rec(o, SC_DST);
-        uint64_t            so = pl->oso[k];
+        if (!dset_kept(r, d)) {
+            so += obj_attr_strbytes(d, r);
+            continue;
+        }
+        const tb_ix_dset_t *x = &d->dsets[r->dset];
+        uint8_t            *p = out_rec(o, SC_DST);
         PUT_SPAN(p, DST, TYPE, &so, x->type_nbytes);
         PUT_SPAN(p, DST, SPACE, &so, x->space_nbytes);
         PUT_SPAN(p, DST, DCPL, &so, x->dcpl_nbytes);
         PUT_SPAN(p, DST, VALUE, &so, x->value_nbytes);
+        so += obj_attr_strbytes(d, r);
         SC_PUT(p, DST, HAVE, x->have);
         SC_PUT(p, DST, LAYOUT, x->layout);
         SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
@@ -997,17 +1013,15 @@ tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const ch
                      tb_sc_sink_fn sink, void *ctx, size_t *n_out)
 {
     uint32_t   *remap = malloc((size_t)(d->nobj ? d->nobj : 1) * sizeof(*remap));
-    uint64_t   *oso   = malloc(((size_t)d->nobj + 1) * sizeof(*oso));
     uint8_t    *stage = malloc(SC_STAGE);
     sc_plan_t   pl;
-    tb_status_t st = remap && oso && stage ? plan(d, path, remap, oso, &pl) : TB_ERR_NOMEM;
+    tb_status_t st = remap && stage ? plan(d, path, remap, &pl) : TB_ERR_NOMEM;
     if (st == TB_OK && pl.n > max_nbytes) {
         *n_out = (size_t)pl.n;
         st     = TB_ERR_UNSUPPORTED; /* (over the caller's budget: nothing handed to the sink) */
     }
     if (st != TB_OK) {
         free(remap);
-        free(oso);
         free(stage);
         return st;
     }
@@ -1052,7 +1066,6 @@ tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const ch
     if (!o.failed && sink(ctx, chk, sizeof(chk)) != 0)
         o.failed = 1;
     free(remap);
-    free(oso);
     free(stage);
     if (o.failed)
         return TB_ERR_IO;
