@@ -16,7 +16,8 @@
  *                                       datasets in one H5Dread_multi), union (two regions of
  *                                       interest of every frame, an H5S_SELECT_OR union), spots
  *                                       (16 boxes of 8x8 pixels of every frame, OR'ed), memsel
- *                                       (roi into every other 128-element block of a buffer)
+ *                                       (roi into every other 128-element block of a buffer),
+ *                                       chan3 (whole frames into every third element of a buffer)
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -269,8 +270,9 @@ do_readx(const char *path, const char *mode, int block)
     int u32 = !strcmp(mode, "u32"), f32 = !strcmp(mode, "f32"), roi = !strcmp(mode, "roi");
     int stride4 = !strcmp(mode, "stride4"), points = !strcmp(mode, "points"), multi = !strcmp(mode, "multi");
     int un = !strcmp(mode, "union"), spots = !strcmp(mode, "spots"), memsel = !strcmp(mode, "memsel");
+    int chan3 = !strcmp(mode, "chan3");
     roi = roi || memsel;
-    if (!u32 && !f32 && !roi && !stride4 && !points && !multi && !un && !spots) {
+    if (!u32 && !f32 && !roi && !stride4 && !points && !multi && !un && !spots && !chan3) {
         fprintf(stderr, "readx: unknown mode %s\n", mode);
         return 2;
     }
@@ -287,7 +289,8 @@ do_readx(const char *path, const char *mode, int block)
     hid_t   gt = u32 ? H5T_NATIVE_UINT32 : f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT8;
     hid_t   mt = f32 ? H5T_NATIVE_FLOAT : H5T_NATIVE_UINT32;
     size_t  ges = H5Tget_size(gt), mes = H5Tget_size(mt);
-    uint8_t *gbuf = malloc((size_t)block * NPIX * ges), *mbuf = malloc((size_t)block * NPIX * mes);
+    size_t   mult = chan3 ? 3 : 1; /* chan3: every third element of the buffer */
+    uint8_t *gbuf = malloc(mult * block * NPIX * ges), *mbuf = malloc(mult * block * NPIX * mes);
     hsize_t *pts  = malloc((size_t)block * PPF * 3 * sizeof(hsize_t));
     uint64_t sum  = 0;
     int      step = stride4 ? 4 : 1;
@@ -330,10 +333,12 @@ do_readx(const char *path, const char *mode, int block)
         }
         /* memsel: the region of interest into every other 128-element block of a buffer twice
          * its size (a memory selection that is not one box), checked element by element below. */
-        hid_t ms = H5Screate_simple(1, (hsize_t[]){memsel ? 2 * nelem : nelem}, NULL);
+        hid_t ms = H5Screate_simple(1, (hsize_t[]){memsel ? 2 * nelem : mult * nelem}, NULL);
         if (memsel)
             CHECK(H5Sselect_hyperslab(ms, H5S_SELECT_SET, (hsize_t[]){0}, (hsize_t[]){2 * NX},
                                       (hsize_t[]){nelem / NX}, (hsize_t[]){NX}));
+        if (chan3) /* the frames into every third element: one channel of three interleaved */
+            CHECK(H5Sselect_hyperslab(ms, H5S_SELECT_SET, (hsize_t[]){1}, (hsize_t[]){3}, (hsize_t[]){nelem}, NULL));
         if (multi) {
             hid_t ds[2] = {dg, dm}, mts[2] = {gt, mt}, mss[2] = {ms, ms}, fss[2] = {fs, fs};
             void *bufs[2] = {gbuf, mbuf};
@@ -345,7 +350,7 @@ do_readx(const char *path, const char *mode, int block)
         }
         H5Sclose(ms);
         for (size_t k = 0; k < nelem; k += 61) {
-            size_t i = memsel ? k / NX * 2 * NX + k % NX : k;
+            size_t i = memsel ? k / NX * 2 * NX + k % NX : chan3 ? 3 * k + 1 : k;
             double g, m;
             if (f32) {
                 g = ((float *)gbuf)[i];

@@ -103,7 +103,7 @@ case_all() {
   echo "$s" >> "$work/$name.all"
 }
 median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-xcases="r32 u32 f32 roi union memsel spots stride4 points multi r1 r1c8 r1c8m rows rowsc8 w32 wf32"
+xcases="r32 u32 f32 roi union memsel chan3 spots stride4 points multi r1 r1c8 r1c8m rows rowsc8 w32 wf32"
 nrows=${NROWS_FRAMES:-50} # frames read row by row (two H5Dread calls per row)
 xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t)
   case $1 in
@@ -130,7 +130,7 @@ for _ in $(seq "$xrepeat"); do
     case_all "xt_$c" turbo $(xcmd "$c" t)
   done
 done
-for c in u32 f32 roi union memsel spots stride4 points multi r1c8 r1c8m rows rowsc8; do
+for c in u32 f32 roi union memsel chan3 spots stride4 points multi r1c8 r1c8m rows rowsc8; do
   [ "$(field "xs_$c" sum)" = "$(field "xt_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($c)"; exit 1; }
 done
 stock "$hdf5_bin/h5diff" "$work/xs-wf32.h5" "$work/xt-wf32.h5" >/dev/null || { echo "FAIL: h5turbo file from float32 differs"; exit 1; }
@@ -145,6 +145,7 @@ xlabel() {
     roi) echo "read ROI [:, 0:64, :]" ;;
     union) echo "read a union of 2 ROIs (H5S_SELECT_OR)" ;;
     memsel) echo "read ROI into every other 128-block" ;;
+    chan3) echo "read frames into every 3rd element" ;;
     spots) echo "read 16 8x8 spots per frame (OR'ed)" ;;
     stride4) echo "read every 4th frame" ;;
     points) echo "read points (64 per frame)" ;;
@@ -231,7 +232,7 @@ done
 echo
 echo "serial fraction (1 thread; per chunk; projection vs h5turbo at 1 thread):"
 printf '%-40s %8s %10s %11s %8s %8s %8s  %s\n' "case" "chunks" "serial us" "parallel us" "serial%" "x@16" "x@64" "model"
-for c in r32 u32 f32 roi union memsel spots stride4 points w32 wf32; do
+for c in r32 u32 f32 roi union memsel chan3 spots stride4 points w32 wf32; do
   pipelined=0
   case $c in w32 | wf32) pipelined=1 ;; esac
   # shellcheck disable=SC2046

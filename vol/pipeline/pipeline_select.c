@@ -1043,12 +1043,21 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
         int mrank = H5Sget_simple_extent_ndims(mem_space_id);
         if (mrank < 0 || mrank > TB_PIPE_RANK)
             return 0;
-        hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mcount[TB_PIPE_RANK], mnpoints = 1;
+        hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mcount[TB_PIPE_RANK], mstep[TB_PIPE_RANK], mnpoints = 1;
         size_t  mst[TB_PIPE_RANK];
+        int     mstrided = 0;
+        for (int d = 0; d < TB_PIPE_RANK; d++)
+            mstep[d] = 1;
         if (mrank > 0) {
-            if (H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
-                !select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnpoints))
+            if (H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0)
                 return 0;
+            /* A box, or a regular hyperslab whose every dimension is a run or single elements a
+             * step apart (every third element of a buffer: channels interleaved). */
+            if (!select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnpoints)) {
+                if (!select_strided(mem_space_id, mrank, mdims, mstart, mcount, mstep, &mnpoints))
+                    return 0;
+                mstrided = 1;
+            }
         }
         else if (H5Sget_select_npoints(mem_space_id) != 1)
             return 0; /* a scalar buffer with nothing selected */
@@ -1056,21 +1065,25 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
             return 0;
         size_t stride = es;
         for (int d = mrank - 1; d >= 0; d--) {
-            mst[d] = stride;
+            mst[d] = stride * (size_t)mstep[d];
             plan->mbase += (size_t)mstart[d] * stride;
             stride *= (size_t)mdims[d];
         }
-        /* Case 1: the memory box is one contiguous run: the elements are consecutive in the
-         * buffer, so the file selection maps onto a dense array of its own shape. */
+        /* Case 1: the memory selection is one contiguous run, or one dimension of single
+         * elements a step apart: the elements follow one another in the buffer (that step apart),
+         * so the file selection maps onto a dense array of its own shape (scaled by the step). */
         int k = 0;
         while (k < mrank && mcount[k] == 1)
             k++;
-        int contiguous = 1;
+        int    contiguous = 1;
+        size_t step       = es;
         for (int d = k + 1; d < mrank; d++)
-            if (mcount[d] != mdims[d])
+            if (mstrided ? mcount[d] != 1 : mcount[d] != mdims[d])
                 contiguous = 0;
+        if (mstrided && k < mrank)
+            step = mst[k];
         if (contiguous) {
-            size_t s = es;
+            size_t s = step;
             for (int d = rank - 1; d >= 0; d--) {
                 plan->mstride[d] = s;
                 s *= (size_t)plan->fcount[d];
