@@ -946,21 +946,19 @@ put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
-        if (!dset_kept(r, d)) {
-            so += obj_attr_strbytes(d, r);
-            continue;
+        if (dset_kept(r, d)) {
+            const tb_ix_dset_t *x = &d->dsets[r->dset];
+            uint8_t            *p = out_rec(o, SC_DST);
+            PUT_SPAN(p, DST, TYPE, &so, x->type_nbytes);
+            PUT_SPAN(p, DST, SPACE, &so, x->space_nbytes);
+            PUT_SPAN(p, DST, DCPL, &so, x->dcpl_nbytes);
+            PUT_SPAN(p, DST, VALUE, &so, x->value_nbytes);
+            SC_PUT(p, DST, HAVE, x->have);
+            SC_PUT(p, DST, LAYOUT, x->layout);
+            SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
+            SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
         }
-        const tb_ix_dset_t *x = &d->dsets[r->dset];
-        uint8_t            *p = out_rec(o, SC_DST);
-        PUT_SPAN(p, DST, TYPE, &so, x->type_nbytes);
-        PUT_SPAN(p, DST, SPACE, &so, x->space_nbytes);
-        PUT_SPAN(p, DST, DCPL, &so, x->dcpl_nbytes);
-        PUT_SPAN(p, DST, VALUE, &so, x->value_nbytes);
         so += obj_attr_strbytes(d, r);
-        SC_PUT(p, DST, HAVE, x->have);
-        SC_PUT(p, DST, LAYOUT, x->layout);
-        SC_PUT(p, DST, STATUS, (x->have & TB_IX_DS_STATUS) ? x->space_status : 0);
-        SC_PUT(p, DST, STORAGE, (x->have & TB_IX_DS_STORAGE) ? x->storage_size : 0);
     }
 }
 
