@@ -397,6 +397,21 @@ make_sels(sel_t *s)
     hid_t uo     = H5Scopy(un);
     ASSERT_H5(H5Soffset_simple(uo, (hssize_t[]){0, 1, 2}));
     s[n++] = (sel_t){"union/offset", uo, H5Screate_simple(1, (hsize_t[]){(hsize_t)unn}, NULL), (size_t)unn};
+    /* A regular hyperslab and points moved by H5Soffset_simple (their patterns and lists leave
+     * the offset out), and a strided memory selection moved too. */
+    hid_t so = box_space(3, dims, (hsize_t[]){0, 2, 1}, (hsize_t[]){2, 5, 4}, (hsize_t[]){2, 3, 6}, NULL);
+    ASSERT_H5(H5Soffset_simple(so, (hssize_t[]){1, 1, 3}));
+    s[n++]    = (sel_t){"strided/offset", so, H5Screate_simple(1, (hsize_t[]){2 * 3 * 6}, NULL), 2 * 3 * 6};
+    hid_t po  = box_space(3, dims, (hsize_t[]){0, 0, 0}, NULL, (hsize_t[]){1, 1, 1}, NULL);
+    hsize_t opts[4 * 3] = {0, 0, 0, 1, 5, 7, 2, 9, 20, 0, 3, 3};
+    ASSERT_H5(H5Sselect_elements(po, H5S_SELECT_SET, 4, opts));
+    ASSERT_H5(H5Soffset_simple(po, (hssize_t[]){2, 4, 6}));
+    s[n++]    = (sel_t){"points/offset", po, H5Screate_simple(1, (hsize_t[]){4}, NULL), 4};
+    hid_t mso = box_space(1, (hsize_t[]){3 * 2 * 4 * 8}, (hsize_t[]){0}, (hsize_t[]){3}, (hsize_t[]){2 * 4 * 8}, NULL);
+    ASSERT_H5(H5Soffset_simple(mso, (hssize_t[]){1}));
+    s[n++] = (sel_t){"strided/memoffset",
+                     box_space(3, dims, (hsize_t[]){1, 2, 1}, (hsize_t[]){3, 5, 4}, (hsize_t[]){2, 4, 8}, NULL), mso,
+                     3 * 2 * 4 * 8};
     /* A box and points into memory selections that are not one box (every third element). */
     s[n++] = (sel_t){"box/memstrided", box_space(3, dims, (hsize_t[]){1, 3, 5}, NULL, (hsize_t[]){3, 18, 28}, NULL),
                      box_space(1, (hsize_t[]){3 * 3 * 18 * 28}, (hsize_t[]){2}, (hsize_t[]){3}, (hsize_t[]){3 * 18 * 28},

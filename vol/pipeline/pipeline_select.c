@@ -52,13 +52,16 @@ select_strided(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize
 {
     if (H5Sget_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
         return 0;
-    hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], n = 1;
-    if (H5Sget_regular_hyperslab(space, st, sd, ct, bk) < 0)
+    hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], lo[TB_PIPE_RANK],
+        hi[TB_PIPE_RANK], n = 1;
+    /* (The pattern leaves out an offset set with H5Soffset_simple; the bounds include it: the
+     * first selected element is taken from them, and the pattern must end where they do.) */
+    if (H5Sget_regular_hyperslab(space, st, sd, ct, bk) < 0 || H5Sget_select_bounds(space, lo, hi) < 0)
         return 0;
     for (int d = 0; d < rank; d++) {
         if (ct[d] == 0 || bk[d] == 0)
             return 0;
-        start[d] = st[d];
+        start[d] = lo[d];
         if (ct[d] == 1 || sd[d] == bk[d]) { /* a run */
             count[d]  = ct[d] * bk[d];
             stride[d] = 1;
@@ -69,7 +72,7 @@ select_strided(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize
         }
         else
             return 0;
-        if (start[d] + (count[d] - 1) * stride[d] >= dims[d])
+        if (start[d] + (count[d] - 1) * stride[d] != hi[d] || hi[d] >= dims[d])
             return 0;
         n *= count[d];
     }
@@ -301,6 +304,26 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
     if (given && H5Sget_select_elem_pointlist(space, 0, n, given) < 0) {
         free(given);
         given = NULL;
+    }
+    /* The list leaves out an offset set with H5Soffset_simple, the bounds include it: a moved
+     * selection is declined (listed as runs: HDF5's iterators apply the offset). */
+    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], mn[TB_PIPE_RANK];
+    if (given && H5Sget_select_bounds(space, lo, hi) >= 0) {
+        for (int d = 0; d < plan->rank; d++)
+            mn[d] = given[d];
+        for (size_t k = 1; k < n; k++)
+            for (int d = 0; d < plan->rank; d++)
+                if (given[k * (size_t)plan->rank + (size_t)d] < mn[d])
+                    mn[d] = given[k * (size_t)plan->rank + (size_t)d];
+        for (int d = 0; d < plan->rank; d++)
+            if (mn[d] != lo[d]) {
+                free(given);
+                return 0;
+            }
+    }
+    else if (given) {
+        free(given);
+        return 0;
     }
     return points_plan_from(p, given, NULL, mem_all, plan);
 }
