@@ -550,7 +550,7 @@ do_raw(const char *path, const char *only)
 }
 
 /* ---- random: random datasets, writes and reads of random selections (boxes, regular hyperslabs,
- * unions of boxes) with random memory layouts, one hash per read.
+ * unions of boxes, some moved by H5Soffset_simple) with random memory layouts, one hash per read.
  * The same seed gives the same calls stock and under h5turbo; the outputs must match. */
 static uint64_t rstate;
 
@@ -683,6 +683,14 @@ do_random(const char *path, unsigned seed, int ndsets)
                         }
                     }
                     ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
+                }
+                if (rnd(3) == 0) { /* moved by H5Soffset_simple, staying inside the extent */
+                    hsize_t  lo[4], hi[4];
+                    hssize_t off[4];
+                    ASSERT_H5(H5Sget_select_bounds(fs, lo, hi));
+                    for (int k = 0; k < c.rank; k++)
+                        off[k] = (hssize_t)rnd((unsigned)(c.dims[k] - hi[k]));
+                    ASSERT_H5(H5Soffset_simple(fs, off));
                 }
                 hssize_t np = H5Sget_select_npoints(fs);
                 if (rnd(2)) { /* a dense 1-D buffer */
