@@ -471,8 +471,14 @@ ixd_ds_read_spaces(ixd_t *run, hid_t d)
         case 2: /* memory: H5S_ALL, file: all */
             ms = H5S_ALL;
             break;
-        case 3: /* file: every point, as a hyperslab */
+        case 3: /* file: every point, as a hyperslab; sometimes moved out of the extent by an
+                 * offset (native refuses the read; so must a lazy dataset) */
             H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, dims, NULL);
+            if (rank > 0 && ixd_rnd(run, 3) == 0) {
+                hssize_t off[H5S_MAX_RANK] = {0};
+                off[0]                     = 1;
+                H5Soffset_simple(fs, off);
+            }
             ms = H5Scopy(fs);
             break;
         case 4: /* memory: the same shape with its own selection of all, file: the dataset's space */

@@ -464,13 +464,14 @@ done:
 }
 
 /* Whether the selection of space `sid` (H5S_ALL included) covers every element in order, for a
- * dataset of `npoints` elements. */
+ * dataset of `npoints` elements, where it stands (not moved out of its extent by
+ * H5Soffset_simple: native refuses that read). */
 static bool
 whole_selection(hid_t sid, hssize_t npoints)
 {
     if (sid == H5S_ALL)
         return true;
-    return selects_all(sid) && H5Sget_simple_extent_npoints(sid) == npoints;
+    return selects_all(sid) && H5Sget_simple_extent_npoints(sid) == npoints && H5Sselect_valid(sid) > 0;
 }
 
 void
@@ -541,7 +542,7 @@ whole_file_selection(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t fs)
         return true;
     if (lz->space < 0 && (lz->space = tb_ix_space_make(x->space_enc)) < 0)
         return false;
-    return selects_all(fs) && H5Sextent_equal(fs, lz->space) > 0;
+    return selects_all(fs) && H5Sextent_equal(fs, lz->space) > 0 && H5Sselect_valid(fs) > 0;
 }
 
 /* H5Dscatter's source: the whole converted selection at once. */
