@@ -6,13 +6,15 @@
  *   make FILE    a float32 dataset [16][128][64] in chunks of 8 frames (shuffle, deflate, fletcher32)
  *                and a uint16 one of the same shape, all written; a float32 one (shuffle,
  *                fletcher32) with its first chunk damaged
- *                "sparse" (same filters) with only its first chunk written, and "never" the same
- *                with fill time never
+ *                "sparse" (same filters) with only its first chunk written, "never" the same
+ *                with fill time never, and "edge" of 12 frames (its last chunk reaches past the
+ *                extent)
  *   ro FILE      read-only: frame by frame, row by row, into double, two handles, a dataset access
  *                list with the chunk cache off and one with room for one chunk, the damaged chunk
  *                with the checksum off and on, and small reads inside one chunk (the ones the
  *                pipeline serves from its cache as copies, and every near miss of that form:
- *                strided, points, other memory types and shapes, unallocated chunks)
+ *                strided, points, other memory types and shapes, unallocated chunks, a row moved
+ *                past the extent into a chunk's overhang)
  *   rw FILE      read-write: reads around partial H5Dwrites, a whole-chunk H5Dwrite, a direct chunk
  *                write, a shrink and re-extension of the extent, a write through a second handle of
  *                the same dataset and through a second open of the file */
@@ -292,6 +294,14 @@ do_make(const char *path)
     H5Sclose(cms);
     H5Dclose(sp);
     H5Dclose(nv);
+    /* "edge": 12 frames, so its second chunk reaches past the extent by 4 frames. */
+    hsize_t edims[3] = {12, NY, NX};
+    hid_t   espace   = H5Screate_simple(3, edims, NULL);
+    hid_t   e        = H5Dcreate2(file, "edge", H5T_NATIVE_FLOAT, espace, H5P_DEFAULT, dcpl, H5P_DEFAULT);
+    ASSERT(e >= 0);
+    ASSERT_H5(H5Dwrite(e, H5T_NATIVE_FLOAT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+    H5Dclose(e);
+    H5Sclose(espace);
     free(buf);
     free(ub);
     H5Dclose(f);
@@ -326,6 +336,22 @@ do_ro(const char *path)
     small_reads("ro small never", nv, fs, H5T_NATIVE_FLOAT);
     H5Dclose(sp);
     H5Dclose(nv);
+    /* Rows of the last chunk of "edge" (it reaches past the extent), the same row again (from
+     * the cache), then a row moved by H5Soffset_simple past the extent but inside that chunk:
+     * native refuses it. */
+    hid_t e = H5Dopen2(file, "edge", H5P_DEFAULT), es = H5Dget_space(e);
+    ASSERT(e >= 0);
+    hsize_t start[3] = {11, 7, 0}, cnt[3] = {1, 1, NX}, m1[1] = {NX};
+    hssize_t moved[3] = {1, 0, 0}, none[3] = {0, 0, 0};
+    ASSERT_H5(H5Sselect_hyperslab(es, H5S_SELECT_SET, start, NULL, cnt, NULL));
+    for (int k = 0; k < 3; k++) /* (the second brings the chunk into the cache, the third is a copy) */
+        read_small("ro edge row", k, e, es, H5T_NATIVE_FLOAT, 1, m1, H5P_DEFAULT);
+    ASSERT_H5(H5Soffset_simple(es, moved));
+    read_small("ro edge row moved past the extent", 0, e, es, H5T_NATIVE_FLOAT, 1, m1, H5P_DEFAULT);
+    ASSERT_H5(H5Soffset_simple(es, none));
+    read_small("ro edge row", 3, e, es, H5T_NATIVE_FLOAT, 1, m1, H5P_DEFAULT);
+    H5Sclose(es);
+    H5Dclose(e);
     /* A second handle of the same dataset, reads alternating between them. */
     hid_t f2 = H5Dopen2(file, "f32", H5P_DEFAULT);
     for (int fr = 0; fr < NF; fr++)
