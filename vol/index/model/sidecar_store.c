@@ -125,10 +125,16 @@ typedef struct loc {
 
 /* A folder safe to keep our own files in: ours, and nobody else may write it. */
 static int
+stat_is_private_dir(const struct stat *st)
+{
+    return S_ISDIR(st->st_mode) && st->st_uid == geteuid() && !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
+static int
 dir_is_private(int fd)
 {
     struct stat st;
-    return fstat(fd, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() && !(st.st_mode & (S_IWGRP | S_IWOTH));
+    return fstat(fd, &st) == 0 && stat_is_private_dir(&st);
 }
 
 /* The private folder opened last, kept open for the process's next sidecar: a lookup or a
@@ -148,8 +154,7 @@ kept_dir_get(const char *shown)
     pthread_mutex_lock(&kept_dir.mu);
     if (kept_dir.fd >= 0 && strcmp(kept_dir.shown, shown) == 0) {
         struct stat st;
-        if (fstat(kept_dir.fd, &st) == 0 && st.st_nlink > 0 && S_ISDIR(st.st_mode) && st.st_uid == geteuid() &&
-            !(st.st_mode & (S_IWGRP | S_IWOTH)))
+        if (fstat(kept_dir.fd, &st) == 0 && st.st_nlink > 0 && stat_is_private_dir(&st))
             fd = fcntl(kept_dir.fd, F_DUPFD_CLOEXEC, 0);
         if (fd < 0) {
             close(kept_dir.fd);
