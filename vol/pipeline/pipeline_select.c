@@ -296,34 +296,35 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
     return ok;
 }
 
+/* Whether the n points listed (rank coordinates each) are where selection `space` has them: the
+ * list leaves out an offset set with H5Soffset_simple, the bounds include it. */
+static int
+points_unmoved(hid_t space, const hsize_t *pts, size_t n, int rank)
+{
+    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (H5Sget_select_bounds(space, lo, hi) < 0)
+        return 0;
+    for (int d = 0; d < rank; d++) {
+        hsize_t least = pts[d];
+        for (size_t k = 1; k < n; k++)
+            if (pts[k * (size_t)rank + (size_t)d] < least)
+                least = pts[k * (size_t)rank + (size_t)d];
+        if (least != lo[d])
+            return 0;
+    }
+    return 1;
+}
+
+/* A point plan; a moved selection is declined (listed as runs: HDF5's iterators apply the
+ * offset). */
 static int
 points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *plan)
 {
     size_t   n     = plan->npoints;
     hsize_t *given = malloc(n * (size_t)plan->rank * sizeof(hsize_t));
-    if (given && H5Sget_select_elem_pointlist(space, 0, n, given) < 0) {
+    if (given && (H5Sget_select_elem_pointlist(space, 0, n, given) < 0 || !points_unmoved(space, given, n, plan->rank))) {
         free(given);
-        given = NULL;
-    }
-    /* The list leaves out an offset set with H5Soffset_simple, the bounds include it: a moved
-     * selection is declined (listed as runs: HDF5's iterators apply the offset). */
-    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], mn[TB_PIPE_RANK];
-    if (given && H5Sget_select_bounds(space, lo, hi) >= 0) {
-        for (int d = 0; d < plan->rank; d++)
-            mn[d] = given[d];
-        for (size_t k = 1; k < n; k++)
-            for (int d = 0; d < plan->rank; d++)
-                if (given[k * (size_t)plan->rank + (size_t)d] < mn[d])
-                    mn[d] = given[k * (size_t)plan->rank + (size_t)d];
-        for (int d = 0; d < plan->rank; d++)
-            if (mn[d] != lo[d]) {
-                free(given);
-                return 0;
-            }
-    }
-    else if (given) {
-        free(given);
-        return 0;
+        given = NULL; /* (points_plan_from declines) */
     }
     return points_plan_from(p, given, NULL, mem_all, plan);
 }
