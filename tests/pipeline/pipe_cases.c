@@ -604,6 +604,23 @@ random_memspace(int rank, const hsize_t *count, size_t es, size_t *nbytes_out)
     }
 }
 
+/* A random stretch along dimension k of case c: whole chunks (one or two, cut at the extent), or
+ * anything inside the extent. */
+static void
+random_range(const dcase_t *c, int k, int whole, hsize_t *start, hsize_t *count)
+{
+    if (whole) {
+        *start = rnd((unsigned)((c->dims[k] + c->chunk[k] - 1) / c->chunk[k])) * c->chunk[k];
+        *count = c->chunk[k] * (1 + rnd(2));
+        if (*start + *count > c->dims[k])
+            *count = c->dims[k] - *start;
+    }
+    else {
+        *start = rnd((unsigned)c->dims[k]);
+        *count = 1 + rnd((unsigned)(c->dims[k] - *start));
+    }
+}
+
 static int
 do_random(const char *path, unsigned seed, int ndsets)
 {
@@ -628,20 +645,8 @@ do_random(const char *path, unsigned seed, int ndsets)
         hid_t d = create(file, name, &c, type, NULL, -1);
         for (int op = 0; op < 12; op++) {
             hsize_t start[4], count[4];
-            for (int k = 0; k < c.rank; k++) {
-                /* Often whole chunks (so the pipeline takes the call), sometimes anything. */
-                if (rnd(2)) {
-                    hsize_t c0 = rnd((unsigned)((c.dims[k] + c.chunk[k] - 1) / c.chunk[k]));
-                    start[k]   = c0 * c.chunk[k];
-                    count[k]   = c.chunk[k] * (1 + rnd(2));
-                    if (start[k] + count[k] > c.dims[k])
-                        count[k] = c.dims[k] - start[k];
-                }
-                else {
-                    start[k] = rnd((unsigned)c.dims[k]);
-                    count[k] = 1 + rnd((unsigned)(c.dims[k] - start[k]));
-                }
-            }
+            for (int k = 0; k < c.rank; k++) /* often whole chunks (so the pipeline takes the call) */
+                random_range(&c, k, (int)rnd(2), &start[k], &count[k]);
             size_t   nbytes;
             hid_t    fs   = H5Dget_space(d);
             unsigned kind = rnd(4); /* 0, 1: the box; 2: a regular hyperslab; 3: a union of boxes */
@@ -670,18 +675,8 @@ do_random(const char *path, unsigned seed, int ndsets)
                     ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
                     hsize_t s2[4], c2[4];
                     int     whole = (int)rnd(2);
-                    for (int k = 0; k < c.rank; k++) {
-                        if (whole) {
-                            s2[k] = rnd((unsigned)((c.dims[k] + c.chunk[k] - 1) / c.chunk[k])) * c.chunk[k];
-                            c2[k] = c.chunk[k] * (1 + rnd(2));
-                            if (s2[k] + c2[k] > c.dims[k])
-                                c2[k] = c.dims[k] - s2[k];
-                        }
-                        else {
-                            s2[k] = rnd((unsigned)c.dims[k]);
-                            c2[k] = 1 + rnd((unsigned)(c.dims[k] - s2[k]));
-                        }
-                    }
+                    for (int k = 0; k < c.rank; k++)
+                        random_range(&c, k, whole, &s2[k], &c2[k]);
                     ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_OR, s2, NULL, c2, NULL));
                 }
                 if (rnd(3) == 0) { /* moved by H5Soffset_simple, staying inside the extent */
