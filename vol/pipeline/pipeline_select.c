@@ -208,11 +208,11 @@ points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *pl
     return 1;
 }
 
-/* given: the points (npoints x rank, kept in the plan or freed here); moff: the byte offset in
- * the user's buffer of the k-th element of the memory selection (likewise), NULL for a dense run
- * from mbase or, with mem_all, a buffer shaped like the dataset. */
+/* given: the points (npoints x rank, kept in the plan or freed here; NULL: declined), the k-th
+ * going to the user's buffer at mbase + k * es or, with mem_all, into a buffer shaped like the
+ * dataset. */
 static int
-points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_all, tb_pipe_plan_t *plan)
+points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, int mem_all, tb_pipe_plan_t *plan)
 {
     int    rank = plan->rank;
     size_t n = plan->npoints, r = (size_t)rank;
@@ -221,11 +221,9 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
     if (g != 0) {
         if (g < 0) {
             free(given);
-            free(moff);
             return 0;
         }
-        plan->pts         = given; /* in order: each point's place follows from k (pt_user_off) */
-        plan->pt_user_off = moff;
+        plan->pts = given; /* in order: each point's place follows from k (pt_user_off stays NULL) */
         return 1;
     }
     free(plan->pt_first);
@@ -276,8 +274,6 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
                     lin = lin * (size_t)plan->dims[d] + (size_t)x[d];
                 plan->pt_user_off[i] = lin * plan->es;
             }
-            else if (moff)
-                plan->pt_user_off[i] = moff[keys[i].k];
             else
                 plan->pt_user_off[i] = plan->mbase + keys[i].k * plan->es;
             if (i == 0 || keys[i].chunk != keys[i - 1].chunk) {
@@ -291,7 +287,6 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, size_t *moff, int mem_
         plan->nchunks           = nchunks;
     }
     free(given);
-    free(moff);
     free(keys);
     return ok;
 }
@@ -326,7 +321,7 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
         free(given);
         given = NULL; /* (points_plan_from declines) */
     }
-    return points_plan_from(p, given, NULL, mem_all, plan);
+    return points_plan_from(p, given, mem_all, plan);
 }
 
 /* ---- any other selection pair, on reads: as runs. Both selections are walked in the order HDF5
