@@ -93,7 +93,7 @@ tb_threads_from_env(void)
 
 /* The table of options: key, environment variable, and what it sets. */
 typedef enum {
-    OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_DIR,
+    OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_SPILL, OPT_INDEX_DIR,
     OPT_INDEX_CACHE_MAX, OPT_PIPELINE_MIN, OPT_DEBUG, OPT_STATS
 } opt_id;
 static const struct {
@@ -107,6 +107,7 @@ static const struct {
     {"write_behind", "H5TURBO_WRITE_BEHIND", OPT_WRITE_BEHIND},
     {"inflight", "H5TURBO_INFLIGHT", OPT_INFLIGHT},
     {"index_data", "H5TURBO_INDEX_DATA", OPT_INDEX_DATA},
+    {"index_spill", "H5TURBO_INDEX_SPILL", OPT_INDEX_SPILL},
     {"index_dir", "H5TURBO_INDEX_DIR", OPT_INDEX_DIR},
     {"index_cache_max", "H5TURBO_INDEX_CACHE_MAX", OPT_INDEX_CACHE_MAX},
     {"pipeline_min", "H5TURBO_PIPELINE_MIN_NBYTES", OPT_PIPELINE_MIN},
@@ -147,6 +148,11 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
         case OPT_INDEX_DATA:
             if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_data_nbytes = sz;
+            return TB_OK;
+        case OPT_INDEX_SPILL:
+            if (len == 3 && strncasecmp(val, "off", 3) == 0) sz = SIZE_MAX;
+            else if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
+            cfg->index_spill_nbytes = sz;
             return TB_OK;
         case OPT_INDEX_DIR:
             /* "cache" (the default), "beside", or an absolute folder. */
@@ -196,6 +202,7 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
     cfg->index_data_nbytes = (size_t)256 << 20;
+    cfg->index_spill_nbytes = (size_t)4 << 20;
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;
@@ -243,7 +250,7 @@ tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, const char *val
     if (errmsg_nbytes)
         snprintf(errmsg, errmsg_nbytes,
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
-                 "write_behind, inflight, index_data, index_dir, index_cache_max, pipeline_min, debug, stats)",
+                 "write_behind, inflight, index_data, index_spill, index_dir, index_cache_max, pipeline_min, debug, stats)",
                  (int)key_len, key);
     return TB_ERR_ARG;
 }
@@ -267,6 +274,10 @@ tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
     if (cfg->write_behind != def.write_behind) TB_APPEND("%swrite_behind=%d", len ? ";" : "", cfg->write_behind);
     if (cfg->inflight_nbytes != def.inflight_nbytes) TB_APPEND("%sinflight=%zu", len ? ";" : "", cfg->inflight_nbytes);
     if (cfg->index_data_nbytes != def.index_data_nbytes) TB_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
+    if (cfg->index_spill_nbytes != def.index_spill_nbytes) {
+        if (cfg->index_spill_nbytes == SIZE_MAX) TB_APPEND("%sindex_spill=off", len ? ";" : "");
+        else TB_APPEND("%sindex_spill=%zu", len ? ";" : "", cfg->index_spill_nbytes);
+    }
     if (cfg->index_where != def.index_where || strcmp(cfg->index_dir, def.index_dir) != 0)
         TB_APPEND("%sindex_dir=%s", len ? ";" : "",
                    cfg->index_where == TB_INDEX_IN_CACHE ? "cache"

@@ -27,6 +27,7 @@ typedef struct tb_config {
     int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
     size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
     size_t           index_data_nbytes;  /* budget of the index's small-dataset cache; 0 = off */
+    size_t           index_spill_nbytes; /* an index this large moves to a mapped file; SIZE_MAX = never */
     tb_index_where_t index_where;       /* where sidecars go */
     char             index_dir[TB_INDEX_DIR_NBYTES]; /* TB_INDEX_IN_DIR: the folder (absolute) */
     size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */

@@ -5,11 +5,15 @@
 # loaded by the second, which starts with lazy datasets; then read-write with modifications and
 # dataset writes interleaved); every transcript must be identical. A difference is reported by the
 # scenario and query it is in (index_diff compare), with the seed and run that show it.
+# TB_INDEX_DIFF_SPILL=1: every index keeps its tables and records in its spill file from the first
+# byte (H5TURBO_INDEX_SPILL=0), and the test checks that it did.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 seeds=${1:-8}
+spill=${TB_INDEX_DIFF_SPILL:-0}
+[ "$spill" = 1 ] && export H5TURBO_INDEX_SPILL=0
 nq=${TB_INDEX_DIFF_QUERIES:-400}
 n=0
 for seed in $(seq 1 "$seeds"); do
@@ -41,6 +45,12 @@ for seed in $(seq 1 "$seeds"); do
     || fail "seed $seed, read-write: $(cat "$d/why.txt")"
   n=$((n+1))
 done
+if [ "$spill" = 1 ]; then
+  H5TURBO_INDEX=memory H5TURBO_DEBUG=1 turbo "$TB_INDEX_DIFF" query "$tmp/s1/tree.h5" "$tmp/s1/paths.txt" 1 "$nq" \
+    > /dev/null 2> "$tmp/debug.txt" || fail "turbo query 1 (debug)"
+  grep -q "index spills to an unnamed file" "$tmp/debug.txt" || fail "the index did not use its spill file"
+fi
 steps=$(cat "$tmp"/s*/stock*.txt | grep -a '^## ' | cut -d'|' -f1 | sed 's/^## //; s/ $//' | sort | uniq -c |
   awk '{n=$1; $1=""; printf "%s%s %d", sep, substr($0, 2), n; sep=", "}')
+[ "$spill" = 1 ] && echo "(every index kept its tables in its spill file)"
 echo "ok: $n transcripts of $nq queries identical under stock HDF5 and h5turbo ($seeds random trees; steps: $steps)"

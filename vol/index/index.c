@@ -403,6 +403,8 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         d->persist     = persist;
         d->file.path   = realpath(name, NULL);
         policy_from_config(&d->policy, &ctx->cfg);
+        if (ctx->cfg.index_spill_nbytes != SIZE_MAX)
+            d->spill = tb_ix_spill_new(ctx->cfg.index_spill_nbytes, tb_sc_spill_open, &d->policy);
         if (persist && !d->file.path)
             d->persist = 0;
         if (d->persist && too_recent(&id)) {
@@ -469,7 +471,7 @@ maybe_publish(tb_ix_data_t *d)
 static void
 tb_ix_memory(const tb_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
 {
-    size_t n = (size_t)d->objcap * sizeof(tb_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * 4 : 0) +
+    size_t n = (size_t)d->objcap * sizeof(tb_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * sizeof(*d->oht) : 0) +
                (size_t)d->groupcap * sizeof(tb_ix_group_t) + (size_t)d->attrcap * sizeof(tb_ix_attr_t) +
                d->sc_nbytes;
     for (uint32_t k = 0; k < d->ndset; k++) /* counted in dset_nbytes, with their records */
@@ -536,8 +538,15 @@ tb_index_ctx_release(tb_ctx_t *ctx)
                     tb_ix_stats.types_lazy, tb_ix_stats.types_materialised, d->nobj,
                     d->nattr, d->ndset, (unsigned long long)d->dset_nbytes, nlinks, nbytes,
                     nlinks ? (double)nbytes / (double)nlinks : 0.0);
+            uint64_t in_file, allocated;
+            tb_ix_spill_sizes(d->spill, &in_file, &allocated);
+            if (in_file)
+                fprintf(stderr, "h5turbo index: %s: spill file %llu bytes mapped (the index allocated %llu "
+                        "bytes in all)\n", d->file.path ? d->file.path : "?", (unsigned long long)in_file,
+                        (unsigned long long)allocated);
         }
         tb_ix_data_clear(d);
+        tb_ix_spill_free(d->spill);
         free((char *)d->file.path);
         free((char *)d->policy.dir);
         free(d);
@@ -880,24 +889,16 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
             l->val = (const void *)(uintptr_t)off;
         }
         void *groups;
-        ret = tb_ix_reserve(d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups);
+        ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups);
         if (ret != TB_OK)
             goto done;
         d->groups = groups;
         tb_ix_group_t *g = &d->groups[d->ngroup];
         memset(g, 0, sizeof(*g));
-        /* Trimmed to size (names are still offsets): most groups hold a handful of links, and a
-         * large file has many groups. */
-        if (c.n < c.cap) {
-            void *t = realloc(c.links, (size_t)(c.n ? c.n : 1) * sizeof(*c.links));
-            if (t)
-                c.links = t;
-        }
-        if (c.blen < c.bcap) {
-            char *t = realloc(c.blob, c.blen ? c.blen : 1);
-            if (t)
-                c.blob = t;
-        }
+        /* Trimmed to size, or moved to the spill (names are still offsets): most groups hold a
+         * handful of links, and a large file has many groups. */
+        c.links = tb_ix_spill_adopt(d->spill, c.links, (size_t)c.n * sizeof(*c.links));
+        c.blob  = tb_ix_spill_adopt(d->spill, c.blob, c.blen);
         for (uint32_t k = 0; k < c.n; k++) {
             c.links[k].name = c.blob + (uintptr_t)c.links[k].name;
             if (c.links[k].type != H5L_TYPE_HARD)
@@ -914,7 +915,7 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
         c.links         = NULL;
         c.blob          = NULL;
         if ((ret = tb_ix_group_finish(g)) != TB_OK) {
-            tb_ix_group_free(g);
+            tb_ix_group_free(d->spill, g);
             goto done;
         }
         gi                  = d->ngroup++;

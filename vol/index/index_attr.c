@@ -204,7 +204,7 @@ run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
     if (need >= TB_IX_NONE)
         return TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
     void       *attrs;
-    tb_status_t st = tb_ix_reserve(d->attrs, &d->attrcap, need, sizeof(*d->attrs), 64, &attrs);
+    tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_ATTRS, d->attrs, &d->attrcap, need, sizeof(*d->attrs), 64, &attrs);
     if (st != TB_OK)
         return st;
     d->attrs = attrs;
@@ -230,7 +230,7 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
     if (d->nattr + (uint64_t)n >= TB_IX_NONE)
         return TB_ERR_UNSUPPORTED; /* (more attributes than the table can number) */
     void       *attrs;
-    tb_status_t st = tb_ix_reserve(d->attrs, &d->attrcap, (uint64_t)d->nattr + n, sizeof(*d->attrs), 64, &attrs);
+    tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_ATTRS, d->attrs, &d->attrcap, (uint64_t)d->nattr + n, sizeof(*d->attrs), 64, &attrs);
     if (st != TB_OK)
         return st;
     d->attrs        = attrs;

@@ -24,7 +24,7 @@ tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_
     if (tb_ix_data_nbytes + sizeof(tb_ix_dset_t) > budget)
         return TB_ERR_UNSUPPORTED;
     void       *dsets;
-    tb_status_t st = tb_ix_reserve(d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets);
+    tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_DSETS, d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets);
     if (st != TB_OK)
         return st;
     d->dsets        = dsets;
@@ -41,10 +41,9 @@ tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_
 static tb_status_t
 keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = tb_ix_spill_keep(d->spill, src, n);
     if (!p)
         return TB_ERR_NOMEM;
-    memcpy(p, src, n);
     switch (part) {
         case TB_IX_DS_TYPE: x->type_enc = p, x->type_nbytes = (uint32_t)n; break;
         case TB_IX_DS_SPACE: x->space_enc = p, x->space_nbytes = (uint32_t)n; break;

@@ -1307,7 +1307,7 @@ tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_
     uint32_t k = d->objs[t].ninfo;
     if (k == TB_IX_NONE) {
         void *arr;
-        if (tb_ix_reserve(d->ninfos, &d->ninfocap, (uint64_t)d->nninfo + 1, sizeof(*d->ninfos), 64, &arr) != TB_OK)
+        if (tb_ix_spill_reserve(d->spill, TB_IX_LANE_NINFOS, d->ninfos, &d->ninfocap, (uint64_t)d->nninfo + 1, sizeof(*d->ninfos), 64, &arr) != TB_OK)
             return; /* (out of memory: not kept) */
         d->ninfos = arr;
         k         = d->nninfo++;

@@ -8,6 +8,7 @@
 #define TB_INDEX_MODEL_H
 
 #include "tb_common.h"
+#include "index_spill.h"
 #include "tb_sidecar.h"
 
 #include <stdbool.h>
@@ -181,6 +182,11 @@ typedef struct tb_ix_group {
     void          *blob;
 } tb_ix_group_t;
 
+/* A slot of the object records' token lookup: the record + 1 (0: empty), and its token's hash. */
+typedef struct tb_ix_oslot {
+    uint32_t v, h;
+} tb_ix_oslot_t;
+
 /* All that is known about one file, shared by every open of it in this process. */
 typedef struct tb_ix_data {
     struct tb_ix_data *next; /* registry list */
@@ -200,7 +206,7 @@ typedef struct tb_ix_data {
 
     tb_ix_obj_t  *objs;
     uint32_t       nobj, objcap;
-    uint32_t      *oht; /* token lookup: object index + 1 */
+    tb_ix_oslot_t *oht; /* token lookup (open addressing) */
     uint32_t       oht_mask;
     tb_ix_group_t *groups;
     uint32_t        ngroup, groupcap;
@@ -210,6 +216,7 @@ typedef struct tb_ix_data {
     uint32_t        ndset, dsetcap;
     tb_ix_ninfo_t *ninfos; /* native infos (tb_ix_obj_t.ninfo) */
     uint32_t        nninfo, ninfocap;
+    tb_ix_spill_t *spill; /* where the tables and parts above are kept (NULL: malloc'd) */
     uint64_t        dset_nbytes; /* held for the dataset table (records, encodings, contents): counted in
                                   * the process budget */
 
@@ -312,10 +319,10 @@ tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
 /* The link of g named name[0..len), or TB_IX_NONE when g has none of that name. */
 uint32_t    tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len);
 tb_status_t tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
-void        tb_ix_group_free(tb_ix_group_t *g);
+void        tb_ix_group_free(tb_ix_spill_t *s, tb_ix_group_t *g);
 void        tb_ix_data_clear(tb_ix_data_t *d);
 /* Frees the parts of dataset record x that the index allocated (its owned bits). */
-void        tb_ix_dset_parts_free(tb_ix_dset_t *x);
+void        tb_ix_dset_parts_free(tb_ix_spill_t *s, tb_ix_dset_t *x);
 /* Rebuilds the token hash of the object records: TB_OK, TB_ERR_NOMEM, or TB_ERR_CORRUPT when two
  * records hold one token. */
 tb_status_t tb_ix_rehash_objs(tb_ix_data_t *d);

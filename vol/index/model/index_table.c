@@ -36,11 +36,12 @@ tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token)
 {
     if (!d->oht)
         return TB_IX_NONE;
-    for (uint32_t i = hash_token(token) & d->oht_mask;; i = (i + 1) & d->oht_mask) {
-        uint32_t v = d->oht[i];
+    uint32_t h = hash_token(token);
+    for (uint32_t i = h & d->oht_mask;; i = (i + 1) & d->oht_mask) {
+        uint32_t v = d->oht[i].v;
         if (!v)
             return TB_IX_NONE;
-        if (memcmp(d->objs[v - 1].token, token, TB_IX_TOKEN_NBYTES) == 0)
+        if (d->oht[i].h == h && memcmp(d->objs[v - 1].token, token, TB_IX_TOKEN_NBYTES) == 0)
             return v - 1;
     }
 }
@@ -49,19 +50,21 @@ tb_status_t
 tb_ix_rehash_objs(tb_ix_data_t *d)
 {
     uint32_t cap = 16;
-    while (cap < (uint64_t)d->nobj * 2 + 2)
+    while ((uint64_t)cap * 3 <= (uint64_t)d->nobj * 4 + 4)
         cap *= 2;
-    uint32_t *ht = calloc(cap, sizeof(*ht));
+    /* (Rebuilt from the records. Never in a spill: its probes land anywhere in it, and a probe
+     * that read the records would bring pages of them all back; the slots keep the hashes.) */
+    tb_ix_oslot_t *ht = calloc(cap, sizeof(*ht));
     if (!ht)
         return TB_ERR_NOMEM;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        uint32_t i = hash_token(d->objs[k].token) & (cap - 1);
-        for (; ht[i]; i = (i + 1) & (cap - 1))
-            if (memcmp(d->objs[ht[i] - 1].token, d->objs[k].token, TB_IX_TOKEN_NBYTES) == 0) {
+        uint32_t h = hash_token(d->objs[k].token), i = h & (cap - 1);
+        for (; ht[i].v; i = (i + 1) & (cap - 1))
+            if (ht[i].h == h && memcmp(d->objs[ht[i].v - 1].token, d->objs[k].token, TB_IX_TOKEN_NBYTES) == 0) {
                 free(ht);
                 return TB_ERR_CORRUPT; /* (two records of one object: look-ups would be ambiguous) */
             }
-        ht[i] = k + 1;
+        ht[i] = (tb_ix_oslot_t){k + 1, h};
     }
     free(d->oht);
     d->oht      = ht;
@@ -72,29 +75,14 @@ tb_ix_rehash_objs(tb_ix_data_t *d)
 tb_status_t
 tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint32_t first_cap, void **arr_out)
 {
-    *arr_out = arr;
-    if (need <= *cap)
-        return TB_OK;
-    /* Doubling while small; large tables grow by a quarter, so that what a 400,000-object file
-     * leaves unused stays small (a copy per growth is still amortised constant per element). */
-    uint64_t c = *cap ? *cap : first_cap;
-    while (c < need)
-        c = c < 65536 ? c * 2 : c + c / 4;
-    if (c > UINT32_MAX || c > SIZE_MAX / elem_nbytes)
-        return TB_ERR_NOMEM; /* (an array that large cannot be allocated) */
-    void *n = realloc(arr, (size_t)c * elem_nbytes);
-    if (!n)
-        return TB_ERR_NOMEM;
-    *arr_out = n;
-    *cap     = (uint32_t)c;
-    return TB_OK;
+    return tb_ix_spill_reserve(NULL, 0, arr, cap, need, elem_nbytes, first_cap, arr_out);
 }
 
 tb_status_t
 tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
 {
     void       *objs;
-    tb_status_t st = tb_ix_reserve(d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs);
+    tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_OBJS, d->objs, &d->objcap, (uint64_t)d->nobj + 1, sizeof(*d->objs), 64, &objs);
     if (st != TB_OK)
         return st;
     d->objs = objs;
@@ -104,8 +92,8 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
     d->objs[k].group = TB_IX_NONE;
     d->objs[k].dset  = TB_IX_NONE;
     d->objs[k].ninfo = TB_IX_NONE;
-    /* Keep the table at most half full. */
-    if (!d->oht || (uint64_t)d->nobj * 2 > d->oht_mask) {
+    /* Keep the table at most three quarters full. */
+    if (!d->oht || (uint64_t)d->nobj * 4 > ((uint64_t)d->oht_mask + 1) * 3) {
         if ((st = tb_ix_rehash_objs(d)) != TB_OK) {
             d->nobj--;
             return st;
@@ -113,10 +101,10 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
         *k_out = k;
         return TB_OK;
     }
-    uint32_t i = hash_token(token) & d->oht_mask;
-    while (d->oht[i])
+    uint32_t h = hash_token(token), i = h & d->oht_mask;
+    while (d->oht[i].v)
         i = (i + 1) & d->oht_mask;
-    d->oht[i] = k + 1;
+    d->oht[i] = (tb_ix_oslot_t){k + 1, h};
     *k_out    = k;
     return TB_OK;
 }
@@ -164,48 +152,54 @@ tb_ix_group_finish(tb_ix_group_t *g)
 }
 
 void
-tb_ix_group_free(tb_ix_group_t *g)
+tb_ix_group_free(tb_ix_spill_t *s, tb_ix_group_t *g)
 {
     free(g->ht);
     free(g->by_name);
     free(g->by_corder);
     if (g->owned) {
-        free(g->links);
-        free(g->blob);
+        tb_ix_spill_part_free(s, g->links);
+        tb_ix_spill_part_free(s, g->blob);
     }
 }
 
 void
-tb_ix_dset_parts_free(tb_ix_dset_t *x)
+tb_ix_dset_parts_free(tb_ix_spill_t *s, tb_ix_dset_t *x)
 {
     if (x->owned & TB_IX_DS_TYPE)
-        free((void *)x->type_enc);
+        tb_ix_spill_part_free(s, (void *)x->type_enc);
     if (x->owned & TB_IX_DS_SPACE)
-        free((void *)x->space_enc);
+        tb_ix_spill_part_free(s, (void *)x->space_enc);
     if (x->owned & TB_IX_DS_DCPL)
-        free((void *)x->dcpl_enc);
+        tb_ix_spill_part_free(s, (void *)x->dcpl_enc);
     if (x->owned & TB_IX_DS_VALUE)
-        free((void *)x->value);
+        tb_ix_spill_part_free(s, (void *)x->value);
     x->owned = 0;
 }
 
 void
 tb_ix_data_clear(tb_ix_data_t *d)
 {
-    for (uint32_t k = 0; k < d->ngroup; k++)
-        tb_ix_group_free(&d->groups[k]);
+    tb_ix_spill_t *s = d->spill;
+    for (uint32_t k = 0; k < d->ngroup; k++) {
+        tb_ix_spill_walked(s, sizeof(d->groups[k]));
+        tb_ix_group_free(s, &d->groups[k]);
+    }
     for (uint32_t k = 0; k < d->nattr; k++)
         if (d->attrs[k].owned)
             free((void *)d->attrs[k].name);
-    free(d->attrs);
-    for (uint32_t k = 0; k < d->ndset; k++)
-        tb_ix_dset_parts_free(&d->dsets[k]);
-    free(d->dsets);
-    free(d->ninfos);
+    tb_ix_spill_table_free(s, TB_IX_LANE_ATTRS, d->attrs);
+    for (uint32_t k = 0; k < d->ndset; k++) {
+        tb_ix_spill_walked(s, sizeof(d->dsets[k]));
+        tb_ix_dset_parts_free(s, &d->dsets[k]);
+    }
+    tb_ix_spill_table_free(s, TB_IX_LANE_DSETS, d->dsets);
+    tb_ix_spill_table_free(s, TB_IX_LANE_NINFOS, d->ninfos);
     tb_ix_data_nbytes -= d->dset_nbytes;
-    free(d->groups);
-    free(d->objs);
+    tb_ix_spill_table_free(s, TB_IX_LANE_GROUPS, d->groups);
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, d->objs);
     free(d->oht);
+    tb_ix_spill_reset(s);
     free(d->sc_links);
     free(d->sc_buf);
     d->groups   = NULL;

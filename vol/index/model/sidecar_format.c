@@ -590,19 +590,38 @@ obj_kept(const tb_ix_obj_t *r)
            r->dcache || r->ninfo != TB_IX_NONE;
 }
 
+/* Each of the encoder's walks over the object records: what it has walked of a spill is let go
+ * every few MiB (index_spill.h), counted every 8,192 records as 256 bytes a record (its object
+ * record, and what the walk reads beside it: dataset, group and link records, parts). */
+static inline void
+sc_walked(const tb_ix_data_t *d, uint32_t k)
+{
+    if (d->spill && (k & 8191) == 8191)
+        tb_ix_spill_walked(d->spill, (size_t)8192 * 256);
+}
+
+/* The same for a walk over the groups' links: group g and its links. */
+static inline void
+sc_walked_links(const tb_ix_data_t *d, uint32_t g)
+{
+    if (d->spill)
+        tb_ix_spill_walked(d->spill, sizeof(tb_ix_group_t) + (size_t)d->groups[g].nlinks * sizeof(tb_ix_link_t));
+}
+
 void
 tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->ngroup = d->ngroup;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         out->nobj += (uint32_t)obj_kept(&d->objs[k]);
         out->nattr += attrs_listed(&d->objs[k]) ? d->objs[k].nattr : 0;
         out->ndset += (uint32_t)dset_kept(&d->objs[k], d);
         out->nninfo += (uint32_t)(d->objs[k].ninfo != TB_IX_NONE);
     }
     for (uint32_t g = 0; g < d->ngroup; g++)
-        out->nlink += d->groups[g].nlinks;
+        out->nlink += d->groups[g].nlinks; /* (the group records only) */
 }
 
 int
@@ -803,6 +822,7 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
     memset(pl, 0, sizeof(*pl));
     pl->remap = remap;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         const tb_ix_obj_t *r = &d->objs[k];
         remap[k]             = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
         if (remap[k] == TB_IX_NONE)
@@ -814,6 +834,7 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
     }
     pl->link_so = pl->strbytes;
     for (uint32_t g = 0; g < d->ngroup; g++) {
+        sc_walked_links(d, g);
         pl->nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
             pl->strbytes += link_strbytes(&d->groups[g].links[k]);
@@ -833,6 +854,7 @@ put_objs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t ai = 0, di = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         if (pl->remap[k] == TB_IX_NONE)
             continue;
         const tb_ix_obj_t *r  = &d->objs[k];
@@ -887,7 +909,8 @@ static void
 put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = pl->link_so;
-    for (uint32_t g = 0; g < d->ngroup; g++)
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        sc_walked_links(d, g);
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
             uint8_t             *p = out_rec(o, SC_LNK);
@@ -905,6 +928,7 @@ put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
             }
             so += link_strbytes(l);
         }
+    }
 }
 
 static void
@@ -912,6 +936,7 @@ put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
@@ -943,6 +968,7 @@ put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = 0;
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
@@ -965,9 +991,11 @@ put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_ninfos(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
-    for (uint32_t k = 0; k < d->nobj; k++)
+    for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         if (pl->remap[k] != TB_IX_NONE && d->objs[k].ninfo != TB_IX_NONE)
             put_ninfo(out_rec(o, SC_NIN), pl->remap[k], &d->ninfos[d->objs[k].ninfo]);
+    }
 }
 
 /* The strings section: the bytes the records above point into, in the order plan() counted them. */
@@ -975,6 +1003,7 @@ static void
 put_strings(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     for (uint32_t k = 0; k < d->nobj; k++) {
+        sc_walked(d, k);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
@@ -997,13 +1026,15 @@ put_strings(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
             out_put(o, a->value, a->value_nbytes);
         }
     }
-    for (uint32_t g = 0; g < d->ngroup; g++)
+    for (uint32_t g = 0; g < d->ngroup; g++) {
+        sc_walked_links(d, g);
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
             out_put(o, l->name, (size_t)l->name_len + 1);
             if (l->type != SC_LINK_HARD)
                 out_put(o, l->val, l->val_size);
         }
+    }
 }
 
 tb_status_t

@@ -247,6 +247,36 @@ open_cache(const tb_sc_policy_t *p, int create, char *shown, size_t n)
     return fd < 0 ? -1 : fd;
 }
 
+int
+tb_sc_spill_open(void *policy)
+{
+    const tb_sc_policy_t *p = policy;
+    char                  shown[PATH_MAX];
+    int                   dirfd = open_cache(p, 1, shown, sizeof(shown));
+    if (dirfd < 0)
+        return -1;
+    int fd = openat(dirfd, ".", O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0) {
+        /* (No unnamed files there: a named one, gone from the folder at once.) */
+        char name[64];
+        for (int attempt = 0; attempt < 4 && fd < 0; attempt++) {
+            uint64_t rnd = 0;
+            if (getrandom(&rnd, sizeof(rnd), GRND_NONBLOCK) != (ssize_t)sizeof(rnd))
+                rnd = (uint64_t)(uintptr_t)&rnd ^ (uint64_t)attempt * 0x9E3779B97F4A7C15ull;
+            snprintf(name, sizeof(name), "spill.%ld.%016llx", (long)getpid(), (unsigned long long)rnd);
+            fd = openat(dirfd, name, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC | O_NOCTTY, 0600);
+        }
+        if (fd >= 0 && unlinkat(dirfd, name, 0) != 0) {
+            close(fd);
+            fd = -1;
+        }
+    }
+    debug_say(p, fd >= 0 ? "index spills to an unnamed file in" : "index cannot spill to", shown,
+              fd >= 0 ? 0 : errno);
+    close(dirfd);
+    return fd;
+}
+
 /* Fills l for f's sidecar at place `kind`; -1 when that place cannot be used. */
 static int
 loc_open(const tb_sc_policy_t *p, tb_sc_where_t kind, const tb_sc_file_t *f, int create, loc_t *l)
@@ -528,12 +558,20 @@ sweep_one(int dirfd, const char *ent, void *ctx)
     }
 }
 
-/* The sidecar encoder's sink for a file: every byte written, EINTR retried. */
+/* The sidecar encoder's sink for a file: every byte written, EINTR retried; what the encoder
+ * walked of a spill is let go as it goes. */
+typedef struct {
+    int            fd;
+    tb_ix_spill_t *spill;
+} sink_t;
+
 static int
 to_fd(void *ctx, const void *bytes, size_t n)
 {
-    int    fd   = *(const int *)ctx;
-    size_t done = 0;
+    const sink_t *k    = ctx;
+    int           fd   = k->fd;
+    size_t        done = 0;
+    tb_ix_spill_walked(k->spill, n);
     while (done < n) {
         ssize_t w = write(fd, (const char *)bytes + done, n - done);
         if (w < 0 && errno == EINTR)
@@ -582,7 +620,7 @@ write_temp(const loc_t *l, int lock_fd, const tb_sc_file_t *f, const tb_ix_data_
             mode &= (mode_t)~S_IRGRP; /* not a member of the file's group: no group access */
     }
     size_t      n  = 0;
-    tb_status_t st = fchmod(fd, mode) == 0 ? tb_sidecar_encode_to(d, &f->id, f->path, max_nbytes, to_fd, &fd, &n)
+    tb_status_t st = fchmod(fd, mode) == 0 ? tb_sidecar_encode_to(d, &f->id, f->path, max_nbytes, to_fd, &(sink_t){fd, d->spill}, &n)
                                            : TB_ERR_IO;
     if (st == TB_ERR_UNSUPPORTED) {
         close(fd);

@@ -106,6 +106,10 @@ tb_sc_outcome_t tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void 
  * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
  * temp file, permissions from f's read bits, rename (no fsync: the checksum rejects a torn one).
  * Sweeps dead writers' temp files and keeps the cache within its bound. */
+/* A private, unnamed, empty file in the reader's cache folder (the policy's debug says where),
+ * for an index's spill (index_spill.h; policy: a tb_sc_policy_t): its descriptor, or -1 when
+ * there is no cache folder to use. */
+int tb_sc_spill_open(void *policy);
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */

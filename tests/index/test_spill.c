@@ -1,0 +1,241 @@
+/* test_spill.c — the index's spill (index_spill.h): tables and parts keep their content through
+ * growth, moves into the file and releases; without a file everything is malloc'd; a forked child
+ * and its parent never see each other's changes; an index whose tables are in the file encodes to
+ * the same sidecar bytes as one in memory. The file is made by the sidecar store's own opener. */
+#include "tb_test.h"
+#include "sidecar_sample.h"
+#include "sidecar_format.h"
+
+#include <stdint.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static tb_sc_policy_t policy = {.where = TB_SC_CACHE};
+
+static int
+no_file(void *arg)
+{
+    (void)arg;
+    return -1;
+}
+
+static uint64_t
+pattern(uint64_t i, uint64_t salt)
+{
+    return (i + 1) * 0x9E3779B97F4A7C15ull ^ salt;
+}
+
+/* A table of n u64 grown one element at a time, as the index grows its tables. */
+static uint64_t *
+fill_table(tb_ix_spill_t *s, int lane, uint32_t n, uint64_t salt, uint32_t *cap)
+{
+    uint64_t *t = NULL;
+    *cap        = 0;
+    for (uint32_t i = 0; i < n; i++) {
+        void *arr;
+        ASSERT(tb_ix_spill_reserve(s, lane, t, cap, (uint64_t)i + 1, sizeof(*t), 64, &arr) == TB_OK);
+        t    = arr;
+        t[i] = pattern(i, salt);
+    }
+    return t;
+}
+
+static void
+check_table(const uint64_t *t, uint32_t n, uint64_t salt)
+{
+    for (uint32_t i = 0; i < n; i++)
+        ASSERT_MSG(t[i] == pattern(i, salt), "element %u of %u", i, n);
+}
+
+/* Two tables and many parts in the file: content survives growth (in place), releases and the
+ * move of a malloc'd table into the file; parts keep their addresses. */
+static void
+test_file(void)
+{
+    tb_ix_spill_t *s = tb_ix_spill_new(1 << 20, tb_sc_spill_open, &policy);
+    ASSERT(s);
+    uint32_t  ca, cb;
+    uint64_t *a = fill_table(s, TB_IX_LANE_OBJS, 300000, 1, &ca); /* (crosses the threshold) */
+    uint64_t *b = fill_table(s, TB_IX_LANE_DSETS, 200000, 2, &cb);
+    enum { NPART = 50000 };
+    static uint8_t *parts[NPART];
+    for (uint32_t k = 0; k < NPART; k++) {
+        uint8_t buf[300];
+        size_t  n = k % 300;
+        memset(buf, (int)(k & 0xff), n);
+        parts[k] = tb_ix_spill_keep(s, buf, n);
+        ASSERT(parts[k]);
+    }
+    /* A large part, and a malloc'd block adopted. */
+    size_t   big_n = (size_t)9 << 20;
+    uint8_t *big   = malloc(big_n);
+    ASSERT(big);
+    memset(big, 0x5a, big_n);
+    uint8_t *bigk = tb_ix_spill_keep(s, big, big_n);
+    ASSERT(bigk);
+    free(big);
+    char *blk = malloc(100);
+    ASSERT(blk);
+    memcpy(blk, "adopted", 8);
+    blk = tb_ix_spill_adopt(s, blk, 8);
+    tb_ix_spill_release(s);
+    check_table(a, 300000, 1);
+    check_table(b, 200000, 2);
+    for (uint32_t k = 0; k < NPART; k++)
+        for (size_t i = 0; i < k % 300; i++)
+            ASSERT_MSG(parts[k][i] == (uint8_t)(k & 0xff), "part %u byte %zu", k, i);
+    for (size_t i = 0; i < big_n; i += 4096)
+        ASSERT(bigk[i] == 0x5a);
+    ASSERT(strcmp(blk, "adopted") == 0);
+    uint64_t in_file, allocated;
+    tb_ix_spill_sizes(s, &in_file, &allocated);
+    ASSERT_MSG(in_file >= (uint64_t)ca * 8 && allocated >= (uint64_t)ca * 8, "in file %llu, allocated %llu",
+               (unsigned long long)in_file, (unsigned long long)allocated);
+    /* Freeing a part in the file is a no-op until the spill goes; a malloc'd one is freed. */
+    tb_ix_spill_part_free(s, parts[7]);
+    tb_ix_spill_part_free(s, malloc(10));
+    tb_ix_spill_table_free(s, TB_IX_LANE_DSETS, b);
+    /* Dropped and used again: tables start over. */
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, a);
+    tb_ix_spill_reset(s);
+    tb_ix_spill_sizes(s, &in_file, &allocated);
+    ASSERT(in_file == 0 && allocated == 0);
+    a = fill_table(s, TB_IX_LANE_OBJS, 100000, 3, &ca);
+    check_table(a, 100000, 3);
+    tb_ix_spill_free(s); /* (frees a) */
+}
+
+/* No file to be had: all in malloc'd memory, nothing in a file. */
+static void
+test_no_file(void)
+{
+    tb_ix_spill_t *s = tb_ix_spill_new(0, no_file, NULL);
+    ASSERT(s);
+    uint32_t  ca;
+    uint64_t *a = fill_table(s, TB_IX_LANE_OBJS, 100000, 4, &ca);
+    void     *p = tb_ix_spill_keep(s, "abc", 4);
+    ASSERT(p && strcmp(p, "abc") == 0);
+    check_table(a, 100000, 4);
+    uint64_t in_file, allocated;
+    tb_ix_spill_sizes(s, &in_file, &allocated);
+    ASSERT(in_file == 0 && allocated >= 800000);
+    tb_ix_spill_part_free(s, p);
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, a);
+    tb_ix_spill_free(s);
+    /* And no spill at all (the decoder's indexes): plain realloc. */
+    a = fill_table(NULL, TB_IX_LANE_OBJS, 1000, 5, &ca);
+    check_table(a, 1000, 5);
+    tb_ix_spill_table_free(NULL, TB_IX_LANE_OBJS, a);
+}
+
+/* A fork: the child's tables and parts are its own copies, taken before the parent goes on. */
+static void
+test_fork(void)
+{
+    tb_ix_spill_t *s = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+    ASSERT(s);
+    uint32_t  ca;
+    uint64_t *a    = fill_table(s, TB_IX_LANE_OBJS, 200000, 6, &ca);
+    uint8_t  *part = tb_ix_spill_keep(s, "parent", 7);
+    ASSERT(part);
+    int go[2];
+    ASSERT(pipe(go) == 0);
+    pid_t pid = fork();
+    ASSERT(pid >= 0);
+    if (pid == 0) {
+        char c;
+        close(go[1]);
+        /* (after the parent has written its changes) */
+        if (read(go[0], &c, 1) != 1)
+            _exit(2);
+        for (uint32_t i = 0; i < 200000; i++)
+            if (a[i] != pattern(i, 6))
+                _exit(3); /* (saw the parent's change) */
+        if (memcmp(part, "parent", 7) != 0)
+            _exit(4);
+        for (uint32_t i = 0; i < 200000; i++)
+            a[i] = pattern(i, 7);
+        memcpy(part, "child!", 7);
+        /* The child's tables grow on their own (private) memory. */
+        for (uint32_t i = 200000; i < 300000; i++) {
+            void *arr;
+            if (tb_ix_spill_reserve(s, TB_IX_LANE_OBJS, a, &ca, (uint64_t)i + 1, sizeof(*a), 64, &arr) != TB_OK)
+                _exit(5);
+            a    = arr;
+            a[i] = pattern(i, 7);
+        }
+        tb_ix_spill_release(s); /* (must not drop a private copy) */
+        for (uint32_t i = 0; i < 300000; i++)
+            if (a[i] != pattern(i, 7))
+                _exit(6);
+        _exit(0);
+    }
+    close(go[0]);
+    for (uint32_t i = 0; i < 200000; i += 1000)
+        a[i] = pattern(i, 8);
+    memcpy(part, "PARENT", 7);
+    ASSERT(write(go[1], "x", 1) == 1);
+    close(go[1]);
+    int st;
+    ASSERT(waitpid(pid, &st, 0) == pid);
+    ASSERT_MSG(WIFEXITED(st) && WEXITSTATUS(st) == 0, "child status %d", st);
+    tb_ix_spill_release(s);
+    for (uint32_t i = 0; i < 200000; i++)
+        ASSERT_MSG(a[i] == pattern(i, i % 1000 ? 6 : 8), "element %u", i);
+    ASSERT(memcmp(part, "PARENT", 7) == 0);
+    tb_ix_spill_free(s);
+}
+
+/* The same index encoded from tables in memory and from tables in the file. */
+static void
+test_encode(void)
+{
+    tb_ix_identity_t id;
+    memset(&id, 0, sizeof(id));
+    id.ino = 42;
+    void  *buf[2];
+    size_t n[2];
+    for (int with = 0; with < 2; with++) {
+        tb_ix_data_t d;
+        tb_sample_build(&d, 200, 8);
+        d.spill = with ? tb_ix_spill_new(0, tb_sc_spill_open, &policy) : NULL;
+        /* More objects, with info: the object table grows (into the file, with a spill). */
+        for (uint32_t k = 0; k < 100000; k++) {
+            uint8_t  t[TB_IX_TOKEN_NBYTES];
+            uint32_t oi;
+            tb_sample_token(t, 0x10000000 + k);
+            ASSERT(tb_ix_obj_insert(&d, t, &oi) == TB_OK);
+            d.objs[oi].has_info = 1;
+            d.objs[oi].type     = 1;
+            d.objs[oi].mtime    = k;
+        }
+        ASSERT(tb_sidecar_encode(&d, &id, "/x.h5", &buf[with], &n[with]) == TB_OK);
+        uint64_t in_file, allocated;
+        tb_ix_spill_sizes(d.spill, &in_file, &allocated);
+        ASSERT(with ? in_file > 0 : in_file == 0);
+        tb_ix_spill_t *s = d.spill;
+        tb_ix_data_clear(&d);
+        tb_ix_spill_free(s);
+    }
+    ASSERT(n[0] == n[1] && memcmp(buf[0], buf[1], n[0]) == 0);
+    free(buf[0]);
+    free(buf[1]);
+}
+
+int
+main(void)
+{
+    char dir[] = "/tmp/tb_spill_XXXXXX";
+    ASSERT(mkdtemp(dir));
+    ASSERT(setenv("XDG_CACHE_HOME", dir, 1) == 0);
+    test_file();
+    test_no_file();
+    test_fork();
+    test_encode();
+    char cmd[64];
+    snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+    ASSERT(system(cmd) == 0);
+    printf("ok: spill tables, parts, fallback, fork and encoding\n");
+    return 0;
+}
