@@ -146,11 +146,12 @@ done:
         H5Sclose(s);
 }
 
-/* Builds record *x of attribute `name` (its info *ai) in a block of its own (`owned`), its value
- * cached from `attr` (open below; NULL: listed only) when small enough and of a cacheable type.
- * What the calls it makes push on the error stack is the caller's to clear. */
+/* Builds record *x of attribute `name` (its info *ai) in a block of its own (`owned`; kept in
+ * spill s when that is in use), its value cached from `attr` (open below; NULL: listed only) when
+ * small enough and of a cacheable type. What the calls it makes push on the error stack is the
+ * caller's to clear. */
 static tb_status_t
-make_record(const char *name, const H5A_info_t *ai, void *attr, hid_t vol, tb_ix_attr_t *x)
+make_record(tb_ix_spill_t *s, const char *name, const H5A_info_t *ai, void *attr, hid_t vol, tb_ix_attr_t *x)
 {
     size_t nlen = strlen(name);
     memset(x, 0, sizeof(*x));
@@ -169,6 +170,7 @@ make_record(const char *name, const H5A_info_t *ai, void *attr, hid_t vol, tb_ix
     x->owned        = 1;
     if (attr && ai->data_size <= TB_IX_ATTR_MAX_VALUE)
         cache_value(attr, vol, (size_t)ai->data_size, x, &blob, &blen);
+    blob    = tb_ix_spill_adopt(s, blob, blen);
     x->name = (const char *)blob;
     if (x->cached) {
         x->type_enc  = blob + (uintptr_t)x->type_enc;
@@ -186,7 +188,7 @@ orphan_records(tb_ix_data_t *d, uint32_t first, uint32_t n, bool moved)
 {
     for (uint32_t k = first; k < first + n; k++) {
         if (d->attrs[k].owned && !moved)
-            free((void *)d->attrs[k].name);
+            tb_ix_spill_part_free(d->spill, (void *)d->attrs[k].name);
         memset(&d->attrs[k], 0, sizeof(d->attrs[k]));
         d->attrs[k].cached = 1;
     }
@@ -255,7 +257,7 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
             H5VL_loc_params_t here = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
             attr = H5VLattr_open(obj, &here, vol, names[done], H5P_ATTRIBUTE_ACCESS_DEFAULT, DXPL, NULL);
         }
-        st         = make_record(names[done], &infos[done], attr, vol, x);
+        st         = make_record(d->spill, names[done], &infos[done], attr, vol, x);
         made[done] = st == TB_OK;
         if (obj) { /* (HDF5 was called) */
             if (attr)
@@ -279,7 +281,7 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
     else
         for (uint32_t k = 0; made && k < done; k++)
             if (made[k])
-                free((void *)d->attrs[d->nattr + k].name);
+                tb_ix_spill_part_free(d->spill, (void *)d->attrs[d->nattr + k].name);
     free(moved);
     free(made);
     return st;
@@ -853,15 +855,15 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
     gi.args.get_info.ainfo               = &ai;
     if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
-        make_record(name, &ai, a->under, a->under_vol_id, &rec) != TB_OK)
+        make_record(d->spill, name, &ai, a->under, a->under_vol_id, &rec) != TB_OK)
         goto done;
     if (k != TB_IX_NONE) { /* (listed, by an iteration say: the record takes the value) */
         if (d->attrs[k].owned)
-            free((void *)d->attrs[k].name);
+            tb_ix_spill_part_free(d->spill, (void *)d->attrs[k].name);
         d->attrs[k] = rec;
     }
     else if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
-        free((void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
+        tb_ix_spill_part_free(d->spill, (void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
         goto done;
     }
     else {
@@ -919,8 +921,9 @@ tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     memcpy(block, x->name, (size_t)x->name_len + 1);
     memcpy(block + x->name_len + 1, tenc, tn);
     memcpy(block + x->name_len + 1 + tn, senc, sn);
+    block = tb_ix_spill_adopt(d->spill, block, at + vn);
     if (x->owned)
-        free((void *)x->name);
+        tb_ix_spill_part_free(d->spill, (void *)x->name);
     x->name         = (const char *)block;
     x->type_enc     = block + x->name_len + 1;
     x->space_enc    = block + x->name_len + 1 + tn;

@@ -223,6 +223,9 @@ map_file(tb_ix_spill_t *s, uint64_t off, size_t len)
     void *p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, s->fd, (off_t)off);
     if (p == MAP_FAILED)
         return NULL;
+    /* No read-ahead: a fault then brings one page into the page cache, not a large folio that a
+     * later touch would map whole (what the process holds of the file is what it touched). */
+    (void)madvise(p, len, MADV_RANDOM);
     s->in_file += len;
     return p;
 }

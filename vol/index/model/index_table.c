@@ -187,7 +187,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
     }
     for (uint32_t k = 0; k < d->nattr; k++)
         if (d->attrs[k].owned)
-            free((void *)d->attrs[k].name);
+            tb_ix_spill_part_free(s, (void *)d->attrs[k].name);
     tb_ix_spill_table_free(s, TB_IX_LANE_ATTRS, d->attrs);
     for (uint32_t k = 0; k < d->ndset; k++) {
         tb_ix_spill_walked(s, sizeof(d->dsets[k]));
