@@ -202,7 +202,7 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
     cfg->index_data_nbytes = (size_t)256 << 20;
-    cfg->index_spill_nbytes = (size_t)4 << 20;
+    cfg->index_spill_nbytes = (size_t)1 << 20;
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;

@@ -12,12 +12,18 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <stdio.h>
 #include <unistd.h>
 
 #define LANE_SHIFT    36 /* each table's region of the file: 64 GiB, sparse */
 #define HEAP_BASE     ((uint64_t)TB_IX_NLANES << LANE_SHIFT)
 #define SEG_NBYTES    ((size_t)16 << 20) /* parts are cut from segments this large */
-#define RELEASE_EVERY ((uint64_t)1 << 20)
+/* Every CHECK_EVERY bytes written or walked, the process's file-backed pages are counted
+ * (/proc/self/statm): more than HELD_MAX over what it held after the last release, and it lets go
+ * of the spill's pages. (A read maps more than it reads: up to 64 KiB around it, so what is
+ * counted, not what is walked, decides.) Without /proc, a release every CHECK_EVERY * 4. */
+#define CHECK_EVERY ((uint64_t)256 << 10)
+#define HELD_MAX    ((uint64_t)2 << 20)
 
 typedef struct {
     uint8_t *addr;
@@ -31,7 +37,9 @@ struct tb_ix_spill {
     bool                registered;
     uint64_t            from;      /* use the file once this much was allocated */
     uint64_t            allocated; /* bytes of tables and parts allocated (growth counted, frees not) */
-    uint64_t            fresh;     /* bytes written or walked since the last release */
+    uint64_t            fresh;     /* bytes written or walked since the last check */
+    uint64_t            base;      /* file-backed bytes the process held after the last release */
+    unsigned            blind;     /* checks without /proc since the last release */
     uint64_t            in_file;   /* bytes of the file mapped */
     int (*open)(void *);
     void    *arg;
@@ -279,6 +287,7 @@ table_to(tb_ix_spill_t *s, int lane, void *arr, size_t old_nbytes, size_t nbytes
         free(arr);
         m->addr = p;
         m->len  = len;
+        tb_ix_spill_walked(s, old_nbytes);
     }
     else if (!(p = realloc(arr, nbytes ? nbytes : 1)))
         return NULL;
@@ -400,6 +409,24 @@ tb_ix_spill_part_free(tb_ix_spill_t *s, void *p)
     free(p);
 }
 
+/* The process's resident file-backed (and shared) bytes, or UINT64_MAX when they cannot be told. */
+static uint64_t
+file_resident(void)
+{
+    static int fd = -2;
+    if (fd == -2)
+        fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    char    buf[128];
+    ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
+    if (n <= 0)
+        return UINT64_MAX;
+    buf[n] = '\0';
+    unsigned long long size, resident, shared;
+    if (sscanf(buf, "%llu %llu %llu", &size, &resident, &shared) != 3)
+        return UINT64_MAX;
+    return (uint64_t)shared * page_round(1);
+}
+
 void
 tb_ix_spill_release(tb_ix_spill_t *s)
 {
@@ -411,6 +438,8 @@ tb_ix_spill_release(tb_ix_spill_t *s)
     for (uint32_t k = 0; k < s->nseg; k++)
         madvise(s->segs[k].addr, s->segs[k].len, MADV_DONTNEED);
     s->fresh = 0;
+    s->blind = 0;
+    s->base  = file_resident();
 }
 
 void
@@ -418,7 +447,11 @@ tb_ix_spill_walked(tb_ix_spill_t *s, size_t n)
 {
     if (!s || s->fd < 0)
         return;
-    if ((s->fresh += n) >= RELEASE_EVERY)
+    if ((s->fresh += n) < CHECK_EVERY)
+        return;
+    s->fresh     = 0;
+    uint64_t now = file_resident();
+    if (now == UINT64_MAX || s->base == UINT64_MAX ? ++s->blind >= 4 : now > s->base + HELD_MAX)
         tb_ix_spill_release(s);
 }
 

@@ -78,6 +78,28 @@ tb_ix_reserve(void *arr, uint32_t *cap, uint64_t need, size_t elem_nbytes, uint3
     return tb_ix_spill_reserve(NULL, 0, arr, cap, need, elem_nbytes, first_cap, arr_out);
 }
 
+/* The token lookup at twice its size (16 slots when there is none), rebuilt from its own slots:
+ * no record is read (in a spill, a walk of them all would bring their pages back). */
+static tb_status_t
+grow_oht(tb_ix_data_t *d)
+{
+    uint32_t       cap = d->oht ? (d->oht_mask + 1) * 2 : 16;
+    tb_ix_oslot_t *ht  = cap ? calloc(cap, sizeof(*ht)) : NULL;
+    if (!ht)
+        return TB_ERR_NOMEM;
+    for (uint32_t j = 0; d->oht && j <= d->oht_mask; j++)
+        if (d->oht[j].v) {
+            uint32_t i = d->oht[j].h & (cap - 1);
+            while (ht[i].v)
+                i = (i + 1) & (cap - 1);
+            ht[i] = d->oht[j];
+        }
+    free(d->oht);
+    d->oht      = ht;
+    d->oht_mask = cap - 1;
+    return TB_OK;
+}
+
 tb_status_t
 tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
 {
@@ -93,13 +115,9 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
     d->objs[k].dset  = TB_IX_NONE;
     d->objs[k].ninfo = TB_IX_NONE;
     /* Keep the table at most three quarters full. */
-    if (!d->oht || (uint64_t)d->nobj * 4 > ((uint64_t)d->oht_mask + 1) * 3) {
-        if ((st = tb_ix_rehash_objs(d)) != TB_OK) {
-            d->nobj--;
-            return st;
-        }
-        *k_out = k;
-        return TB_OK;
+    if ((!d->oht || (uint64_t)d->nobj * 4 > ((uint64_t)d->oht_mask + 1) * 3) && (st = grow_oht(d)) != TB_OK) {
+        d->nobj--;
+        return st;
     }
     uint32_t h = hash_token(token), i = h & d->oht_mask;
     while (d->oht[i].v)
