@@ -169,6 +169,18 @@ test_fork(void)
         for (uint32_t i = 0; i < 300000; i++)
             if (a[i] != pattern(i, 7))
                 _exit(6);
+        /* A spill of the child's own, in a file of its own. */
+        tb_ix_spill_t *own = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+        uint32_t       cc;
+        uint64_t      *t = own ? fill_table(own, TB_IX_LANE_OBJS, 300000, 9, &cc) : NULL;
+        uint64_t       in_file, allocated;
+        tb_ix_spill_sizes(own, &in_file, &allocated);
+        if (!t || in_file == 0)
+            _exit(7);
+        tb_ix_spill_release(own);
+        for (uint32_t i = 0; i < 300000; i++)
+            if (t[i] != pattern(i, 9))
+                _exit(8);
         _exit(0);
     }
     close(go[0]);

@@ -61,6 +61,9 @@ page_round(size_t n)
     return n + (pg - n % pg) % pg;
 }
 
+/* /proc/self/statm, kept open (-2: not yet; a forked child opens its own: at_child). */
+static int statm_fd = -2;
+
 /* ------------------------------------------------------------------ fork */
 /* Spills with a file are listed; a fork waits in the parent until the child has copied every
  * mapping of theirs into private memory (at_child), so that neither sees the other's changes. */
@@ -135,6 +138,9 @@ at_parent(void)
 static void
 at_child(void)
 {
+    int fd = __atomic_exchange_n(&statm_fd, -2, __ATOMIC_ACQ_REL); /* (the parent's) */
+    if (fd >= 0)
+        close(fd);
     while (fork_list) {
         tb_ix_spill_t *s = fork_list;
         fork_list        = s->next;
@@ -410,12 +416,21 @@ tb_ix_spill_part_free(tb_ix_spill_t *s, void *p)
 }
 
 /* The process's resident file-backed (and shared) bytes, or UINT64_MAX when they cannot be told. */
+
 static uint64_t
 file_resident(void)
 {
-    static int fd = -2;
-    if (fd == -2)
-        fd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC);
+    int fd = __atomic_load_n(&statm_fd, __ATOMIC_ACQUIRE);
+    if (fd == -2) {
+        int nfd = open("/proc/self/statm", O_RDONLY | O_CLOEXEC), want = -2;
+        if (__atomic_compare_exchange_n(&statm_fd, &want, nfd, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+            fd = nfd;
+        else {
+            if (nfd >= 0)
+                close(nfd); /* (another thread's is kept) */
+            fd = want;
+        }
+    }
     char    buf[128];
     ssize_t n = fd >= 0 ? pread(fd, buf, sizeof(buf) - 1, 0) : -1;
     if (n <= 0)

@@ -47,10 +47,11 @@ void *tb_ix_spill_adopt(tb_ix_spill_t *s, void *p, size_t n);
 /* Frees a part from tb_ix_spill_keep or tb_ix_spill_adopt, or any malloc'd block. */
 void tb_ix_spill_part_free(tb_ix_spill_t *s, void *p);
 
-/* Lets go of the pages of the file the process holds (they stay in the page cache): called as
- * the file grows, and by whoever walks all of it (the sidecar's encoder). */
+/* Lets go of the pages of the file the process holds (they stay in the page cache). */
 void tb_ix_spill_release(tb_ix_spill_t *s);
-/* Counts n bytes written or walked through the spill: every few MiB, a release. */
+/* Counts n bytes written or read through the spill (whoever walks much of it counts what it
+ * reads): every 256 KiB, a look at the process's file-backed pages, and a release when they grew
+ * by more than 2 MiB since the last. */
 void tb_ix_spill_walked(tb_ix_spill_t *s, size_t n);
 
 /* What it holds, for the debug line: bytes in the file, and bytes allocated in all. */

@@ -52,8 +52,9 @@ tb_ix_rehash_objs(tb_ix_data_t *d)
     uint32_t cap = 16;
     while ((uint64_t)cap * 3 <= (uint64_t)d->nobj * 4 + 4)
         cap *= 2;
-    /* (Rebuilt from the records. Never in a spill: its probes land anywhere in it, and a probe
-     * that read the records would bring pages of them all back; the slots keep the hashes.) */
+    /* (Built from the records: the decoder's. Growth rebuilds from the slots: grow_oht. The table
+     * is never in a spill: its probes land anywhere in it; the slots keep the hashes, so that a
+     * probe reads a record only when it is most likely the one sought.) */
     tb_ix_oslot_t *ht = calloc(cap, sizeof(*ht));
     if (!ht)
         return TB_ERR_NOMEM;
