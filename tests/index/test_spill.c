@@ -6,8 +6,10 @@
 #include "sidecar_sample.h"
 #include "sidecar_format.h"
 
+#include <signal.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -129,6 +131,48 @@ test_no_file(void)
     tb_ix_spill_table_free(NULL, TB_IX_LANE_OBJS, a);
 }
 
+/* No room in the file (a full disk; here a file-size limit): tables and parts go on in memory,
+ * a table that can no longer grow in the file moving out of it with its content. */
+static void
+test_no_room(void)
+{
+    tb_ix_spill_t *s = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+    ASSERT(s);
+    uint32_t  ca;
+    uint64_t *a = fill_table(s, TB_IX_LANE_OBJS, 1000, 10, &ca);
+    uint64_t  in_file, allocated;
+    tb_ix_spill_sizes(s, &in_file, &allocated);
+    ASSERT(in_file > 0);
+    struct rlimit old, lim;
+    ASSERT(getrlimit(RLIMIT_FSIZE, &old) == 0);
+    void (*was)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim.rlim_cur = (rlim_t)in_file; /* (the object table's region ends there: it cannot grow) */
+    lim.rlim_max = old.rlim_max;
+    ASSERT(setrlimit(RLIMIT_FSIZE, &lim) == 0);
+    for (uint32_t i = 1000; i < 200000; i++) {
+        void *arr;
+        ASSERT(tb_ix_spill_reserve(s, TB_IX_LANE_OBJS, a, &ca, (uint64_t)i + 1, sizeof(*a), 64, &arr) == TB_OK);
+        a    = arr;
+        a[i] = pattern(i, 10);
+    }
+    uint32_t  cb;
+    uint64_t *b = fill_table(s, TB_IX_LANE_DSETS, 50000, 11, &cb);
+    void     *p = tb_ix_spill_keep(s, "part", 5);
+    ASSERT(setrlimit(RLIMIT_FSIZE, &old) == 0);
+    signal(SIGXFSZ, was);
+    ASSERT(p && strcmp(p, "part") == 0);
+    check_table(a, 200000, 10);
+    check_table(b, 50000, 11);
+    uint64_t in_file2;
+    tb_ix_spill_sizes(s, &in_file2, &allocated);
+    ASSERT_MSG(in_file2 == in_file, "%llu bytes in the file, %llu before", (unsigned long long)in_file2,
+               (unsigned long long)in_file);
+    tb_ix_spill_part_free(s, p);
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, a);
+    tb_ix_spill_table_free(s, TB_IX_LANE_DSETS, b);
+    tb_ix_spill_free(s);
+}
+
 /* A fork: the child's tables and parts are its own copies, taken before the parent goes on. */
 static void
 test_fork(void)
@@ -243,11 +287,12 @@ main(void)
     ASSERT(setenv("XDG_CACHE_HOME", dir, 1) == 0);
     test_file();
     test_no_file();
+    test_no_room();
     test_fork();
     test_encode();
     char cmd[64];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ASSERT(system(cmd) == 0);
-    printf("ok: spill tables, parts, fallback, fork and encoding\n");
+    printf("ok: spill tables, parts, no file, no room, fork and encoding\n");
     return 0;
 }
