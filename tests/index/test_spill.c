@@ -173,6 +173,39 @@ test_no_room(void)
     tb_ix_spill_free(s);
 }
 
+/* At most 64 spills of a process hold a file (a descriptor each): the others stay in memory. */
+static void
+test_many(void)
+{
+    enum { N = 70 };
+    tb_ix_spill_t *s[N];
+    uint64_t      *t[N];
+    int            with_file = 0;
+    for (int k = 0; k < N; k++) {
+        uint32_t c;
+        s[k] = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+        ASSERT(s[k]);
+        t[k] = fill_table(s[k], TB_IX_LANE_OBJS, 2000, (uint64_t)k, &c);
+        uint64_t in_file, allocated;
+        tb_ix_spill_sizes(s[k], &in_file, &allocated);
+        with_file += in_file > 0;
+    }
+    ASSERT_EQ(with_file, 64);
+    for (int k = 0; k < N; k++) {
+        check_table(t[k], 2000, (uint64_t)k);
+        tb_ix_spill_table_free(s[k], TB_IX_LANE_OBJS, t[k]);
+        tb_ix_spill_free(s[k]);
+    }
+    /* (and a file again once they are gone) */
+    uint32_t       c;
+    tb_ix_spill_t *one = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+    uint64_t      *a   = fill_table(one, TB_IX_LANE_OBJS, 2000, 1, &c), in_file, allocated;
+    tb_ix_spill_sizes(one, &in_file, &allocated);
+    ASSERT(in_file > 0);
+    tb_ix_spill_table_free(one, TB_IX_LANE_OBJS, a);
+    tb_ix_spill_free(one);
+}
+
 /* A fork: the child's tables and parts are its own copies, taken before the parent goes on. */
 static void
 test_fork(void)
@@ -288,11 +321,12 @@ main(void)
     test_file();
     test_no_file();
     test_no_room();
+    test_many();
     test_fork();
     test_encode();
     char cmd[64];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ASSERT(system(cmd) == 0);
-    printf("ok: spill tables, parts, no file, no room, fork and encoding\n");
+    printf("ok: spill tables, parts, no file, no room, 64 files at most, fork and encoding\n");
     return 0;
 }

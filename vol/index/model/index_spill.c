@@ -61,6 +61,10 @@ page_round(size_t n)
     return n + (pg - n % pg) % pg;
 }
 
+/* Spills with a file open in this process, at most SPILL_FILES_MAX. */
+#define SPILL_FILES_MAX 64
+static int spill_files;
+
 /* /proc/self/statm, kept open (-2: not yet; a forked child opens its own: at_child). */
 static int statm_fd = -2;
 
@@ -98,6 +102,7 @@ privatise_all(tb_ix_spill_t *s)
     for (uint32_t k = 0; k < s->nseg; k++)
         privatise(&s->segs[k]);
     close(s->fd);
+    __atomic_sub_fetch(&spill_files, 1, __ATOMIC_ACQ_REL);
     s->fd         = -1;
     s->bump       = s->bump_end = NULL; /* (new parts are malloc'd) */
     s->registered = false;
@@ -220,9 +225,13 @@ use_file(tb_ix_spill_t *s)
     if (s->tried || s->allocated < s->from)
         return false;
     s->tried = true;
-    s->fd    = s->open ? s->open(s->arg) : -1;
-    if (s->fd < 0)
+    /* (A process with many large files open keeps the rest in memory rather than run short of
+     * descriptors: each spill holds one.) */
+    if (__atomic_add_fetch(&spill_files, 1, __ATOMIC_ACQ_REL) > SPILL_FILES_MAX ||
+        (s->fd = s->open ? s->open(s->arg) : -1) < 0) {
+        __atomic_sub_fetch(&spill_files, 1, __ATOMIC_ACQ_REL);
         return false;
+    }
     fork_enlist(s);
     return true;
 }
@@ -497,8 +506,10 @@ tb_ix_spill_free(tb_ix_spill_t *s)
         return;
     tb_ix_spill_reset(s);
     fork_delist(s);
-    if (s->fd >= 0)
+    if (s->fd >= 0) {
         close(s->fd);
+        __atomic_sub_fetch(&spill_files, 1, __ATOMIC_ACQ_REL);
+    }
     free(s->segs);
     free(s);
 }
