@@ -43,6 +43,14 @@ fill_table(tb_ix_spill_t *s, int lane, uint32_t n, uint64_t salt, uint32_t *cap)
     return t;
 }
 
+static uint64_t
+in_file_of(const tb_ix_spill_t *s)
+{
+    uint64_t in_file, allocated;
+    tb_ix_spill_sizes(s, &in_file, &allocated);
+    return in_file;
+}
+
 static void
 check_table(const uint64_t *t, uint32_t n, uint64_t salt)
 {
@@ -139,9 +147,8 @@ test_no_room(void)
     tb_ix_spill_t *s = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
     ASSERT(s);
     uint32_t  ca;
-    uint64_t *a = fill_table(s, TB_IX_LANE_OBJS, 1000, 10, &ca);
-    uint64_t  in_file, allocated;
-    tb_ix_spill_sizes(s, &in_file, &allocated);
+    uint64_t *a       = fill_table(s, TB_IX_LANE_OBJS, 1000, 10, &ca);
+    uint64_t  in_file = in_file_of(s);
     ASSERT(in_file > 0);
     struct rlimit old, lim;
     ASSERT(getrlimit(RLIMIT_FSIZE, &old) == 0);
@@ -163,8 +170,7 @@ test_no_room(void)
     ASSERT(p && strcmp(p, "part") == 0);
     check_table(a, 200000, 10);
     check_table(b, 50000, 11);
-    uint64_t in_file2;
-    tb_ix_spill_sizes(s, &in_file2, &allocated);
+    uint64_t in_file2 = in_file_of(s);
     ASSERT_MSG(in_file2 == in_file, "%llu bytes in the file, %llu before", (unsigned long long)in_file2,
                (unsigned long long)in_file);
     tb_ix_spill_part_free(s, p);
@@ -186,9 +192,7 @@ test_many(void)
         s[k] = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
         ASSERT(s[k]);
         t[k] = fill_table(s[k], TB_IX_LANE_OBJS, 2000, (uint64_t)k, &c);
-        uint64_t in_file, allocated;
-        tb_ix_spill_sizes(s[k], &in_file, &allocated);
-        with_file += in_file > 0;
+        with_file += in_file_of(s[k]) > 0;
     }
     ASSERT_EQ(with_file, 64);
     for (int k = 0; k < N; k++) {
@@ -199,9 +203,8 @@ test_many(void)
     /* (and a file again once they are gone) */
     uint32_t       c;
     tb_ix_spill_t *one = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
-    uint64_t      *a   = fill_table(one, TB_IX_LANE_OBJS, 2000, 1, &c), in_file, allocated;
-    tb_ix_spill_sizes(one, &in_file, &allocated);
-    ASSERT(in_file > 0);
+    uint64_t      *a   = fill_table(one, TB_IX_LANE_OBJS, 2000, 1, &c);
+    ASSERT(in_file_of(one) > 0);
     tb_ix_spill_table_free(one, TB_IX_LANE_OBJS, a);
     tb_ix_spill_free(one);
 }
@@ -250,9 +253,7 @@ test_fork(void)
         tb_ix_spill_t *own = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
         uint32_t       cc;
         uint64_t      *t = own ? fill_table(own, TB_IX_LANE_OBJS, 300000, 9, &cc) : NULL;
-        uint64_t       in_file, allocated;
-        tb_ix_spill_sizes(own, &in_file, &allocated);
-        if (!t || in_file == 0)
+        if (!t || in_file_of(own) == 0)
             _exit(7);
         tb_ix_spill_release(own);
         for (uint32_t i = 0; i < 300000; i++)
@@ -300,9 +301,7 @@ test_encode(void)
             d.objs[oi].mtime    = k;
         }
         ASSERT(tb_sidecar_encode(&d, &id, "/x.h5", &buf[with], &n[with]) == TB_OK);
-        uint64_t in_file, allocated;
-        tb_ix_spill_sizes(d.spill, &in_file, &allocated);
-        ASSERT(with ? in_file > 0 : in_file == 0);
+        ASSERT(with ? in_file_of(d.spill) > 0 : in_file_of(d.spill) == 0);
         tb_ix_spill_t *s = d.spill;
         tb_ix_data_clear(&d);
         tb_ix_spill_free(s);

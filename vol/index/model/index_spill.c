@@ -109,6 +109,32 @@ privatise_all(tb_ix_spill_t *s)
     s->prev = s->next = NULL;
 }
 
+/* Every listed spill made private, the list emptied. */
+static void
+privatise_listed(void)
+{
+    while (fork_list) {
+        tb_ix_spill_t *s = fork_list;
+        fork_list        = s->next;
+        privatise_all(s);
+    }
+}
+
+/* One side of the fork's handshake: the parent reads the byte the child writes once its copies are
+ * made (or the end of the pipe, if the child is gone); each closes its ends. */
+static void
+handshake(bool child)
+{
+    char    c = 0;
+    ssize_t r;
+    close(fork_pipe[child ? 0 : 1]);
+    do
+        r = child ? write(fork_pipe[1], &c, 1) : read(fork_pipe[0], &c, 1);
+    while (r < 0 && errno == EINTR);
+    close(fork_pipe[child ? 1 : 0]);
+    fork_pipe[0] = fork_pipe[1] = -1;
+}
+
 static void
 at_prepare(void)
 {
@@ -116,27 +142,15 @@ at_prepare(void)
     if (fork_list && pipe2(fork_pipe, O_CLOEXEC) != 0) {
         /* No way to wait for the child: the parent's copies become private before the fork. */
         fork_pipe[0] = fork_pipe[1] = -1;
-        while (fork_list) {
-            tb_ix_spill_t *s = fork_list;
-            fork_list        = s->next;
-            privatise_all(s);
-        }
+        privatise_listed();
     }
 }
 
 static void
 at_parent(void)
 {
-    if (fork_pipe[0] >= 0) {
-        close(fork_pipe[1]);
-        char    c;
-        ssize_t r;
-        do
-            r = read(fork_pipe[0], &c, 1);
-        while (r < 0 && errno == EINTR);
-        close(fork_pipe[0]);
-        fork_pipe[0] = fork_pipe[1] = -1;
-    }
+    if (fork_pipe[0] >= 0)
+        handshake(false);
     pthread_mutex_unlock(&fork_mu);
 }
 
@@ -146,20 +160,9 @@ at_child(void)
     int fd = __atomic_exchange_n(&statm_fd, -2, __ATOMIC_ACQ_REL); /* (the parent's) */
     if (fd >= 0)
         close(fd);
-    while (fork_list) {
-        tb_ix_spill_t *s = fork_list;
-        fork_list        = s->next;
-        privatise_all(s);
-    }
-    if (fork_pipe[0] >= 0) {
-        close(fork_pipe[0]);
-        ssize_t w;
-        do
-            w = write(fork_pipe[1], "", 1);
-        while (w < 0 && errno == EINTR);
-        close(fork_pipe[1]);
-        fork_pipe[0] = fork_pipe[1] = -1;
-    }
+    privatise_listed();
+    if (fork_pipe[0] >= 0)
+        handshake(true);
     pthread_mutex_unlock(&fork_mu);
 }
 
