@@ -558,8 +558,9 @@ sweep_one(int dirfd, const char *ent, void *ctx)
     }
 }
 
-/* The sidecar encoder's sink for a file: every byte written, EINTR retried; what the encoder
- * walked of a spill is let go as it goes. */
+/* The sidecar encoder's sink for a file: every byte written, EINTR retried. What it writes is
+ * counted as read from the spill too (index_spill.h): the encoder counts its walks over the object
+ * records, and this counts the rest (link names and targets, strings) by the bytes they become. */
 typedef struct {
     int            fd;
     tb_ix_spill_t *spill;
