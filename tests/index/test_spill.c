@@ -111,8 +111,13 @@ test_file(void)
     tb_ix_spill_reset(s);
     tb_ix_spill_sizes(s, &in_file, &allocated);
     ASSERT(in_file == 0 && allocated == 0);
-    a = fill_table(s, TB_IX_LANE_OBJS, 100000, 3, &ca);
-    check_table(a, 100000, 3);
+    /* (below the threshold again: in memory; past it, in the file) */
+    a = fill_table(s, TB_IX_LANE_OBJS, 1000, 3, &ca);
+    ASSERT(in_file_of(s) == 0);
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, a);
+    a = fill_table(s, TB_IX_LANE_OBJS, 300000, 3, &ca);
+    ASSERT(in_file_of(s) > 0);
+    check_table(a, 300000, 3);
     tb_ix_spill_free(s); /* (frees a) */
 }
 

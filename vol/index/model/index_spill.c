@@ -221,11 +221,13 @@ tb_ix_spill_new(uint64_t from, int (*open)(void *arg), void *arg)
 static bool
 use_file(tb_ix_spill_t *s)
 {
-    if (!s)
+    /* (The threshold holds after a reset too: an index of a file open for writing is dropped at
+     * every change, and starts small again.) */
+    if (!s || s->allocated < s->from)
         return false;
     if (s->fd >= 0)
         return true;
-    if (s->tried || s->allocated < s->from)
+    if (s->tried)
         return false;
     s->tried = true;
     /* (A process with many large files open keeps the rest in memory rather than run short of
