@@ -43,6 +43,15 @@ fill_table(tb_ix_spill_t *s, int lane, uint32_t n, uint64_t salt, uint32_t *cap)
     return t;
 }
 
+/* A spill in the test's cache folder, used from `from` bytes on. */
+static tb_ix_spill_t *
+new_spill(uint64_t from)
+{
+    tb_ix_spill_t *s = tb_ix_spill_new(from, tb_sc_spill_open, &policy);
+    ASSERT(s);
+    return s;
+}
+
 static uint64_t
 in_file_of(const tb_ix_spill_t *s)
 {
@@ -63,8 +72,7 @@ check_table(const uint64_t *t, uint32_t n, uint64_t salt)
 static void
 test_file(void)
 {
-    tb_ix_spill_t *s = tb_ix_spill_new(1 << 20, tb_sc_spill_open, &policy);
-    ASSERT(s);
+    tb_ix_spill_t *s = new_spill(1 << 20);
     uint32_t  ca, cb;
     uint64_t *a = fill_table(s, TB_IX_LANE_OBJS, 300000, 1, &ca); /* (crosses the threshold) */
     uint64_t *b = fill_table(s, TB_IX_LANE_DSETS, 200000, 2, &cb);
@@ -149,8 +157,7 @@ test_no_file(void)
 static void
 test_no_room(void)
 {
-    tb_ix_spill_t *s = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
-    ASSERT(s);
+    tb_ix_spill_t *s = new_spill(0);
     uint32_t  ca;
     uint64_t *a       = fill_table(s, TB_IX_LANE_OBJS, 1000, 10, &ca);
     uint64_t  in_file = in_file_of(s);
@@ -194,8 +201,7 @@ test_many(void)
     int            with_file = 0;
     for (int k = 0; k < N; k++) {
         uint32_t c;
-        s[k] = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
-        ASSERT(s[k]);
+        s[k] = new_spill(0);
         t[k] = fill_table(s[k], TB_IX_LANE_OBJS, 2000, (uint64_t)k, &c);
         with_file += in_file_of(s[k]) > 0;
     }
@@ -207,7 +213,7 @@ test_many(void)
     }
     /* (and a file again once they are gone) */
     uint32_t       c;
-    tb_ix_spill_t *one = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
+    tb_ix_spill_t *one = new_spill(0);
     uint64_t      *a   = fill_table(one, TB_IX_LANE_OBJS, 2000, 1, &c);
     ASSERT(in_file_of(one) > 0);
     tb_ix_spill_table_free(one, TB_IX_LANE_OBJS, a);
@@ -218,8 +224,7 @@ test_many(void)
 static void
 test_fork(void)
 {
-    tb_ix_spill_t *s = tb_ix_spill_new(0, tb_sc_spill_open, &policy);
-    ASSERT(s);
+    tb_ix_spill_t *s = new_spill(0);
     uint32_t  ca;
     uint64_t *a    = fill_table(s, TB_IX_LANE_OBJS, 200000, 6, &ca);
     uint8_t  *part = tb_ix_spill_keep(s, "parent", 7);

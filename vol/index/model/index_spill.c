@@ -316,8 +316,9 @@ table_to(tb_ix_spill_t *s, int lane, void *arr, size_t old_nbytes, size_t nbytes
     return p;
 }
 
-uint64_t
-tb_ix_grown_cap(uint32_t cap, uint64_t need, uint32_t first_cap)
+/* The capacity a table of cap elements grows to when it must hold need (first_cap: its first). */
+static uint64_t
+grown_cap(uint32_t cap, uint64_t need, uint32_t first_cap)
 {
     /* Doubling while small; large tables grow by a quarter, so that what a 400,000-object file
      * leaves unused stays small (a copy per growth is still amortised constant per element). */
@@ -335,7 +336,7 @@ tb_ix_spill_reserve(tb_ix_spill_t *s, int lane, void *arr, uint32_t *cap, uint64
     tb_ix_spill_walked(s, elem_nbytes); /* (a record is appended: what the pages in use grow by) */
     if (need <= *cap)
         return TB_OK;
-    uint64_t c = tb_ix_grown_cap(*cap, need, first_cap);
+    uint64_t c = grown_cap(*cap, need, first_cap);
     if (c > UINT32_MAX || c > SIZE_MAX / elem_nbytes)
         return TB_ERR_NOMEM; /* (an array that large cannot be allocated) */
     void *n = table_to(s, lane, arr, (size_t)*cap * elem_nbytes, (size_t)c * elem_nbytes);

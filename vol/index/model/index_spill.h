@@ -26,8 +26,6 @@ void tb_ix_spill_free(tb_ix_spill_t *s);
 /* Drops everything it gave out (every table and part): the index cleared its tables. */
 void tb_ix_spill_reset(tb_ix_spill_t *s);
 
-/* The capacity a table of cap elements grows to when it must hold need (first_cap: its first). */
-uint64_t tb_ix_grown_cap(uint32_t cap, uint64_t need, uint32_t first_cap);
 /* Makes room in table `lane` (arr, *cap elements of elem_nbytes) for `need` elements, as
  * tb_ix_reserve does (the table to use from now on in *arr_out). arr may be a malloc'd table (from
  * the sidecar decoder, or before the file was used): it moves into the file when that is in use.

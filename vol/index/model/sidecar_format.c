@@ -634,12 +634,13 @@ sc_walked(const tb_ix_data_t *d, sc_walk_t *w, uint32_t k, unsigned reads)
     tb_ix_spill_walked(d->spill, n);
 }
 
-/* The same for a walk over the groups' links: group g and its links. */
+/* The same for a walk over the group records: group g, and its links when the walk reads them. */
 static inline void
-sc_walked_links(const tb_ix_data_t *d, uint32_t g)
+sc_walked_group(const tb_ix_data_t *d, uint32_t g, bool links)
 {
     if (d->spill)
-        tb_ix_spill_walked(d->spill, sizeof(tb_ix_group_t) + (size_t)d->groups[g].nlinks * sizeof(tb_ix_link_t));
+        tb_ix_spill_walked(d->spill, sizeof(tb_ix_group_t) +
+                                         (links ? (size_t)d->groups[g].nlinks * sizeof(tb_ix_link_t) : 0));
 }
 
 void
@@ -656,8 +657,7 @@ tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
         out->nninfo += (uint32_t)(d->objs[k].ninfo != TB_IX_NONE);
     }
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        if (d->spill && (g & 8191) == 8191)
-            tb_ix_spill_walked(d->spill, (size_t)8192 * sizeof(tb_ix_group_t));
+        sc_walked_group(d, g, false);
         out->nlink += d->groups[g].nlinks;
     }
 }
@@ -873,7 +873,7 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
     }
     pl->link_so = pl->strbytes;
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        sc_walked_links(d, g);
+        sc_walked_group(d, g, true);
         pl->nlink += d->groups[g].nlinks;
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++)
             pl->strbytes += link_strbytes(&d->groups[g].links[k]);
@@ -950,7 +950,7 @@ put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = pl->link_so;
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        sc_walked_links(d, g);
+        sc_walked_group(d, g, true);
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
             uint8_t             *p = out_rec(o, SC_LNK);
@@ -1071,7 +1071,7 @@ put_strings(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
         }
     }
     for (uint32_t g = 0; g < d->ngroup; g++) {
-        sc_walked_links(d, g);
+        sc_walked_group(d, g, true);
         for (uint32_t k = 0; k < d->groups[g].nlinks; k++) {
             const tb_ix_link_t *l = &d->groups[g].links[k];
             out_put(o, l->name, (size_t)l->name_len + 1);
