@@ -18,6 +18,12 @@
  *                                       (16 boxes of 8x8 pixels of every frame, OR'ed), memsel
  *                                       (roi into every other 128-element block of a buffer),
  *                                       chan3 (whole frames into every third element of a buffer)
+ *   agipd modules FILE NFRAMES          16 module datasets as AGIPD's raw data has them
+ *                                       ("module00"..."module15": uint16 frames, a baseline and
+ *                                       noise; stock or h5turbo writes them, frame by frame)
+ *   agipd readmodules FILE BLOCK MULTI  BLOCK frames of every module per step, as extra-data
+ *                                       reads a train: MULTI 1 one H5Dread_multi of the 16
+ *                                       datasets, 0 an H5Dread each
  *   agipd writex FILE NFRAMES BLOCK     like write, from float32 buffers (converted to the file's
  *                                       uint8 / uint32)
  *   agipd ref FILE NFRAMES BLOCK THREADS  what the European XFEL fix did by hand: shuffle + zlib
@@ -375,6 +381,92 @@ do_readx(const char *path, const char *mode, int block)
     return 0;
 }
 
+/* ---- 16 modules of raw frames (modules, readmodules) */
+#define NMOD 16
+
+static int
+do_modules(const char *path, int nframes)
+{
+    /* Raw-like uint16 frames: a per-pixel baseline near 5000 plus noise of ~9 bits (DEFLATE keeps
+     * about 60 %: decoding costs what real detector data costs); 8 distinct frames cycled. */
+    enum { NRAW = 8 };
+    uint16_t *raw = malloc((size_t)NRAW * NPIX * 2);
+    uint64_t  s   = 12345;
+    for (size_t i = 0; i < (size_t)NRAW * NPIX; i++) {
+        s      = s * 6364136223846793005ull + 1442695040888963407ull;
+        raw[i] = (uint16_t)(5000 + (i % NPIX) % 97 + ((s >> 40) & 511));
+    }
+    double t0   = now();
+    hid_t  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(file);
+    hid_t ms = H5Screate_simple(3, (hsize_t[]){1, NY, NX}, NULL);
+    for (int m = 0; m < NMOD; m++) {
+        char name[16];
+        snprintf(name, sizeof(name), "module%02d", m);
+        hid_t d  = create_dset(file, name, H5T_NATIVE_UINT16, (hsize_t)nframes, 1);
+        hid_t fs = H5Dget_space(d);
+        for (int f = 0; f < nframes; f++) {
+            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, (hsize_t[]){(hsize_t)f, 0, 0}, NULL,
+                                      (hsize_t[]){1, NY, NX}, NULL));
+            CHECK(H5Dwrite(d, H5T_NATIVE_UINT16, ms, fs, H5P_DEFAULT, raw + (size_t)((f + m) % NRAW) * NPIX));
+        }
+        H5Sclose(fs);
+        H5Dclose(d);
+    }
+    H5Sclose(ms);
+    CHECK(H5Fclose(file));
+    printf("seconds=%.4f bytes=0 sum=0 app_cpu=0\n", now() - t0);
+    free(raw);
+    return 0;
+}
+
+static int
+do_readmodules(const char *path, int block, int multi)
+{
+    double c0   = thread_cpu();
+    double t0   = now();
+    hid_t  file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    CHECK(file);
+    hid_t d[NMOD], mts[NMOD], fss[NMOD], mss[NMOD];
+    void *bufs[NMOD];
+    for (int m = 0; m < NMOD; m++) {
+        char name[16];
+        snprintf(name, sizeof(name), "module%02d", m);
+        CHECK(d[m] = H5Dopen2(file, name, H5P_DEFAULT));
+        mts[m]  = H5T_NATIVE_UINT16;
+        bufs[m] = malloc((size_t)block * NPIX * 2);
+    }
+    hid_t   fs = H5Dget_space(d[0]);
+    hsize_t dims[3];
+    H5Sget_simple_extent_dims(fs, dims, NULL);
+    uint64_t sum = 0;
+    for (hsize_t f = 0; f < dims[0]; f += (hsize_t)block) {
+        hsize_t n = dims[0] - f < (hsize_t)block ? dims[0] - f : (hsize_t)block;
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, (hsize_t[]){f, 0, 0}, NULL, (hsize_t[]){n, NY, NX}, NULL));
+        hid_t ms = H5Screate_simple(3, (hsize_t[]){n, NY, NX}, NULL);
+        for (int m = 0; m < NMOD; m++) {
+            fss[m] = fs;
+            mss[m] = ms;
+            if (!multi)
+                CHECK(H5Dread(d[m], H5T_NATIVE_UINT16, ms, fs, H5P_DEFAULT, bufs[m]));
+        }
+        if (multi)
+            CHECK(H5Dread_multi(NMOD, d, mts, mss, fss, H5P_DEFAULT, bufs));
+        H5Sclose(ms);
+        for (int m = 0; m < NMOD; m++)
+            for (size_t i = 0; i < (size_t)n * NPIX; i += 61)
+                sum = sum * 31 + ((uint16_t *)bufs[m])[i];
+    }
+    H5Sclose(fs);
+    for (int m = 0; m < NMOD; m++) {
+        H5Dclose(d[m]);
+        free(bufs[m]);
+    }
+    CHECK(H5Fclose(file));
+    printf("seconds=%.4f bytes=0 sum=%llu app_cpu=%.4f\n", now() - t0, (unsigned long long)sum, thread_cpu() - c0);
+    return 0;
+}
+
 /* ---- the hand-written reference: a small persistent thread pool, shuffle + zlib level 1 */
 typedef struct ref_job {
     const uint8_t *src[64];   /* frame data */
@@ -517,6 +609,10 @@ main(int argc, char **argv)
         return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
     if (argc >= 4 && !strcmp(argv[1], "readrows"))
         return do_readrows(argv[2], atoi(argv[3]), argc >= 5 ? atoi(argv[4]) : 0);
+    if (argc == 4 && !strcmp(argv[1], "modules"))
+        return do_modules(argv[2], atoi(argv[3]));
+    if (argc == 5 && !strcmp(argv[1], "readmodules"))
+        return do_readmodules(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc == 5 && !strcmp(argv[1], "readx"))
         return do_readx(argv[2], argv[3], atoi(argv[4]));
     if ((argc == 4 || argc == 5) && !strcmp(argv[1], "read"))

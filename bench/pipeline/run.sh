@@ -103,12 +103,13 @@ case_all() {
   echo "$s" >> "$work/$name.all"
 }
 median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-xcases="r32 u32 f32 roi union memsel chan3 spots stride4 points multi r1 r1c8 r1c8m rows rowsc8 w32 wf32"
+xcases="r32 u32 f32 roi union memsel chan3 spots stride4 points multi multi1 r1 r1c8 r1c8m rows rowsc8 w32 wf32"
 nrows=${NROWS_FRAMES:-50} # frames read row by row (two H5Dread calls per row)
 xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t)
   case $1 in
     r32) echo "$bin read $work/s32.h5 32" ;;
     r1) echo "$bin read $work/s32.h5 1" ;;
+    multi1) echo "$bin readx $work/s32.h5 multi 1" ;;
     r1c8) echo "$bin read $work/c8.h5 1" ;;
     r1c8m) echo "$bin read $work/c8.h5 1 16" ;;
     rows) echo "$bin readrows $work/s32.h5 $nrows" ;;
@@ -130,7 +131,7 @@ for _ in $(seq "$xrepeat"); do
     case_all "xt_$c" turbo $(xcmd "$c" t)
   done
 done
-for c in u32 f32 roi union memsel chan3 spots stride4 points multi r1c8 r1c8m rows rowsc8; do
+for c in u32 f32 roi union memsel chan3 spots stride4 points multi multi1 r1c8 r1c8m rows rowsc8; do
   [ "$(field "xs_$c" sum)" = "$(field "xt_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($c)"; exit 1; }
 done
 stock "$hdf5_bin/h5diff" "$work/xs-wf32.h5" "$work/xt-wf32.h5" >/dev/null || { echo "FAIL: h5turbo file from float32 differs"; exit 1; }
@@ -150,6 +151,7 @@ xlabel() {
     stride4) echo "read every 4th frame" ;;
     points) echo "read points (64 per frame)" ;;
     multi) echo "read gain+mask per H5Dread_multi" ;;
+    multi1) echo "... frame by frame (a chunk each)" ;;
     r1) echo "read, frame by frame" ;;
     r1c8) echo "read frame by frame, 8-frame chunks" ;;
     r1c8m) echo "... with a 16 MiB chunk cache" ;;

@@ -4,7 +4,8 @@
  * every numeric memory type, with several selections and transfer lists (a conversion exception
  * callback that handles, passes or aborts), printing one hash per read; `dump FILE` prints one
  * hash per dataset (read in its own type); `multi FILE` reads several datasets per H5Dread_multi
- * and writes new ones with H5Dwrite_multi. pipe_xfer.sh compares them stock vs h5turbo. */
+ * and writes new ones with H5Dwrite_multi; `multiset FILE ro|rw` reads many per H5Dread_multi.
+ * pipe_xfer.sh compares them stock vs h5turbo. */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -576,6 +577,158 @@ do_multi(const char *path)
     return 0;
 }
 
+/* H5Dread_multi of many datasets at once (the pipeline runs the datasets it takes as one set):
+ * 40 rounds of 2-12 datasets drawn from the file's (every type, with fill values, never filled),
+ * each with its own selection and memory type (its own, double,
+ * or any other: conversions the workers do and ones H5Tconvert does), buffers prefilled; every
+ * fifth round under a conversion exception callback (its count and sequence printed: the
+ * datasets' exceptions come one dataset after another). One hash per dataset read. `ro`: the
+ * file opened read-only (the decoders pread the chunks), `rw`: for writing (this thread reads them),
+ * and then H5Dwrite_multi of 12 new datasets at once (see below). */
+static int
+do_multiset(const char *path, int rw)
+{
+    hid_t file = H5Fopen(path, rw ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
+    ASSERT_H5(file);
+    sel_t sels[32];
+    int   nsel = make_sels(sels);
+    hid_t dx   = H5Pcreate(H5P_DATASET_XFER);
+    ASSERT_H5(H5Pset_type_conv_cb(dx, except_cb, NULL));
+    static const char *suffix[] = {"", "_fill", "_never"};
+    enum { MAXK = 12 };
+    for (int round = 0; round < 40; round++) {
+        uint64_t r = mix((uint64_t)round * 131 + 7);
+        int      k = 2 + (int)(r % (MAXK - 1));
+        hid_t    d[MAXK], mt[MAXK], ms[MAXK], fs[MAXK];
+        void    *buf[MAXK];
+        size_t   nb[MAXK];
+        char     names[MAXK][32], mnames[MAXK][16];
+        hid_t    xfer = round % 5 == 4 ? dx : H5P_DEFAULT;
+        for (int i = 0; i < k; i++) {
+            uint64_t q = mix(r + (uint64_t)i * 0x9e3779b9ull);
+            /* (Each dataset once: native refuses one named twice, "can't insert duplicate key".) */
+            for (uint64_t t = q % NTYPES, dup = 1; dup; t = (t + 1) % NTYPES) {
+                snprintf(names[i], sizeof(names[i]), "%s%s", types[t].name, suffix[(q >> 8) % 3]);
+                dup = 0;
+                for (int e = 0; e < i; e++)
+                    dup |= !strcmp(names[e], names[i]);
+            }
+            d[i] = H5Dopen2(file, names[i], H5P_DEFAULT);
+            ASSERT_H5(d[i]);
+            int how = (int)((q >> 16) % 4);
+            if (how < 2) { /* its own type */
+                hid_t ft = H5Dget_type(d[i]);
+                mt[i]    = -1;
+                for (size_t t = 0; t < NTYPES && mt[i] < 0; t++)
+                    if (H5Tequal(ft, types[t].id) > 0) {
+                        mt[i] = types[t].id;
+                        snprintf(mnames[i], sizeof(mnames[i]), "%s", types[t].name);
+                    }
+                H5Tclose(ft);
+                ASSERT(mt[i] >= 0);
+            }
+            else {
+                size_t t = how == 2 ? 9 /* f64 */ : (size_t)((q >> 20) % NTYPES);
+                mt[i]    = types[t].id;
+                snprintf(mnames[i], sizeof(mnames[i]), "%s", types[t].name);
+            }
+            const sel_t *s = &sels[(q >> 32) % (uint64_t)nsel];
+            ms[i]          = s->ms;
+            fs[i]          = s->fs;
+            nb[i]          = s->mem_nelem * H5Tget_size(mt[i]);
+            buf[i]         = malloc(nb[i]);
+            memset(buf[i], 0xa5, nb[i]);
+        }
+        /* (The callback hashes and marks one byte of each element: sizes differ by dataset.) */
+        cb.policy     = 1;
+        cb.count      = 0;
+        cb.seq        = 0;
+        cb.src_nbytes = cb.dst_nbytes = 1;
+        ASSERT_H5(H5Dread_multi((size_t)k, d, mt, ms, fs, xfer, buf));
+        for (int i = 0; i < k; i++) {
+            printf("set %d %s %s %016llx\n", round, names[i], mnames[i],
+                   (unsigned long long)fnv(buf[i], nb[i], 14695981039346656037ull));
+            free(buf[i]);
+            H5Dclose(d[i]);
+        }
+        if (xfer == dx)
+            printf("set %d cb count=%zu seq=%016llx\n", round, cb.count, (unsigned long long)cb.seq);
+    }
+    /* One dataset named twice (one handle twice, two handles of it): native refuses the read
+     * (a key it cannot insert twice), and so must the connector, whatever the pipeline could do. */
+    for (int twice = 0; twice < 2; twice++) {
+        hid_t  d[2] = {H5Dopen2(file, "u16", H5P_DEFAULT), -1};
+        hid_t  mt[2] = {H5T_NATIVE_UINT16, H5T_NATIVE_UINT16}, sp[2] = {H5S_ALL, H5S_ALL};
+        void  *buf[2] = {malloc(NELEM * 2), malloc(NELEM * 2)};
+        d[1]          = twice ? H5Dopen2(file, "u16", H5P_DEFAULT) : d[0];
+        herr_t ret;
+        H5E_BEGIN_TRY { ret = H5Dread_multi(2, d, mt, sp, sp, H5P_DEFAULT, buf); }
+        H5E_END_TRY
+        printf("twice %d ret=%d\n", twice, ret < 0 ? -1 : 0);
+        free(buf[0]);
+        free(buf[1]);
+        H5Dclose(d[0]);
+        if (twice)
+            H5Dclose(d[1]);
+    }
+    /* rw: H5Dwrite_multi of 12 new datasets at once (every filter set, some from float32 or
+     * double, one contiguous), four rounds: frames 0-2, frames 2-4 (the last chunk new and
+     * partial), a box over written chunks with partial ones at its edge (read-modify-write), a
+     * strided selection that covers no chunk whole (native's); read back by `dump`. */
+    enum { NW = 12 };
+    static const char *wtype[NW] = {"u8", "u16", "i32", "f32", "f64", "u64", "i16", "u32", "i8", "f32", "u16be", "u8"};
+    static const char *wmem[NW]  = {"u8", "f32nonan", "i32", "f64", "f64", "u64", "f64nonan", "u32", "i8", "f32", "u16", "u8"};
+    hid_t              wd[NW], wmt[NW];
+    for (int i = 0; rw && i < NW; i++) {
+        char name[32];
+        snprintf(name, sizeof(name), "mset%02d", i);
+        if (i == NW - 1) { /* contiguous: not the pipeline's */
+            hid_t sp = H5Screate_simple(3, dims, NULL);
+            wd[i]    = H5Dcreate2(file, name, type_by_name(wtype[i]), sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            H5Sclose(sp);
+        }
+        else
+            wd[i] = create(file, name, type_by_name(wtype[i]), i % 3 == 0 ? "szf" : i % 3 == 1 ? "sz" : "z", i % 2, dims);
+        ASSERT_H5(wd[i]);
+        wmt[i] = type_by_name(wmem[i]);
+    }
+    for (int round = 0; rw && round < 4; round++) {
+        hid_t   fsp = H5Screate_simple(3, dims, NULL), msp;
+        size_t  nelem;
+        hsize_t start[3] = {round == 1 ? 2u : 0u, 0, 0};
+        hsize_t count[3] = {round == 2 ? 4u : 3u, round == 2 ? 20u : 24u, 36};
+        if (round < 3) {
+            ASSERT_H5(H5Sselect_hyperslab(fsp, H5S_SELECT_SET, start, NULL, count, NULL));
+            nelem = (size_t)(count[0] * count[1] * count[2]);
+        }
+        else {
+            ASSERT_H5(H5Sselect_hyperslab(fsp, H5S_SELECT_SET, (hsize_t[]){0, 1, 0}, (hsize_t[]){2, 3, 1},
+                                          (hsize_t[]){3, 8, 36}, (hsize_t[]){1, 1, 1}));
+            nelem = 3 * 8 * 36;
+        }
+        msp = H5Screate_simple(1, (hsize_t[]){nelem}, NULL);
+        hid_t ms[NW], fs[NW];
+        void *buf[NW];
+        for (int i = 0; i < NW; i++) {
+            ms[i]  = msp;
+            fs[i]  = fsp;
+            buf[i] = malloc(nelem * H5Tget_size(wmt[i]));
+            gen(wmt[i], buf[i], nelem, (size_t)round * 1000, 70u + (unsigned)(i + 16 * round));
+        }
+        ASSERT_H5(H5Dwrite_multi(NW, wd, wmt, ms, fs, H5P_DEFAULT, (const void **)buf));
+        for (int i = 0; i < NW; i++)
+            free(buf[i]);
+        H5Sclose(msp);
+        H5Sclose(fsp);
+    }
+    for (int i = 0; rw && i < NW; i++)
+        H5Dclose(wd[i]);
+    H5Pclose(dx);
+    close_sels(sels, nsel);
+    H5Fclose(file);
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -586,6 +739,8 @@ main(int argc, char **argv)
         return do_read(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "multi"))
         return do_multi(argv[2]);
+    if (argc == 4 && !strcmp(argv[1], "multiset"))
+        return do_multiset(argv[2], !strcmp(argv[3], "rw"));
     if (argc == 3 && !strcmp(argv[1], "dump")) {
         hid_t file = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
         ASSERT_H5(file);
@@ -593,6 +748,6 @@ main(int argc, char **argv)
         H5Fclose(file);
         return 0;
     }
-    fprintf(stderr, "usage: %s write FILE [MEMTYPE] | read FILE | dump FILE | multi FILE\n", argv[0]);
+    fprintf(stderr, "usage: %s write FILE [MEMTYPE] | read FILE | dump FILE | multi FILE | multiset FILE ro|rw\n", argv[0]);
     return 2;
 }

@@ -60,6 +60,27 @@ diff ds.txt dt.txt || fail "multi: stock HDF5 reads the h5turbo-written datasets
 grep -q 'pipeline writes=[1-9].* reads=[1-9].* fallbacks=0 ' stats.log || { cat stats.log; fail "multi: the pipeline took nothing"; }
 grep -q 'forwarded_reads=0 ' stats.log || { cat stats.log; fail "multi: reads were forwarded"; }
 
+# H5Dread_multi of many datasets at once: the pipeline runs those it takes as one set (on a
+# read-only file the decoders pread their chunks; on one open for writing this thread reads
+# them, and then H5Dwrite_multi writes 12 new datasets at once, as one set too).
+for mode in ro rw; do
+  : > stats.log
+  cp A.h5 Ss$mode.h5; cp A.h5 St$mode.h5
+  stock "$bin" multiset Ss$mode.h5 $mode > ss.txt
+  turbo "$bin" multiset St$mode.h5 $mode > st.txt
+  [ "$(grep -vc ' cb ' ss.txt)" -gt 200 ] || fail "multiset $mode: too few reads"
+  [ "$(grep -c 'twice [01] ret=-1' ss.txt)" = 2 ] || fail "multiset $mode: stock HDF5 read a dataset named twice (the check would prove little)"
+  grep -q ' cb count=[1-9]' ss.txt || fail "multiset $mode: no conversion exception was raised"
+  diff ss.txt st.txt || fail "multiset $mode: h5turbo reads differ from stock HDF5's"
+  grep -q 'fallbacks=0 .*set_reads=[1-9]' stats.log || { cat stats.log; fail "multiset $mode: no read ran in a set with another"; }
+  if [ $mode = ro ]; then grep -q 'chunks_pread=[1-9]' stats.log || { cat stats.log; fail "multiset ro: no chunk pread"; }; fi
+done
+stock "$bin" dump Ssrw.h5 > ds.txt
+stock "$bin" dump Strw.h5 > dt.txt
+[ "$(grep -c '^mset' ds.txt)" -eq 12 ] || fail "multiset: expected 12 written datasets"
+diff ds.txt dt.txt || fail "multiset: stock HDF5 reads the datasets h5turbo wrote per H5Dwrite_multi differently"
+grep -q 'set_writes=[1-9]' stats.log || { cat stats.log; fail "multiset: no write ran in a set with another"; }
+
 # Writes with a conversion: every file type from these memory types, stock and h5turbo, then
 # both files read by stock HDF5 (each dataset in its own type).
 : > stats.log

@@ -85,28 +85,36 @@ forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem
     return ret;
 }
 
-/* A multi-dataset call, one dataset at a time in the caller's order: each through the pipeline
- * when it takes it, else forwarded alone (the order keeps writes to one dataset named twice as
- * native applies them). */
+/* A multi-dataset call through the pipeline: every dataset it takes at once, on the pool as one
+ * set (tb_pipe_read_multi, tb_pipe_write_multi), the others forwarded one by one. */
 static herr_t
 multi_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
          hid_t dxpl_id, void *buf[])
 {
-    for (size_t i = 0; i < count; i++) {
-        herr_t pret;
-        if (tb_enter(dset[i], NULL, TB_USE, dxpl_id) < 0)
-            return -1;
-        tb_answer_t a = write ? tb_pipe_write(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id,
-                                              buf[i], NULL, &pret)
-                              : tb_pipe_read(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id,
-                                             buf[i], NULL, &pret);
-        if (!a)
-            pret = forward_io(write, 1, &dset[i], &mem_type_id[i], &mem_space_id[i], &file_space_id[i], dxpl_id,
-                              &buf[i], NULL);
-        if (pret < 0)
-            return pret;
+    tb_answer_t  stack[TB_DSET_STACK];
+    tb_answer_t *answer = count <= TB_DSET_STACK ? stack : malloc(count * sizeof(*answer));
+    if (!answer)
+        return forward_io(write, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, NULL);
+    herr_t ret = 0;
+    for (size_t i = 0; i < count && ret >= 0; i++)
+        ret = tb_enter(dset[i], NULL, TB_USE, dxpl_id);
+    if (ret >= 0 && !tb_pipe_multi_distinct(count, dset, dxpl_id)) {
+        /* (A dataset named twice: native's to refuse, or to do as it does.) */
+        if (answer != stack)
+            free(answer);
+        return forward_io(write, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, NULL);
     }
-    return 0;
+    if (ret >= 0)
+        ret = write ? tb_pipe_write_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id,
+                                          (const void *const *)buf, answer)
+                    : tb_pipe_read_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, answer);
+    for (size_t i = 0; i < count && ret >= 0; i++)
+        if (!answer[i])
+            ret = forward_io(write, 1, &dset[i], &mem_type_id[i], &mem_space_id[i], &file_space_id[i], dxpl_id,
+                             &buf[i], NULL);
+    if (answer != stack)
+        free(answer);
+    return ret;
 }
 
 /* Whether a multi-dataset call is taken one dataset at a time (multi_io): only when the pipeline

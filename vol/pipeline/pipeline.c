@@ -35,12 +35,12 @@ print_stats(void *ctx)
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
-            "listed_reads=%zu selection_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
+            "listed_reads=%zu selection_writes=%zu set_reads=%zu set_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
             "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
             s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
-            s->block_reads, s->listed_reads, s->selection_writes, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
+            s->block_reads, s->listed_reads, s->selection_writes, s->set_reads, s->set_writes, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
             (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu, np);
     stats_registered = 0;
 }
@@ -482,28 +482,41 @@ typedef struct wchunk {
     const void  *out;      /* the filtered chunk, in one of bufs */
     size_t       out_nbytes;
     tb_status_t st;
-    int          done;     /* job mutex */
+    int          done;     /* set mutex */
 } wchunk_t;
 
-/* Shared by the application's thread and the workers. Fields below `mu` are protected by it;
- * the rest is written before the workers start and only read afterwards. */
+struct wset;
+
+/* One dataset's write. Fields above `next` are written before the workers start and only read
+ * afterwards; the rest are protected by the set's mutex. */
 typedef struct wjob {
+    struct wset           *s;
+    tb_obj_t              *o;
     const tb_pipe_dset_t *p;
     const tb_pipe_plan_t *plan;
     const uint8_t         *user;
     wchunk_t              *c;
     size_t                 n, window;
     int                    edc;
-    unsigned               inner_threads; /* per chunk: all of them for a one-chunk job, else 1 */
-    int                    timing;        /* H5TURBO_STATS: account codec CPU time */
     tb_narrow_fn           narrow;        /* conversion by the workers, or NULL */
-    pthread_t              owner;
-    pthread_mutex_t        mu;
-    pthread_cond_t         cv;
+    hid_t                  dxpl_id;
     size_t                 next;    /* next chunk to claim */
     size_t                 written; /* chunks written (and released) so far */
     int                    abort;
 } wjob_t;
+
+/* The writes of one call on the pool at once (one job for H5Dwrite, one per dataset the pipeline
+ * takes for H5Dwrite_multi): the workers filter the jobs' chunks in order, moving to the next job
+ * once a job's chunks are all claimed, while the application's thread writes them in order. */
+typedef struct wset {
+    wjob_t         **jobs;
+    size_t           njobs;
+    unsigned         inner_threads; /* per chunk: all of them for a one-chunk set, else 1 */
+    int              timing;        /* H5TURBO_STATS: account codec CPU time */
+    pthread_t        owner;
+    pthread_mutex_t  mu; /* protects the jobs' fields from `next` on */
+    pthread_cond_t   cv;
+} wset_t;
 
 static void
 wchunk_release(wchunk_t *c)
@@ -520,10 +533,10 @@ static void encode_chunk(wjob_t *j, size_t i);
 static void
 encode_one(wjob_t *j, size_t i)
 {
-    uint64_t t0 = j->timing ? thread_cpu_ns() : 0;
+    uint64_t t0 = j->s->timing ? thread_cpu_ns() : 0;
     encode_chunk(j, i);
-    if (j->timing)
-        account_codec(t0, j->owner);
+    if (j->s->timing)
+        account_codec(t0, j->s->owner);
 }
 
 static void
@@ -550,7 +563,7 @@ encode_chunk(wjob_t *j, size_t i)
         if (c->kind == WK_RMW) {
             const void  *dec = NULL;
             tb_status_t st  = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->raw_mask, j->edc, c->bufs, NULL, &dec,
-                                                 j->inner_threads);
+                                                 j->s->inner_threads);
             if (st != TB_OK) {
                 c->st = st;
                 return;
@@ -601,81 +614,88 @@ encode_chunk(wjob_t *j, size_t i)
         }
         in = chunk;
     }
-    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->inner_threads);
+    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->s->inner_threads);
 }
 
+
+/* A worker: filters the set's chunks in order, job after job, each job at most `window` chunks
+ * ahead of what the application's thread has written of it. */
 static void
 write_worker(void *arg)
 {
-    wjob_t *j = arg;
+    wset_t *s = arg;
     /* Run inline on the application's thread (no worker could be had, or the group is being
      * drained): that thread does its share in write_stream already. */
-    if (pthread_equal(pthread_self(), j->owner))
+    if (pthread_equal(pthread_self(), s->owner))
         return;
-    pthread_mutex_lock(&j->mu);
-    for (;;) {
-        while (!j->abort && j->next < j->n && j->next - j->written >= j->window)
-            pthread_cond_wait(&j->cv, &j->mu);
-        if (j->abort || j->next >= j->n)
-            break;
-        size_t i = j->next++;
-        pthread_mutex_unlock(&j->mu);
-        encode_one(j, i);
-        pthread_mutex_lock(&j->mu);
-        j->c[i].done = 1;
-        pthread_cond_broadcast(&j->cv);
+    pthread_mutex_lock(&s->mu);
+    for (size_t k = 0; k < s->njobs; k++) {
+        wjob_t *j = s->jobs[k];
+        for (;;) {
+            while (!j->abort && j->next < j->n && j->next - j->written >= j->window)
+                pthread_cond_wait(&s->cv, &s->mu);
+            if (j->abort || j->next >= j->n)
+                break;
+            size_t i = j->next++;
+            pthread_mutex_unlock(&s->mu);
+            encode_one(j, i);
+            pthread_mutex_lock(&s->mu);
+            j->c[i].done = 1;
+            pthread_cond_broadcast(&s->cv);
+        }
     }
-    pthread_mutex_unlock(&j->mu);
+    pthread_mutex_unlock(&s->mu);
 }
 
-/* The application's thread: writes chunks in order as they become ready, filtering chunks itself
- * whenever the next one to write is not ready yet. Returns 0 on success. */
+/* The application's thread: writes job j's chunks in order as they become ready, filtering
+ * chunks itself whenever the next one to write is not ready yet. Returns 0 on success. */
 static int
-write_stream(tb_obj_t *o, wjob_t *j, hid_t dxpl_id)
+write_stream(wjob_t *j)
 {
-    int    failed = 0;
-    size_t w      = 0;
-    pthread_mutex_lock(&j->mu);
+    wset_t *s      = j->s;
+    int     failed = 0;
+    size_t  w      = 0;
+    pthread_mutex_lock(&s->mu);
     while (w < j->n && !failed) {
         if (j->c[w].done) {
-            pthread_mutex_unlock(&j->mu);
+            pthread_mutex_unlock(&s->mu);
             wchunk_t *c = &j->c[w];
             hsize_t   off[TB_PIPE_RANK];
             tb_pipe_chunk_offset(j->p, j->plan, w, off);
             if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
-                tb_pipe_chunk_write(o, off, dxpl_id, c->out_nbytes, c->out) < 0)
+                tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_nbytes, c->out) < 0)
                 failed = 1;
             wchunk_release(c);
             w++;
-            pthread_mutex_lock(&j->mu);
+            pthread_mutex_lock(&s->mu);
             j->written = w;
-            pthread_cond_broadcast(&j->cv);
+            pthread_cond_broadcast(&s->cv);
             continue;
         }
         if (j->next < j->n && j->next - j->written < j->window) {
             size_t i = j->next++;
-            pthread_mutex_unlock(&j->mu);
+            pthread_mutex_unlock(&s->mu);
             encode_one(j, i);
-            pthread_mutex_lock(&j->mu);
+            pthread_mutex_lock(&s->mu);
             j->c[i].done = 1;
             continue;
         }
-        pthread_cond_wait(&j->cv, &j->mu);
+        pthread_cond_wait(&s->cv, &s->mu);
     }
     if (failed) {
         j->abort = 1;
-        pthread_cond_broadcast(&j->cv);
+        pthread_cond_broadcast(&s->cv);
     }
-    pthread_mutex_unlock(&j->mu);
+    pthread_mutex_unlock(&s->mu);
     return failed ? -1 : 0;
 }
 
-/* Runs one eligible write. 1: done; 0: better left to native; -1: failed before finishing (the
- * caller redoes the whole write through native, which rewrites every chunk); -2: `narrow`
- * refused a chunk (the caller converts with H5Tconvert and writes again). */
+/* Sets up job j for one eligible write: 1 ready; 0 better left to native (it covers no chunk
+ * whole); -1 failed (a stored chunk to merge could not be read: the caller redoes the write
+ * through native). Chunks not wholly written are read here (read-modify-write). */
 static int
-run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, const void *buf,
-          int edc, tb_narrow_fn narrow)
+write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id,
+              const void *buf, int edc, tb_narrow_fn narrow)
 {
     size_t    n = plan->nchunks, nfull = 0;
     wchunk_t *c = calloc(n, sizeof(*c));
@@ -722,48 +742,91 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
                 break;
         }
     }
-
-    wjob_t j;
-    memset(&j, 0, sizeof(j));
-    j.p    = p;
-    j.plan = plan;
-    j.user = buf;
-    j.c    = c;
-    j.n    = n;
-    j.edc  = edc;
-    j.narrow = narrow;
-    j.owner = pthread_self();
-    j.timing = tb_config_process()->stats;
-    pthread_mutex_init(&j.mu, NULL);
-    pthread_cond_init(&j.cv, NULL);
+    if (!ok) {
+        for (size_t i = 0; i < n; i++)
+            wchunk_release(&c[i]);
+        free(c);
+        return -1;
+    }
+    memset(j, 0, sizeof(*j));
+    j->o       = o;
+    j->p       = p;
+    j->plan    = plan;
+    j->user    = buf;
+    j->c       = c;
+    j->n       = n;
+    j->edc     = edc;
+    j->narrow  = narrow;
+    j->dxpl_id = dxpl_id;
     unsigned threads = job_threads(o);
-    j.inner_threads  = n == 1 ? threads : 1;
     size_t   window  = o->ctx->cfg.inflight_nbytes / (2 * p->buf_nbytes);
-    j.window         = window > 2 * (size_t)threads ? window : 2 * (size_t)threads;
+    j->window        = window > 2 * (size_t)threads ? window : 2 * (size_t)threads;
+    return 1;
+}
 
-    int rc = -1;
-    if (ok) {
-        tb_taskgroup_t g;
-        tb_taskgroup_init(&g, threads);
-        size_t helpers = threads > 1 ? threads - 1 : 0;
-        if (helpers > n - 1)
-            helpers = n - 1;
-        for (size_t k = 0; k < helpers; k++)
-            tb_taskgroup_submit(&g, write_worker, &j);
-        rc = write_stream(o, &j, dxpl_id);
-        tb_taskgroup_wait(&g);
+/* Runs the set's jobs on the pool: the application's thread writes job after job; a job that
+ * fails stops alone (its `abort`). */
+static void
+write_run(wset_t *s, unsigned threads)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < s->njobs; k++) {
+        s->jobs[k]->s = s;
+        total += s->jobs[k]->n;
     }
+    s->owner         = pthread_self();
+    s->timing        = tb_config_process()->stats;
+    s->inner_threads = total == 1 ? threads : 1;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
+    tb_taskgroup_t g;
+    tb_taskgroup_init(&g, threads);
+    size_t helpers = threads > 1 ? threads - 1 : 0;
+    if (total && helpers > total - 1)
+        helpers = total - 1;
+    for (size_t k = 0; k < helpers; k++)
+        tb_taskgroup_submit(&g, write_worker, s);
+    for (size_t k = 0; k < s->njobs; k++)
+        write_stream(s->jobs[k]);
+    tb_taskgroup_wait(&g);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+}
+
+/* A job's result once its set ran, its memory freed: 1 done; -1 failed before finishing (the
+ * caller redoes the whole write through native, which rewrites every chunk); -2 `narrow` refused
+ * a chunk (the caller converts with H5Tconvert and writes again). */
+static int
+write_done(wjob_t *j)
+{
     int refused = 0;
-    for (size_t i = 0; i < n; i++) {
-        refused |= c[i].st == TB_ERR_UNSUPPORTED;
-        wchunk_release(&c[i]);
+    for (size_t i = 0; i < j->n; i++) {
+        refused |= j->c[i].st == TB_ERR_UNSUPPORTED;
+        wchunk_release(&j->c[i]);
     }
-    free(c);
-    pthread_mutex_destroy(&j.mu);
-    pthread_cond_destroy(&j.cv);
-    if (rc == 0)
-        tb_pipe_stats_g.chunks_written += n;
-    return rc == 0 ? 1 : refused ? -2 : -1;
+    free(j->c);
+    j->c = NULL;
+    if (!j->abort)
+        tb_pipe_stats_g.chunks_written += j->n;
+    return !j->abort ? 1 : refused ? -2 : -1;
+}
+
+/* Runs one eligible write (write_prepare's 0 or -1, else write_done's result). */
+static int
+run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id, const void *buf,
+          int edc, tb_narrow_fn narrow)
+{
+    wjob_t j;
+    int    rc = write_prepare(&j, o, p, plan, dxpl_id, buf, edc, narrow);
+    if (rc != 1)
+        return rc;
+    wjob_t *jobs[1] = {&j};
+    wset_t  s;
+    memset(&s, 0, sizeof(s));
+    s.jobs  = jobs;
+    s.njobs = 1;
+    write_run(&s, job_threads(o));
+    return write_done(&j);
 }
 
 /* ------------------------------------------------------------------ conversions in the workers */
@@ -942,7 +1005,7 @@ typedef struct rchunk {
      * memory type once converted (tb_buf; NULL: nothing to convert, the buffer stays as it is). */
     void        *conv;
     size_t       conv_nbytes;
-    int          decoded; /* job mutex: conv may be converted */
+    int          decoded; /* set mutex: conv may be converted */
     /* The decoded-chunk cache (set before the job starts): the chunk as cached (nothing to read
      * or decode), or whether to keep it once decoded; the kept copy (tb_buf of chunk_nbytes) is
      * handed to the cache after the job. */
@@ -951,31 +1014,46 @@ typedef struct rchunk {
     uint8_t       *kept;
 } rchunk_t;
 
+struct rset;
+
+/* One dataset's read. Fields above `nread` are written before the workers start and only read
+ * afterwards; the rest are protected by the set's mutex. */
 typedef struct rjob {
+    struct rset           *s;
+    tb_obj_t              *o;
     const tb_pipe_dset_t *p;
     const tb_pipe_plan_t *plan;
     uint8_t               *user;
     rchunk_t              *c;
-    size_t                 n;
+    size_t                 n, hits;
     int                    edc;
-    unsigned               inner_threads;
-    size_t                 inflight_max;
-    int                    timing; /* H5TURBO_STATS: account codec CPU time */
     tb_widen_fn            widen;  /* conversion done by the workers (NULL: H5Tconvert) */
     int                    fd;     /* >= 0: every chunk is "read" at once, decoders pread it (p->map) */
-    pthread_t              owner;
     hid_t                  mem_type_id, dxpl_id; /* conversion: the application's thread only */
-    pthread_mutex_t        mu; /* protects the fields below */
-    pthread_cond_t         cv;
     size_t                 nread;    /* chunks [0, nread) are read and may be decoded */
     size_t                 next;     /* next chunk to claim for decoding */
     size_t                 ndecoded;
     size_t                 nconverted; /* conversion: chunks [0, nconverted) are in the user's buffer */
-    size_t                 inflight; /* raw bytes read and not yet decoded, decoded bytes not yet converted */
     int                    abort, failed;
     int                    conv_failed; /* H5Tconvert failed: its error stands, native is not asked again */
     int                    no_index; /* nothing stored yet: left to native (not a failure) */
 } rjob_t;
+
+/* The reads of one call on the pool at once: one job for H5Dread, one per dataset the pipeline
+ * takes for H5Dread_multi. The application's thread reads the jobs' chunks in order (or lets the
+ * decoders pread them), the workers decode them in the same order, moving to the next job as soon
+ * as a job's chunks are all claimed: no dataset waits for the one before it to finish. */
+typedef struct rset {
+    rjob_t         **jobs;
+    size_t           njobs;
+    unsigned         inner_threads; /* per chunk: all of them for a one-chunk set, else 1 */
+    int              timing;        /* H5TURBO_STATS: account codec CPU time */
+    pthread_t        owner;
+    size_t           inflight_max;
+    pthread_mutex_t  mu; /* protects the fields below and the jobs' */
+    pthread_cond_t   cv;
+    size_t           inflight; /* raw bytes read and not yet decoded, decoded bytes not yet converted */
+} rset_t;
 
 static void decode_chunk(rjob_t *j, size_t i);
 
@@ -983,10 +1061,10 @@ static void decode_chunk(rjob_t *j, size_t i);
 static void
 decode_one(rjob_t *j, size_t i)
 {
-    uint64_t t0 = j->timing ? thread_cpu_ns() : 0;
+    uint64_t t0 = j->s->timing ? thread_cpu_ns() : 0;
     decode_chunk(j, i);
-    if (j->timing)
-        account_codec(t0, j->owner);
+    if (j->s->timing)
+        account_codec(t0, j->s->owner);
 }
 
 static void
@@ -1045,7 +1123,7 @@ decode_chunk(rjob_t *j, size_t i)
         const void *dec    = NULL;
         if (c->keep && (c->kept = tb_buf_get(p->chunk_nbytes)) != NULL)
             direct = c->kept; /* decoded into the copy to keep, the selection taken from there */
-        c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->inner_threads);
+        c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->s->inner_threads);
         if (c->st == TB_OK && c->kept) {
             if (dec != c->kept)
                 memcpy(c->kept, dec, p->chunk_nbytes);
@@ -1077,35 +1155,38 @@ out:
     c->raw = NULL;
 }
 
-/* Claims and decodes one chunk; called with j->mu held, returns with it held. */
+
+/* Claims and decodes one chunk of j; called with the set's mutex held, returns with it held. */
 static void
 decode_claimed(rjob_t *j)
 {
-    size_t i      = j->next++;
-    size_t nbytes = j->c[i].raw_nbytes;
-    pthread_mutex_unlock(&j->mu);
+    rset_t *s      = j->s;
+    size_t  i      = j->next++;
+    size_t  nbytes = j->c[i].raw_nbytes;
+    pthread_mutex_unlock(&s->mu);
     decode_one(j, i);
-    pthread_mutex_lock(&j->mu);
+    pthread_mutex_lock(&s->mu);
     j->ndecoded++;
-    j->inflight -= nbytes;
-    j->inflight += j->c[i].conv_nbytes;
+    s->inflight -= nbytes;
+    s->inflight += j->c[i].conv_nbytes;
     j->c[i].decoded = 1;
     if (j->c[i].st != TB_OK)
         j->failed = j->abort = 1;
-    pthread_cond_broadcast(&j->cv);
+    pthread_cond_broadcast(&s->cv);
 }
 
 /* Conversion, on the application's thread: converts the decoded chunks that are next in order
  * (HDF5's order: chunk by chunk, each chunk's elements in row-major order, so that a conversion
  * exception callback on the transfer list sees the same sequence) and copies them to the user's
- * buffer. Called with j->mu held, returns with it held. */
+ * buffer. Called with the set's mutex held, returns with it held. */
 static void
 convert_ready(rjob_t *j)
 {
+    rset_t *s = j->s;
     while (!j->abort && j->nconverted < j->n && j->c[j->nconverted].decoded) {
         size_t    i = j->nconverted;
         rchunk_t *c = &j->c[i];
-        pthread_mutex_unlock(&j->mu);
+        pthread_mutex_unlock(&s->mu);
         int ok = 1, nomem = 0;
         if (c->conv) {
             hsize_t           off[TB_PIPE_RANK];
@@ -1120,79 +1201,85 @@ convert_ready(rjob_t *j)
             tb_buf_put(c->conv);
             c->conv = NULL;
         }
-        pthread_mutex_lock(&j->mu);
-        j->inflight -= c->conv_nbytes;
+        pthread_mutex_lock(&s->mu);
+        s->inflight -= c->conv_nbytes;
         j->nconverted++;
         if (j->fd >= 0)
-            pthread_cond_broadcast(&j->cv); /* decoders held back by inflight may go on */
+            pthread_cond_broadcast(&s->cv); /* decoders held back by inflight may go on */
         if (!ok || nomem) {
             /* (Out of memory: native reads it all again.) */
             j->conv_failed = !ok;
             j->failed = j->abort = 1;
-            pthread_cond_broadcast(&j->cv); /* workers waiting for chunks to decode stop */
+            pthread_cond_broadcast(&s->cv); /* workers waiting for chunks to decode stop */
         }
     }
 }
 
+/* Whether decoders of j hold back: its chunks are pread by them and converted on the
+ * application's thread, and converted chunks are piling up (set mutex held). */
+static int
+holds_back(const rjob_t *j)
+{
+    return j->fd >= 0 && j->plan->convert && !j->widen && j->s->inflight > j->s->inflight_max;
+}
+
+/* A worker: decodes the set's chunks in order, job after job. */
 static void
 read_worker(void *arg)
 {
-    rjob_t *j = arg;
-    if (pthread_equal(pthread_self(), j->owner))
+    rset_t *s = arg;
+    if (pthread_equal(pthread_self(), s->owner))
         return;
-    pthread_mutex_lock(&j->mu);
-    for (;;) {
-        /* (Reading itself, a decoder also holds back while converted chunks pile up.) */
-        while (!j->abort && j->next < j->n &&
-               (j->next >= j->nread || (j->fd >= 0 && j->inflight > j->inflight_max)))
-            pthread_cond_wait(&j->cv, &j->mu);
-        if (j->abort || j->next >= j->n)
-            break;
-        decode_claimed(j);
+    pthread_mutex_lock(&s->mu);
+    for (size_t k = 0; k < s->njobs; k++) {
+        rjob_t *j = s->jobs[k];
+        for (;;) {
+            /* (Reading itself, a decoder also holds back while converted chunks pile up.) */
+            while (!j->abort && j->next < j->n && (j->next >= j->nread || holds_back(j)))
+                pthread_cond_wait(&s->cv, &s->mu);
+            if (j->abort || j->next >= j->n)
+                break;
+            decode_claimed(j);
+        }
     }
-    pthread_mutex_unlock(&j->mu);
+    pthread_mutex_unlock(&s->mu);
 }
 
-/* The application's thread: reads raw chunks in order, ahead of the decoders by at most
- * inflight_max bytes, decoding (and converting) itself while it may not read further; then
- * helps finish. */
-static int
-read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
+/* The application's thread, first pass over job k: reads its raw chunks in order, while the
+ * bytes read and not yet decoded (of every job) stay under inflight_max, decoding (and
+ * converting) itself the chunks of this job or an earlier one while it may not read further. A
+ * job whose decoders pread their chunks is only released to them here. */
+static void
+read_feed(rset_t *s, size_t k)
 {
-    int convert = j->plan->convert;
+    rjob_t *j       = s->jobs[k];
+    int     convert = j->plan->convert;
+    pthread_mutex_lock(&s->mu);
     if (j->fd >= 0) {
-        /* The decoders read the chunks themselves: this thread decodes too and converts. */
-        pthread_mutex_lock(&j->mu);
         j->nread = j->n;
-        pthread_cond_broadcast(&j->cv);
-        for (;;) {
-            if (convert)
-                convert_ready(j);
-            if (j->abort)
-                break;
-            if (j->next < j->n && (!convert || j->inflight <= j->inflight_max))
-                decode_claimed(j);
-            else if (j->ndecoded >= j->n && (!convert || j->nconverted >= j->n))
-                break;
-            else
-                pthread_cond_wait(&j->cv, &j->mu);
-        }
-        pthread_mutex_unlock(&j->mu);
+        pthread_cond_broadcast(&s->cv);
     }
+    pthread_mutex_unlock(&s->mu);
     for (size_t i = 0; i < j->n && j->fd < 0; i++) {
-        pthread_mutex_lock(&j->mu);
+        pthread_mutex_lock(&s->mu);
         if (convert)
             convert_ready(j);
-        while (!j->abort && j->inflight > j->inflight_max && j->ndecoded < j->nread) {
-            if (j->next < j->nread)
-                decode_claimed(j);
+        while (!j->abort && s->inflight > s->inflight_max) {
+            rjob_t *h = NULL; /* the first job with a chunk read and not claimed */
+            for (size_t q = 0; q <= k && !h; q++)
+                if (!s->jobs[q]->abort && s->jobs[q]->next < s->jobs[q]->nread)
+                    h = s->jobs[q];
+            if (h)
+                decode_claimed(h);
+            else if (j->ndecoded < j->nread)
+                pthread_cond_wait(&s->cv, &s->mu);
             else
-                pthread_cond_wait(&j->cv, &j->mu);
+                break; /* (what is in flight is other jobs', in the workers' hands) */
             if (convert)
                 convert_ready(j);
         }
         int stop = j->abort;
-        pthread_mutex_unlock(&j->mu);
+        pthread_mutex_unlock(&s->mu);
         if (stop)
             break;
 
@@ -1201,11 +1288,12 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
         size_t    nbytes = 0;
         int       bad    = 0;
         tb_pipe_chunk_offset(j->p, j->plan, i, off);
-        switch (c->cached ? STORED_NONE : chunk_stored(o, off, dxpl_id, &nbytes)) {
+        switch (c->cached ? STORED_NONE : chunk_stored(j->o, off, j->dxpl_id, &nbytes)) {
             case STORED_NONE:
                 break;
             case STORED_YES:
-                if (!(c->raw = tb_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c->mask, c->raw, nbytes) < 0)
+                if (!(c->raw = tb_buf_get(nbytes)) ||
+                    chunk_read(j->o, off, j->dxpl_id, &c->mask, c->raw, nbytes) < 0)
                     bad = 1;
                 c->raw_nbytes = nbytes;
                 break;
@@ -1217,25 +1305,41 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
                 bad = 1;
                 break;
         }
-        pthread_mutex_lock(&j->mu);
+        pthread_mutex_lock(&s->mu);
         if (bad)
             j->failed = j->abort = 1;
         else {
             j->nread = i + 1;
-            j->inflight += c->raw_nbytes;
+            s->inflight += c->raw_nbytes;
         }
-        pthread_cond_broadcast(&j->cv);
-        pthread_mutex_unlock(&j->mu);
+        pthread_cond_broadcast(&s->cv);
+        pthread_mutex_unlock(&s->mu);
         if (bad)
             break;
     }
-    pthread_mutex_lock(&j->mu);
+}
+
+/* The application's thread, second pass over job k (after every job was fed): decodes what is
+ * left of it, converts, and waits for the chunks the workers claimed. 0 when the job succeeded. */
+static int
+read_finish(rset_t *s, size_t k)
+{
+    rjob_t *j       = s->jobs[k];
+    int     convert = j->plan->convert;
+    pthread_mutex_lock(&s->mu);
     if (j->failed)
         j->abort = 1;
     while (!j->abort && j->next < j->n) {
-        decode_claimed(j);
-        if (convert)
+        if (convert) { /* (which lets go of the mutex: the workers may claim what was left) */
             convert_ready(j);
+            if (j->abort || j->next >= j->n)
+                break;
+        }
+        /* (Chunks the decoders pread: converted ones may not pile up.) */
+        if (holds_back(j))
+            pthread_cond_wait(&s->cv, &s->mu);
+        else
+            decode_claimed(j);
     }
     /* Wait for the chunks other threads claimed (also after an abort: they own their buffers). */
     for (;;) {
@@ -1243,27 +1347,29 @@ read_stream(tb_obj_t *o, rjob_t *j, hid_t dxpl_id)
             convert_ready(j);
         if (j->ndecoded >= (j->abort ? j->next : j->n) && (j->abort || !convert || j->nconverted >= j->n))
             break;
-        pthread_cond_wait(&j->cv, &j->mu);
+        pthread_cond_wait(&s->cv, &s->mu);
     }
+    /* (Chunks read and never decoded no longer count against the other jobs' reading.) */
+    for (size_t i = j->next; i < j->nread; i++)
+        s->inflight -= j->c[i].raw_nbytes;
     int failed = j->failed;
-    pthread_mutex_unlock(&j->mu);
+    pthread_mutex_unlock(&s->mu);
     return failed ? -1 : 0;
 }
 
-/* Runs one eligible read: 1 done; 0 left to native (nothing stored yet); -1 failed (the caller
- * reads again through native, which then reports the error HDF5 reports); -2 the conversion
- * failed (H5Tconvert's error is on the stack, as H5Dread's own would be: the read fails). */
+/* Sets up job j for one eligible read (chunks taken from the decoded-chunk cache marked). 0 when
+ * memory runs out (the read is native's). */
 static int
-run_read(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id, hid_t dxpl_id,
-         void *buf, int edc, tb_widen_fn widen, int fd)
+read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id,
+             hid_t dxpl_id, void *buf, int edc, tb_widen_fn widen, int fd)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
     if (!c)
         return 0;
+    memset(j, 0, sizeof(*j));
     /* The decoded-chunk cache: chunks kept serve this read; and when its chunks fit, the ones it
      * takes only part of (all of them in a small read, which HDF5's cache would keep) are kept. */
-    size_t hits = 0;
     if (p->cache_max) {
         int small = plan->npoints * plan->es < o->ctx->cfg.pipeline_min_nbytes;
         for (size_t i = 0; i < n; i++) {
@@ -1271,7 +1377,7 @@ run_read(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_t
             tb_pipe_region_t r;
             tb_pipe_chunk_offset(p, plan, i, off);
             if ((c[i].cached = tb_pipe_cache_find(p, off)) != NULL)
-                hits++;
+                j->hits++;
             else if (n <= p->cache_max) {
                 /* (Also chunks read with the checksum off: native's cache keeps those too, and
                  * a later read asking for the check gets them unchecked, as here.) */
@@ -1280,57 +1386,80 @@ run_read(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_t
             }
         }
     }
-    rjob_t j;
-    memset(&j, 0, sizeof(j));
-    j.p            = p;
-    j.plan         = plan;
-    j.user         = buf;
-    j.c            = c;
-    j.n            = n;
-    j.edc          = edc;
-    j.inflight_max = o->ctx->cfg.inflight_nbytes;
-    j.owner        = pthread_self();
-    j.timing       = tb_config_process()->stats;
-    j.widen        = widen;
-    j.fd           = fd;
-    j.mem_type_id  = mem_type_id;
-    j.dxpl_id      = dxpl_id;
-    pthread_mutex_init(&j.mu, NULL);
-    pthread_cond_init(&j.cv, NULL);
+    j->o           = o;
+    j->p           = p;
+    j->plan        = plan;
+    j->user        = buf;
+    j->c           = c;
+    j->n           = n;
+    j->edc         = edc;
+    j->widen       = widen;
+    j->fd          = fd;
+    j->mem_type_id = mem_type_id;
+    j->dxpl_id     = dxpl_id;
+    return 1;
+}
 
-    unsigned        threads = job_threads(o);
-    j.inner_threads         = n == 1 ? threads : 1;
+/* Runs the set's jobs on the pool; each job's own result is read_done's. */
+static void
+read_run(rset_t *s, unsigned threads)
+{
+    size_t total = 0;
+    for (size_t k = 0; k < s->njobs; k++) {
+        s->jobs[k]->s = s;
+        total += s->jobs[k]->n;
+    }
+    s->owner         = pthread_self();
+    s->timing        = tb_config_process()->stats;
+    s->inner_threads = total == 1 ? threads : 1;
+    s->inflight      = 0;
+    pthread_mutex_init(&s->mu, NULL);
+    pthread_cond_init(&s->cv, NULL);
     tb_taskgroup_t g;
     tb_taskgroup_init(&g, threads);
     size_t helpers = threads > 1 ? threads - 1 : 0;
-    if (helpers > n - 1)
-        helpers = n - 1;
+    if (total && helpers > total - 1)
+        helpers = total - 1;
     for (size_t k = 0; k < helpers; k++)
-        tb_taskgroup_submit(&g, read_worker, &j);
-    int rc = read_stream(o, &j, dxpl_id);
+        tb_taskgroup_submit(&g, read_worker, s);
+    for (size_t k = 0; k < s->njobs; k++)
+        read_feed(s, k);
+    for (size_t k = 0; k < s->njobs; k++)
+        read_finish(s, k);
     tb_taskgroup_wait(&g);
+    pthread_mutex_destroy(&s->mu);
+    pthread_cond_destroy(&s->cv);
+}
 
-    for (size_t i = 0; i < n; i++) {
-        tb_buf_put(c[i].raw);
-        tb_buf_put(c[i].conv);
-        if (c[i].kept && rc == 0 && c[i].st == TB_OK) {
+/* A job's result once its set ran, its chunks kept and its memory freed: 1 done; 0 left to native
+ * (nothing stored yet); -1 failed (the caller reads again through native, which then reports the
+ * error HDF5 reports); -2 the conversion failed (H5Tconvert's error is on the stack, as H5Dread's
+ * own would be: the read fails). */
+static int
+read_done(rjob_t *j)
+{
+    int ok = !j->failed;
+    for (size_t i = 0; i < j->n; i++) {
+        rchunk_t *c = &j->c[i];
+        tb_buf_put(c->raw);
+        tb_buf_put(c->conv);
+        if (c->kept && ok && c->st == TB_OK) {
             hsize_t off[TB_PIPE_RANK];
-            tb_pipe_chunk_offset(p, plan, i, off);
-            tb_pipe_cache_put(p, off, c[i].kept);
+            tb_pipe_chunk_offset(j->p, j->plan, i, off);
+            tb_pipe_cache_put((tb_pipe_dset_t *)(uintptr_t)j->p, off, c->kept);
         }
         else
-            tb_buf_put(c[i].kept);
+            tb_buf_put(c->kept);
     }
-    free(c);
-    pthread_mutex_destroy(&j.mu);
-    pthread_cond_destroy(&j.cv);
-    if (rc == 0) {
-        tb_pipe_stats_g.chunks_read += n - hits;
-        tb_pipe_stats_g.chunks_cache_hits += hits;
-        if (fd >= 0)
-            tb_pipe_stats_g.chunks_pread += n - hits;
+    free(j->c);
+    j->c = NULL;
+    if (ok) {
+        tb_pipe_stats_g.chunks_read += j->n - j->hits;
+        tb_pipe_stats_g.chunks_cache_hits += j->hits;
+        if (j->fd >= 0)
+            tb_pipe_stats_g.chunks_pread += j->n - j->hits;
     }
-    return rc == 0 ? 1 : j.conv_failed ? -2 : j.no_index ? 0 : -1;
+    return ok ? 1 : j->conv_failed ? -2 : j->no_index ? 0 : -1;
 }
 
 /* ------------------------------------------------------------------ conversion on write */
@@ -1480,96 +1609,304 @@ ineligible(tb_obj_t *o, hid_t dxpl_id)
     return true;
 }
 
+/* One dataset's write through the pipeline, in three steps so that a multi-dataset call can run
+ * the writes of all its datasets as one set: write_begin (everything up to the job), write_run of
+ * the set, write_end. */
+typedef struct write_call {
+    tb_obj_t       *o;
+    tb_pipe_dset_t *p;
+    tb_pipe_plan_t  plan;
+    wjob_t          j;
+    int             made, job, rc; /* a plan to free; a job prepared, to run; else its result */
+    int             edc, convert, behind, drain_failed;
+    tb_narrow_fn    narrow;
+    void           *converted; /* H5Tconvert's output, the job's buffer (malloc) */
+    const void     *buf;
+    hid_t           mem_type_id, dxpl_id;
+    uint64_t        t0;
+} write_call_t;
+
+typedef enum { WB_FORWARD, WB_ANSWERED, WB_JOB } write_begun_t;
+
+static tb_answer_t write_end(write_call_t *wc, int account, herr_t *ret_out);
+
+/* Everything before a write's job runs: WB_JOB when wc->j is prepared (the caller runs it and
+ * calls write_end); else the write is over, answered (*ret_out) or to be forwarded. */
+static write_begun_t
+write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
+            hid_t dxpl_id, const void *buf, herr_t *ret_out)
+{
+    memset(wc, 0, sizeof(*wc));
+    wc->o           = o;
+    wc->mem_type_id = mem_type_id;
+    wc->dxpl_id     = dxpl_id;
+    wc->buf         = buf;
+    /* Every H5Dwrite through the connector, taken or forwarded: decoded chunks kept by any
+     * handle may be stale now. */
+    tb_pipe_cache_written();
+    if (!o->ctx->cfg.pipeline || !buf || ineligible(o, dxpl_id)) {
+        /* Forwarded: but not ahead of chunks write-behind still holds. */
+        if (tb_pipe_drain(o, dxpl_id) < 0) {
+            *ret_out = -1;
+            return WB_ANSWERED;
+        }
+        return WB_FORWARD;
+    }
+    tb_pipe_register_stats();
+    wc->t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
+    tb_quiet_t q;
+    tb_quiet_on(&q);
+    tb_pipe_dset_t *p = wc->p = ready(o, mem_type_id, dxpl_id, 1, &wc->edc, &wc->convert);
+    hsize_t         dims[TB_PIPE_RANK];
+    size_t          mes = p && wc->convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
+    wc->made = p && !(wc->convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
+               tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, wc->convert,
+                                 wc->convert ? TB_PIPE_PLAN_BOX_ONLY : TB_PIPE_PLAN_WRITE, &wc->plan);
+    int planned = wc->made && wc->plan.npoints * wc->plan.es >= o->ctx->cfg.pipeline_min_nbytes;
+    /* Conversion first (application's thread), then the filters in parallel from its output.
+     * Float into integers without write-behind: the workers convert (narrow_for), else first
+     * H5Tconvert on this thread. */
+    wc->narrow = planned && wc->convert && !o->ctx->cfg.write_behind ? narrow_for(mem_type_id, p->type_id) : NULL;
+    if (wc->narrow && !plan_has_full_chunk(p, &wc->plan))
+        planned = 0;
+    if (planned && wc->convert && !wc->narrow) {
+        tb_pipe_plan_t splan;
+        planned = plan_has_full_chunk(p, &wc->plan) &&
+                  (wc->converted = convert_for_write(p, &wc->plan, o->ctx->cfg.inflight_nbytes, mem_type_id,
+                                                     dxpl_id, wc->buf, &splan)) != NULL;
+        if (planned) {
+            wc->plan = splan;
+            wc->buf  = wc->converted;
+        }
+    }
+    if (planned && o->ctx->cfg.write_behind && wc->plan.kind == TB_PLAN_BOX)
+        wc->behind = tb_pipe_behind_write(o, p, &wc->plan, dxpl_id, wc->buf);
+    if (!wc->behind && tb_pipe_drain(o, dxpl_id) < 0)
+        wc->drain_failed = 1;
+    if (wc->behind)
+        wc->rc = 1;
+    else if (planned && !wc->drain_failed) {
+        wc->rc  = write_prepare(&wc->j, o, p, &wc->plan, dxpl_id, wc->buf, wc->edc, wc->narrow);
+        wc->job = wc->rc == 1;
+    }
+    tb_quiet_off(&q);
+    if (wc->job)
+        return WB_JOB;
+    return write_end(wc, 1, ret_out) == TB_ANSWERED ? WB_ANSWERED : WB_FORWARD;
+}
+
+/* After a write's job ran (or none was prepared): a conversion the workers refused done again
+ * through H5Tconvert, the counters; TB_ANSWERED with *ret_out, or TB_FORWARD (native then writes
+ * it all). `account`: the application thread's CPU time since write_begin counts for the serial
+ * fraction. */
+static tb_answer_t
+write_end(write_call_t *wc, int account, herr_t *ret_out)
+{
+    tb_quiet_t q;
+    tb_quiet_on(&q);
+    tb_pipe_dset_t *p  = wc->p;
+    int             rc = wc->job ? write_done(&wc->j) : wc->rc;
+    wc->job            = 0;
+    if (rc == 1 && wc->narrow && !wc->behind)
+        tb_pipe_stats_g.worker_conv_writes++;
+    if (rc == -2) { /* a chunk the workers could not convert exactly: all through H5Tconvert */
+        tb_pipe_plan_t splan;
+        rc = (wc->converted = convert_for_write(p, &wc->plan, wc->o->ctx->cfg.inflight_nbytes, wc->mem_type_id,
+                                                wc->dxpl_id, wc->buf, &splan)) != NULL
+                 ? run_write(wc->o, p, &splan, wc->dxpl_id, wc->converted, wc->edc, NULL)
+                 : 0;
+    }
+    int done = rc == 1;
+    if (rc < 0)
+        tb_pipe_stats_g.fallbacks++;
+    free(wc->converted);
+    wc->converted = NULL;
+    int selection = done && wc->plan.kind != TB_PLAN_BOX;
+    if (wc->made)
+        tb_pipe_plan_free(&wc->plan);
+    wc->made = 0;
+    if (p && !done && !wc->drain_failed)
+        tb_pipe_stats_g.forwarded_writes++;
+    if (!wc->drain_failed)
+        H5Eclear2(H5E_DEFAULT);
+    tb_quiet_off(&q);
+    if (wc->drain_failed) {
+        *ret_out = -1;
+        return TB_ANSWERED;
+    }
+    if (!done)
+        return TB_FORWARD;
+    tb_pipe_stats_g.writes++;
+    if (wc->convert)
+        tb_pipe_stats_g.converted_writes++;
+    if (selection)
+        tb_pipe_stats_g.selection_writes++;
+    if (wc->t0 && account && !wc->behind)
+        tb_pipe_stats_g.app_ns += thread_cpu_ns() - wc->t0;
+    *ret_out = 0;
+    return TB_ANSWERED;
+}
+
+/* Runs the prepared jobs of the calls listed on the pool as one set. */
+static void
+write_calls_run(write_call_t *const *calls, size_t n, unsigned threads)
+{
+    wjob_t *stack[16], **jobs = n <= 16 ? stack : malloc(n * sizeof(*jobs));
+    wset_t  s;
+    memset(&s, 0, sizeof(s));
+    tb_quiet_t q;
+    tb_quiet_on(&q);
+    if (jobs) {
+        for (size_t k = 0; k < n; k++)
+            jobs[k] = &calls[k]->j;
+        s.jobs  = jobs;
+        s.njobs = n;
+        write_run(&s, threads);
+    }
+    else /* (no memory for the list: each on its own) */
+        for (size_t k = 0; k < n; k++) {
+            wjob_t *one = &calls[k]->j;
+            s.jobs      = &one;
+            s.njobs     = 1;
+            write_run(&s, threads);
+        }
+    tb_quiet_off(&q);
+    if (jobs != stack)
+        free(jobs);
+}
+
 tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
-    /* Every H5Dwrite through the connector, taken or forwarded: decoded chunks kept by any
-     * handle may be stale now. */
-    tb_pipe_cache_written();
-    if (!o->ctx->cfg.pipeline || req || !buf || ineligible(o, dxpl_id)) {
-        /* Forwarded: but not ahead of chunks write-behind still holds. */
+    if (req) {
+        /* (Asynchronous: native's; but not ahead of chunks write-behind holds.) */
+        tb_pipe_cache_written();
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
             return TB_ANSWERED;
         }
         return TB_FORWARD;
     }
-    tb_pipe_register_stats();
-    uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    tb_quiet_t       q;
-    tb_quiet_on(&q);
-    int              done = 0, edc = 1, behind = 0, drain_failed = 0, convert = 0;
-    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 1, &edc, &convert);
-    hsize_t          dims[TB_PIPE_RANK];
-    tb_pipe_plan_t  plan;
-    size_t           mes  = p && convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
-    int              made = p && !(convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
-                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert,
-                                    convert ? TB_PIPE_PLAN_BOX_ONLY : TB_PIPE_PLAN_WRITE, &plan);
-    int              planned = made && plan.npoints * plan.es >= o->ctx->cfg.pipeline_min_nbytes;
-    /* Conversion first (application's thread), then the filters in parallel from its output. */
-    void *converted = NULL;
-    /* Float into integers without write-behind: the workers convert (narrow_for), else first
-     * H5Tconvert on this thread. */
-    tb_narrow_fn narrow = planned && convert && !o->ctx->cfg.write_behind ? narrow_for(mem_type_id, p->type_id) : NULL;
-    if (narrow && !plan_has_full_chunk(p, &plan))
-        planned = 0;
-    if (planned && convert && !narrow) {
-        tb_pipe_plan_t splan;
-        planned = plan_has_full_chunk(p, &plan) &&
-                  (converted = convert_for_write(p, &plan, o->ctx->cfg.inflight_nbytes, mem_type_id, dxpl_id, buf,
-                                                 &splan)) != NULL;
-        if (planned) {
-            plan = splan;
-            buf  = converted;
+    write_call_t wc;
+    switch (write_begin(&wc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, ret_out)) {
+        case WB_FORWARD:
+            return TB_FORWARD;
+        case WB_ANSWERED:
+            return TB_ANSWERED;
+        case WB_JOB:
+            break;
+    }
+    write_call_t *one = &wc;
+    write_calls_run(&one, 1, job_threads(o));
+    return write_end(&wc, 1, ret_out);
+}
+
+/* A prepared write given up before it ran (its job, plan and converted copy freed). */
+static void
+write_cancel(write_call_t *wc)
+{
+    if (wc->job) {
+        for (size_t i = 0; i < wc->j.n; i++)
+            wchunk_release(&wc->j.c[i]);
+        free(wc->j.c);
+    }
+    if (wc->made)
+        tb_pipe_plan_free(&wc->plan);
+    free(wc->converted);
+    wc->job = wc->made = 0;
+    wc->converted      = NULL;
+}
+
+herr_t
+tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
+                    const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_answer_t answer[])
+{
+    for (size_t i = 0; i < count; i++)
+        answer[i] = TB_FORWARD;
+    write_call_t  *calls = calloc(count, sizeof(*calls));
+    write_call_t **set   = calloc(count, sizeof(*set));
+    herr_t         ret   = 0;
+    size_t         n     = 0;
+    if (!calls || !set) { /* (one at a time, as single writes) */
+        free(calls);
+        free(set);
+        for (size_t i = 0; i < count && ret == 0; i++)
+            answer[i] = tb_pipe_write(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
+                                      NULL, &ret);
+        return ret;
+    }
+    for (size_t i = 0; i < count && ret == 0; i++)
+        switch (write_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
+                            &ret)) {
+            case WB_FORWARD:
+                break;
+            case WB_ANSWERED:
+                answer[i] = TB_ANSWERED;
+                break;
+            case WB_JOB:
+                set[n++] = &calls[i];
+                break;
         }
+    if (ret < 0) { /* (a drain failed: the call's error) */
+        for (size_t k = 0; k < n; k++)
+            write_cancel(set[k]);
+        n = 0;
     }
-    if (planned && o->ctx->cfg.write_behind && plan.kind == TB_PLAN_BOX)
-        behind = tb_pipe_behind_write(o, p, &plan, dxpl_id, buf);
-    if (!behind && tb_pipe_drain(o, dxpl_id) < 0)
-        drain_failed = 1;
-    if (behind)
-        done = 1;
-    else if (planned && !drain_failed) {
-        int rc = run_write(o, p, &plan, dxpl_id, buf, edc, narrow);
-        if (rc == 1 && narrow)
-            tb_pipe_stats_g.worker_conv_writes++;
-        if (rc == -2) { /* a chunk the workers could not convert exactly: all through H5Tconvert */
-            tb_pipe_plan_t splan;
-            rc = (converted = convert_for_write(p, &plan, o->ctx->cfg.inflight_nbytes, mem_type_id, dxpl_id, buf,
-                                                &splan)) != NULL
-                     ? run_write(o, p, &splan, dxpl_id, converted, edc, NULL)
-                     : 0;
+    if (n) {
+        tb_obj_t *o0 = set[0]->o;
+        uint64_t  t0 = set[0]->t0;
+        write_calls_run(set, n, job_threads(o0));
+        for (size_t k = 0; k < n; k++) {
+            herr_t r                 = 0;
+            answer[set[k] - calls] = write_end(set[k], 0, &r);
+            if (n > 1 && answer[set[k] - calls] == TB_ANSWERED)
+                tb_pipe_stats_g.set_writes++;
         }
-        done = rc == 1;
-        if (rc < 0)
-            tb_pipe_stats_g.fallbacks++;
-    }
-    free(converted);
-    int selection = done && plan.kind != TB_PLAN_BOX;
-    if (made)
-        tb_pipe_plan_free(&plan);
-    if (p && !done && !drain_failed)
-        tb_pipe_stats_g.forwarded_writes++;
-    if (!drain_failed)
-        H5Eclear2(H5E_DEFAULT);
-    tb_quiet_off(&q);
-    if (drain_failed) {
-        *ret_out = -1;
-        return TB_ANSWERED;
-    }
-    if (done) {
-        tb_pipe_stats_g.writes++;
-        if (convert)
-            tb_pipe_stats_g.converted_writes++;
-        if (selection)
-            tb_pipe_stats_g.selection_writes++;
-        if (t0 && !behind)
+        if (t0)
             tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
-        *ret_out = 0;
     }
-    return done ? TB_ANSWERED : TB_FORWARD;
+    free(calls);
+    free(set);
+    return ret;
+}
+
+/* Whether the datasets of a multi-dataset call are distinct objects (native refuses one named
+ * twice, and the pipeline's sets assume none is): each dataset's file and token, as the pipeline
+ * took them, or asked of native. */
+bool
+tb_pipe_multi_distinct(size_t count, void *const dset[], hid_t dxpl_id)
+{
+    typedef struct {
+        unsigned long fileno;
+        H5O_token_t   token;
+    } ident_t;
+    ident_t *id = calloc(count, sizeof(*id));
+    if (!id)
+        return false;
+    bool ok = true;
+    for (size_t i = 0; i < count && ok; i++) {
+        tb_obj_t             *o = dset[i];
+        const tb_pipe_dset_t *p = (const tb_pipe_dset_t *)o->pipe;
+        if (p && p->have_token) {
+            id[i].fileno = p->fileno;
+            id[i].token  = p->token;
+        }
+        else {
+            tb_pipe_dset_t t;
+            memset(&t, 0, sizeof(t));
+            if (o->under)
+                dataset_identity(o, dxpl_id, &t);
+            ok           = t.have_token;
+            id[i].fileno = t.fileno;
+            id[i].token  = t.token;
+        }
+        for (size_t k = 0; k < i && ok; k++)
+            ok = id[k].fileno != id[i].fileno || memcmp(&id[k].token, &id[i].token, sizeof(H5O_token_t)) != 0;
+    }
+    H5Eclear2(H5E_DEFAULT);
+    free(id);
+    return ok;
 }
 
 /* A read the pipeline would leave to native anyway, known for the price of two selection
@@ -1747,110 +2084,277 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
     return 1;
 }
 
-tb_answer_t
-tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
-              void **req, herr_t *ret_out)
+/* One dataset's read through the pipeline, in three steps so that a multi-dataset call can run
+ * the reads of all its datasets as one set: read_begin (everything up to the job), read_run of
+ * the set, read_end. */
+typedef struct read_call {
+    tb_obj_t       *o;
+    tb_pipe_dset_t *p;
+    tb_pipe_plan_t  plan;
+    rjob_t          j;
+    int             planned, job; /* a plan to free; a job prepared, to run */
+    int             convert, fill_cache;
+    hsize_t         small_off[TB_PIPE_RANK]; /* fill_cache: the small read's chunk */
+    uint64_t        t0;
+} read_call_t;
+
+typedef enum { RB_FORWARD, RB_ANSWERED, RB_JOB } read_begun_t;
+
+static tb_answer_t read_end(read_call_t *rc, int account, herr_t *ret_out);
+
+/* Everything before a read's job runs: RB_JOB when rc->j is prepared (the caller runs it and calls
+ * read_end); else the read is over, answered (*ret_out) or to be forwarded. */
+static read_begun_t
+read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
+           void *buf, herr_t *ret_out)
 {
+    memset(rc, 0, sizeof(*rc));
+    rc->o = o;
     /* Whatever path the read takes, chunks write-behind holds must be stored first. */
     if (tb_pipe_drain(o, dxpl_id) < 0) {
         *ret_out = -1;
-        return TB_ANSWERED;
+        return RB_ANSWERED;
     }
-    if (!o->ctx->cfg.pipeline || req || !buf || ineligible(o, dxpl_id))
-        return TB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
+    if (!o->ctx->cfg.pipeline || !buf || ineligible(o, dxpl_id))
+        return RB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
     tb_pipe_dset_t *known = (tb_pipe_dset_t *)o->pipe;
     hssize_t         small_n;
-    hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK], small_off[TB_PIPE_RANK];
-    int              fill_cache = 0; /* a small read run through the pipeline to keep its chunk */
+    hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
     if (known && small_in_one_chunk(o, known, mem_type_id, file_space_id, &small_n, lo, hi)) {
         for (int d = 0; d < known->rank; d++)
-            small_off[d] = lo[d] / known->chunk[d] * known->chunk[d]; /* (its chunk's offset) */
+            rc->small_off[d] = lo[d] / known->chunk[d] * known->chunk[d]; /* (its chunk's offset) */
         int r = small_from_cache(o, known, mem_type_id, mem_space_id, file_space_id, dxpl_id, small_n, lo, hi,
-                                 small_off, buf);
+                                 rc->small_off, buf);
         if (r > 0) {
             tb_pipe_stats_g.reads++;
             tb_pipe_stats_g.small_cached_reads++;
             *ret_out = 0;
-            return TB_ANSWERED;
+            return RB_ANSWERED;
         }
         if (r == 0) {
             tb_pipe_stats_g.forwarded_reads++;
-            return TB_FORWARD;
+            return RB_FORWARD;
         }
-        fill_cache = 1;
+        rc->fill_cache = 1; /* a small read run through the pipeline to keep its chunk */
     }
     tb_pipe_register_stats();
-    uint64_t t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
-    tb_quiet_t       q;
+    rc->t0 = tb_config_process()->stats ? thread_cpu_ns() : 0;
+    tb_quiet_t q;
     tb_quiet_on(&q);
-    int              done = 0, edc = 1, convert = 0, conv_failed = 0;
-    tb_pipe_dset_t *p    = ready(o, mem_type_id, dxpl_id, 0, &edc, &convert);
+    int             edc = 1;
+    tb_pipe_dset_t *p   = rc->p = ready(o, mem_type_id, dxpl_id, 0, &edc, &rc->convert);
 #if H5_VERS_MAJOR >= 2
     /* HDF5 2.x converts a nonzero fill value for unwritten chunks once rather than element by
      * element, so a conversion exception callback would see other calls than under native:
      * forwarded (tests/pipeline/pipe_xfer.sh, TB_XFER_HDF5_2). */
-    if (p && convert && p->fill && has_conv_cb(dxpl_id)) {
+    if (p && rc->convert && p->fill && has_conv_cb(dxpl_id)) {
         tb_pipe_stats_g.forwarded_reads++;
-        p = NULL;
+        p = rc->p = NULL;
     }
 #endif
-    if (p) {
-        hsize_t         dims[TB_PIPE_RANK];
-        tb_pipe_plan_t plan;
-        size_t          mes = convert ? H5Tget_size(mem_type_id) : p->type_nbytes;
-        if (current_dims(o, p, dxpl_id, dims) &&
-            tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, convert,
-                              o->ctx->cfg.pipeline_min_nbytes ? 0 : TB_PIPE_PLAN_DENSE, &plan)) {
-            /* Reads native's chunk cache serves better are native's: small ones, and ones that
-             * cover no chunk whole when the chunks fit in that cache (frame by frame through
-             * chunks of several frames: native decodes each chunk once, the pipeline would decode
-             * it for every frame). Unless they touch more chunks than the cache holds: native
-             * then decodes every chunk each time too. pipeline_min 0 takes everything (tests). */
-            size_t min  = o->ctx->cfg.pipeline_min_nbytes;
-            int    fits = plan.nchunks <= p->cache_nbytes / p->chunk_nbytes;
-            /* ... unless our own cache keeps the chunks such reads take a piece at a time. Small
-             * reads only to bring their chunk into it for the small reads to come, which
-             * small_from_cache serves for a copy (through a plan, a row of a frame costs more
-             * than native's read of it). */
-            int ours = p->cache_max && plan.nchunks <= p->cache_max && (plan.npoints * plan.es >= min || fill_cache);
-            if (min == 0 || ours || (plan.nchunks > 1 && !fits) ||
-                (plan.npoints * plan.es >= min && (!fits || plan_has_full_chunk(p, &plan)))) {
-                int rc = run_read(o, p, &plan, mem_type_id, dxpl_id, buf, edc,
-                                  convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL,
-                                  read_fd(o, p, &plan, dims, dxpl_id));
-                done        = rc == 1;
-                conv_failed = rc == -2;
-                if (done && plan.kind == TB_PLAN_BLOCKS)
-                    tb_pipe_stats_g.block_reads++;
-                else if (done && plan.generic)
-                    tb_pipe_stats_g.listed_reads++;
-                if (rc == -1)
-                    tb_pipe_stats_g.fallbacks++;
-            }
-            tb_pipe_plan_free(&plan);
-        }
+    hsize_t dims[TB_PIPE_RANK];
+    size_t  mes = p && rc->convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
+    rc->planned = p && current_dims(o, p, dxpl_id, dims) &&
+                  tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, rc->convert,
+                                    o->ctx->cfg.pipeline_min_nbytes ? 0 : TB_PIPE_PLAN_DENSE, &rc->plan);
+    if (rc->planned) {
+        const tb_pipe_plan_t *plan = &rc->plan;
+        /* Reads native's chunk cache serves better are native's: small ones, and ones that
+         * cover no chunk whole when the chunks fit in that cache (frame by frame through
+         * chunks of several frames: native decodes each chunk once, the pipeline would decode
+         * it for every frame). Unless they touch more chunks than the cache holds: native
+         * then decodes every chunk each time too. pipeline_min 0 takes everything (tests). */
+        size_t min  = o->ctx->cfg.pipeline_min_nbytes;
+        int    fits = plan->nchunks <= p->cache_nbytes / p->chunk_nbytes;
+        /* ... unless our own cache keeps the chunks such reads take a piece at a time. Small
+         * reads only to bring their chunk into it for the small reads to come, which
+         * small_from_cache serves for a copy (through a plan, a row of a frame costs more
+         * than native's read of it). */
+        int ours = p->cache_max && plan->nchunks <= p->cache_max &&
+                   (plan->npoints * plan->es >= min || rc->fill_cache);
+        if (min == 0 || ours || (plan->nchunks > 1 && !fits) ||
+            (plan->npoints * plan->es >= min && (!fits || plan_has_full_chunk(p, plan))))
+            rc->job = read_prepare(&rc->j, o, p, plan, mem_type_id, dxpl_id, buf, edc,
+                                   rc->convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL,
+                                   read_fd(o, p, plan, dims, dxpl_id));
+    }
+    tb_quiet_off(&q);
+    if (rc->job)
+        return RB_JOB;
+    return read_end(rc, 1, ret_out) == TB_ANSWERED ? RB_ANSWERED : RB_FORWARD;
+}
+
+/* After a read's job ran (or none was prepared): its counters, what the decoded-chunk cache
+ * learned; TB_ANSWERED with *ret_out, or TB_FORWARD. `account`: the application thread's CPU
+ * time since read_begin counts for the serial fraction. */
+static tb_answer_t
+read_end(read_call_t *rc, int account, herr_t *ret_out)
+{
+    int rr          = rc->job ? read_done(&rc->j) : 0;
+    int done        = rr == 1;
+    int conv_failed = rr == -2;
+    rc->job         = 0;
+    if (done && rc->plan.kind == TB_PLAN_BLOCKS)
+        tb_pipe_stats_g.block_reads++;
+    else if (done && rc->plan.generic)
+        tb_pipe_stats_g.listed_reads++;
+    if (rr == -1)
+        tb_pipe_stats_g.fallbacks++;
+    if (rc->planned)
+        tb_pipe_plan_free(&rc->plan);
+    rc->planned = 0;
+    if (rc->p) {
         if (!done && !conv_failed)
             tb_pipe_stats_g.forwarded_reads++;
-        if (fill_cache && !tb_pipe_cache_find(p, small_off))
-            tb_pipe_cache_note_unkept(p, small_off); /* (its next small reads are native's) */
+        if (rc->fill_cache && !tb_pipe_cache_find(rc->p, rc->small_off))
+            tb_pipe_cache_note_unkept(rc->p, rc->small_off); /* (its next small reads are native's) */
     }
     /* A failed conversion is the read's error, as in H5Dread: its stack stays. */
     if (!conv_failed)
         H5Eclear2(H5E_DEFAULT);
-    tb_quiet_off(&q);
     if (conv_failed) {
         *ret_out = -1;
         return TB_ANSWERED;
     }
-    if (done) {
-        tb_pipe_stats_g.reads++;
-        if (convert)
-            tb_pipe_stats_g.converted_reads++;
+    if (!done)
+        return TB_FORWARD;
+    tb_pipe_stats_g.reads++;
+    if (rc->convert)
+        tb_pipe_stats_g.converted_reads++;
+    if (rc->t0 && account)
+        tb_pipe_stats_g.app_ns += thread_cpu_ns() - rc->t0;
+    *ret_out = 0;
+    return TB_ANSWERED;
+}
+
+/* Runs the prepared jobs of the calls listed on the pool as one set. */
+static void
+read_calls_run(read_call_t *const *calls, size_t n, unsigned threads, size_t inflight_max)
+{
+    rjob_t *stack[16], **jobs = n <= 16 ? stack : malloc(n * sizeof(*jobs));
+    rset_t  s;
+    memset(&s, 0, sizeof(s));
+    s.inflight_max = inflight_max;
+    if (jobs) {
+        for (size_t k = 0; k < n; k++)
+            jobs[k] = &calls[k]->j;
+        s.jobs  = jobs;
+        s.njobs = n;
+        tb_quiet_t q;
+        tb_quiet_on(&q);
+        read_run(&s, threads);
+        tb_quiet_off(&q);
+    }
+    else /* (no memory for the list: each on its own) */
+        for (size_t k = 0; k < n; k++) {
+            rjob_t *one = &calls[k]->j;
+            s.jobs      = &one;
+            s.njobs     = 1;
+            tb_quiet_t q;
+            tb_quiet_on(&q);
+            read_run(&s, threads);
+            tb_quiet_off(&q);
+        }
+    if (jobs != stack)
+        free(jobs);
+}
+
+tb_answer_t
+tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
+              void **req, herr_t *ret_out)
+{
+    read_call_t rc;
+    if (req) {
+        /* (Asynchronous: native's; but not ahead of chunks write-behind holds.) */
+        if (tb_pipe_drain(o, dxpl_id) < 0) {
+            *ret_out = -1;
+            return TB_ANSWERED;
+        }
+        return TB_FORWARD;
+    }
+    switch (read_begin(&rc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, ret_out)) {
+        case RB_FORWARD:
+            return TB_FORWARD;
+        case RB_ANSWERED:
+            return TB_ANSWERED;
+        case RB_JOB:
+            break;
+    }
+    read_call_t *one = &rc;
+    read_calls_run(&one, 1, job_threads(o), o->ctx->cfg.inflight_nbytes);
+    return read_end(&rc, 1, ret_out);
+}
+
+/* A prepared read given up before it ran (its job and plan freed, nothing counted). */
+static void
+read_cancel(read_call_t *rc)
+{
+    if (rc->job)
+        free(rc->j.c); /* (nothing in it is allocated before the job runs) */
+    if (rc->planned)
+        tb_pipe_plan_free(&rc->plan);
+    rc->job = rc->planned = 0;
+}
+
+herr_t
+tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
+                   const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_answer_t answer[])
+{
+    for (size_t i = 0; i < count; i++)
+        answer[i] = TB_FORWARD;
+    read_call_t  *calls = calloc(count, sizeof(*calls));
+    read_call_t **set   = calloc(count, sizeof(*set));
+    char         *later = calloc(count, 1);
+    herr_t        ret   = 0;
+    size_t        n     = 0;
+    for (size_t i = 0; calls && set && later && i < count && ret == 0; i++) {
+        switch (read_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
+                           &ret)) {
+            case RB_FORWARD:
+                break;
+            case RB_ANSWERED:
+                answer[i] = TB_ANSWERED;
+                break;
+            case RB_JOB:
+                /* A conversion on the application's thread can fail, with its error as the
+                 * call's: such reads run after the set, one at a time in the caller's order
+                 * (read again from the start: the set may change the decoded-chunk cache their
+                 * jobs would take chunks from). */
+                if (calls[i].convert && !calls[i].j.widen) {
+                    read_cancel(&calls[i]);
+                    later[i] = 1;
+                }
+                else
+                    set[n++] = &calls[i];
+                break;
+        }
+    }
+    if (ret < 0) { /* (a drain failed: the call's error) */
+        for (size_t k = 0; k < n; k++)
+            read_cancel(set[k]);
+        n = 0;
+    }
+    if (n) {
+        tb_obj_t *o0 = set[0]->o;
+        uint64_t  t0 = set[0]->t0;
+        read_calls_run(set, n, job_threads(o0), o0->ctx->cfg.inflight_nbytes);
+        for (size_t k = 0; k < n; k++) {
+            herr_t r                 = 0;
+            answer[set[k] - calls] = read_end(set[k], 0, &r); /* (r: no conversion here can fail) */
+            if (n > 1 && answer[set[k] - calls] == TB_ANSWERED)
+                tb_pipe_stats_g.set_reads++;
+        }
         if (t0)
             tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
-        *ret_out = 0;
     }
-    return done ? TB_ANSWERED : TB_FORWARD;
+    for (size_t i = 0; later && i < count && ret == 0; i++)
+        if (later[i])
+            answer[i] = tb_pipe_read(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
+                                     NULL, &ret);
+    free(calls);
+    free(set);
+    free(later);
+    return ret;
 }
 
 /* The callbacks drain before anything that may observe or change stored chunks: direct chunk

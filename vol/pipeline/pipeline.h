@@ -18,6 +18,21 @@ tb_answer_t tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
 tb_answer_t tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                   void *buf, void **req, herr_t *ret_out);
 
+/* The reads of a multi-dataset H5Dread_multi through the pipeline at once: the datasets it takes
+ * run as one set on the pool (no dataset waits for the one before it to finish); answer[i] tells
+ * for each (TB_FORWARD: the caller forwards that dataset's read alone). Returns -1 when the call
+ * failed (a conversion's or a drain's error is on the stack), else 0. */
+herr_t tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
+                          const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_answer_t answer[]);
+
+/* The same for H5Dwrite_multi (write-behind queues the writes it takes, as for H5Dwrite). */
+herr_t tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
+                           const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_answer_t answer[]);
+
+/* Whether the datasets of a multi-dataset call are distinct objects (native refuses one named
+ * twice; the pipeline's sets assume none is): false also when that cannot be told. */
+bool tb_pipe_multi_distinct(size_t count, void *const dset[], hid_t dxpl_id);
+
 /* The pipeline's duties on objects (tb_obj.h): write queued chunks (write-behind) before
  * anything that can observe them, free per-dataset state with the wrapper. */
 extern const tb_hooks_t tb_pipe_hooks;
@@ -52,6 +67,9 @@ typedef struct tb_pipe_stats {
                                            * (also in reads) */
     size_t selection_writes;              /* writes of regular hyperslabs and unions of boxes
                                            * (also in writes) */
+    size_t set_reads;                     /* reads of H5Dread_multi run on the pool together with
+                                           * another dataset's (also in reads) */
+    size_t set_writes;                    /* writes of H5Dwrite_multi run likewise (also in writes) */
     /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
      * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
      * filter, copies, in the workers or on the application's thread) within them. What the
