@@ -420,6 +420,23 @@ make_sels(sel_t *s)
                      3 * 3 * 18 * 28};
     s[n++] = (sel_t){"points/memstrided", H5Scopy(fp),
                      box_space(1, (hsize_t[]){3 * NPT}, (hsize_t[]){1}, (hsize_t[]){3}, (hsize_t[]){NPT}, NULL), 3 * NPT};
+    /* A region of interest into blocks with gaps: rows of 9 into every other block of 9 (a 1-D
+     * buffer), frames of 8x9 into blocks of 72 100 apart (moved by H5Soffset_simple), and every
+     * other frame's rows into the blocks of the last row of a 2-D buffer. */
+    s[n++] = (sel_t){"roi/gapped", box_space(3, dims, (hsize_t[]){0, 0, 4}, NULL, (hsize_t[]){5, 8, 9}, NULL),
+                     box_space(1, (hsize_t[]){2 * 5 * 8 * 9}, (hsize_t[]){3}, (hsize_t[]){18}, (hsize_t[]){5 * 8},
+                               (hsize_t[]){9}),
+                     2 * 5 * 8 * 9};
+    hid_t go = box_space(1, (hsize_t[]){600}, (hsize_t[]){0}, (hsize_t[]){100}, (hsize_t[]){5}, (hsize_t[]){72});
+    ASSERT_H5(H5Soffset_simple(go, (hssize_t[]){7}));
+    s[n++] = (sel_t){"roi/gapped2", box_space(3, dims, (hsize_t[]){0, 3, 20}, NULL, (hsize_t[]){5, 8, 9}, NULL), go,
+                     600};
+    s[n++] = (sel_t){"frames/gapped",
+                     box_space(3, dims, (hsize_t[]){0, 0, 0}, (hsize_t[]){2, 1, 1}, (hsize_t[]){3, 24, 36},
+                               (hsize_t[]){1, 1, 1}),
+                     box_space(2, (hsize_t[]){2, 3 * 24 * 40}, (hsize_t[]){1, 2}, (hsize_t[]){1, 40},
+                               (hsize_t[]){1, 3 * 24}, (hsize_t[]){1, 36}),
+                     2 * 3 * 24 * 40};
     return n;
 }
 

@@ -80,6 +80,38 @@ select_strided(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize
     return 1;
 }
 
+/* A regular hyperslab of `count` blocks of `block` elements `stride` apart along its last
+ * dimension (stride > block: gaps between them), one element of every other dimension: a buffer
+ * the application fills row by row, leaving gaps (a region of interest into every other block of
+ * a buffer). *first: the element of the first block, row-major in the extent. */
+static int
+select_blocked(hid_t space, int rank, const hsize_t *dims, hsize_t *first, hsize_t *count, hsize_t *block,
+               hsize_t *stride)
+{
+    if (rank < 1 || H5Sget_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
+        return 0;
+    hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], lo[TB_PIPE_RANK],
+        hi[TB_PIPE_RANK];
+    /* (As in select_strided: the bounds hold an offset set with H5Soffset_simple, the pattern not.) */
+    if (H5Sget_regular_hyperslab(space, st, sd, ct, bk) < 0 || H5Sget_select_bounds(space, lo, hi) < 0)
+        return 0;
+    int l = rank - 1;
+    for (int d = 0; d < l; d++)
+        if (ct[d] != 1 || bk[d] != 1 || hi[d] != lo[d] || hi[d] >= dims[d])
+            return 0;
+    if (ct[l] < 2 || bk[l] < 2 || sd[l] <= bk[l] || lo[l] + (ct[l] - 1) * sd[l] + bk[l] - 1 != hi[l] ||
+        hi[l] >= dims[l])
+        return 0;
+    hsize_t lin = 0;
+    for (int d = 0; d < rank; d++)
+        lin = lin * dims[d] + lo[d];
+    *first  = lin;
+    *count  = ct[l];
+    *block  = bk[l];
+    *stride = sd[l];
+    return 1;
+}
+
 void
 tb_pipe_plan_free(tb_pipe_plan_t *plan)
 {
@@ -849,6 +881,34 @@ blocks_chunks(const tb_pipe_dset_t *p, tb_pipe_plan_t *plan)
     return plan->coffs != NULL;
 }
 
+/* The memory strides of a file selection filling blocks with gaps (select_blocked: `count` blocks
+ * of `block` elements, `stride` apart, the first at element `first`): taken when the selection's
+ * last dimensions make up one block exactly and its first ones count the blocks. */
+static int
+gapped_plan(tb_pipe_plan_t *plan, int rank, size_t es, hsize_t first, hsize_t count, hsize_t block, hsize_t stride)
+{
+    int     q  = rank;
+    hsize_t in = 1, out = 1;
+    while (q > 0 && in < block)
+        in *= plan->fcount[--q];
+    for (int d = 0; d < q; d++)
+        out *= plan->fcount[d];
+    if (in != block || out != count)
+        return 0;
+    size_t s = es;
+    for (int d = rank - 1; d >= q; d--) {
+        plan->mstride[d] = s;
+        s *= (size_t)plan->fcount[d];
+    }
+    s = (size_t)stride * es;
+    for (int d = q - 1; d >= 0; d--) {
+        plan->mstride[d] = s;
+        s *= (size_t)plan->fcount[d];
+    }
+    plan->mbase += (size_t)first * es;
+    return 1;
+}
+
 /* A plan of boxes for a hyperslab selection into a buffer shaped like the dataset or one memory
  * box. Rejected when finding each row's place in the selection (for a memory box: a pass over
  * every box per row) would cost more than listing the elements. */
@@ -1072,7 +1132,16 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
                 return 0;
             /* A box, or a regular hyperslab whose every dimension is a run or single elements a
              * step apart (every third element of a buffer: channels interleaved). */
+            hsize_t first, bcount, block, bstride;
             if (!select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnpoints)) {
+                if (select_blocked(mem_space_id, mrank, mdims, &first, &bcount, &block, &bstride)) {
+                    /* Blocks with gaps: the file selection's elements, in row-major order, fill
+                     * one block after another. Taken when its last dimensions make up exactly a
+                     * block, its first ones count the blocks. */
+                    if (!gapped_plan(plan, rank, es, first, bcount, block, bstride))
+                        return 0;
+                    goto chunks;
+                }
                 if (!select_strided(mem_space_id, mrank, mdims, mstart, mcount, mstep, &mnpoints))
                     return 0;
                 mstrided = 1;
@@ -1130,6 +1199,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
         }
     }
 
+chunks:;
     size_t nchunks = 1;
     for (int d = 0; d < rank; d++) {
         hsize_t last = plan->fstart[d] + (plan->fcount[d] - 1) * plan->fstride[d];
