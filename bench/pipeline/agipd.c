@@ -18,9 +18,10 @@
  *                                       (16 boxes of 8x8 pixels of every frame, OR'ed), memsel
  *                                       (roi into every other 128-element block of a buffer),
  *                                       chan3 (whole frames into every third element of a buffer)
- *   agipd modules FILE NFRAMES          16 module datasets as AGIPD's raw data has them
+ *   agipd modules FILE NFRAMES [MULTI]  16 module datasets as AGIPD's raw data has them
  *                                       ("module00"..."module15": uint16 frames, a baseline and
- *                                       noise; stock or h5turbo writes them, frame by frame)
+ *                                       noise), frame by frame: an H5Dwrite per module, or with
+ *                                       MULTI 1 one H5Dwrite_multi of the 16 modules' frame
  *   agipd readmodules FILE BLOCK MULTI  BLOCK frames of every module per step, as extra-data
  *                                       reads a train: MULTI 1 one H5Dread_multi of the 16
  *                                       datasets, 0 an H5Dread each
@@ -385,7 +386,7 @@ do_readx(const char *path, const char *mode, int block)
 #define NMOD 16
 
 static int
-do_modules(const char *path, int nframes)
+do_modules(const char *path, int nframes, int multi)
 {
     /* Raw-like uint16 frames: a per-pixel baseline near 5000 plus noise of ~9 bits (DEFLATE keeps
      * about 60 %: decoding costs what real detector data costs); 8 distinct frames cycled. */
@@ -399,20 +400,31 @@ do_modules(const char *path, int nframes)
     double t0   = now();
     hid_t  file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
     CHECK(file);
-    hid_t ms = H5Screate_simple(3, (hsize_t[]){1, NY, NX}, NULL);
+    hid_t ms = H5Screate_simple(3, (hsize_t[]){1, NY, NX}, NULL), d[NMOD], mts[NMOD], mss[NMOD], fss[NMOD];
+    hid_t fs = H5Screate_simple(3, (hsize_t[]){(hsize_t)nframes, NY, NX}, NULL);
     for (int m = 0; m < NMOD; m++) {
         char name[16];
         snprintf(name, sizeof(name), "module%02d", m);
-        hid_t d  = create_dset(file, name, H5T_NATIVE_UINT16, (hsize_t)nframes, 1);
-        hid_t fs = H5Dget_space(d);
-        for (int f = 0; f < nframes; f++) {
-            CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, (hsize_t[]){(hsize_t)f, 0, 0}, NULL,
-                                      (hsize_t[]){1, NY, NX}, NULL));
-            CHECK(H5Dwrite(d, H5T_NATIVE_UINT16, ms, fs, H5P_DEFAULT, raw + (size_t)((f + m) % NRAW) * NPIX));
-        }
-        H5Sclose(fs);
-        H5Dclose(d);
+        d[m]   = create_dset(file, name, H5T_NATIVE_UINT16, (hsize_t)nframes, 1);
+        mts[m] = H5T_NATIVE_UINT16;
+        mss[m] = ms;
+        fss[m] = fs;
     }
+    for (int f = 0; f < nframes; f++) {
+        const void *bufs[NMOD];
+        for (int m = 0; m < NMOD; m++)
+            bufs[m] = raw + (size_t)((f + m) % NRAW) * NPIX;
+        CHECK(H5Sselect_hyperslab(fs, H5S_SELECT_SET, (hsize_t[]){(hsize_t)f, 0, 0}, NULL, (hsize_t[]){1, NY, NX},
+                                  NULL));
+        if (multi)
+            CHECK(H5Dwrite_multi(NMOD, d, mts, mss, fss, H5P_DEFAULT, bufs));
+        else
+            for (int m = 0; m < NMOD; m++)
+                CHECK(H5Dwrite(d[m], H5T_NATIVE_UINT16, ms, fs, H5P_DEFAULT, bufs[m]));
+    }
+    for (int m = 0; m < NMOD; m++)
+        H5Dclose(d[m]);
+    H5Sclose(fs);
     H5Sclose(ms);
     CHECK(H5Fclose(file));
     printf("seconds=%.4f bytes=0 sum=0 app_cpu=0\n", now() - t0);
@@ -609,8 +621,8 @@ main(int argc, char **argv)
         return do_write(argv[2], atoi(argv[3]), atoi(argv[4]), 1);
     if (argc >= 4 && !strcmp(argv[1], "readrows"))
         return do_readrows(argv[2], atoi(argv[3]), argc >= 5 ? atoi(argv[4]) : 0);
-    if (argc == 4 && !strcmp(argv[1], "modules"))
-        return do_modules(argv[2], atoi(argv[3]));
+    if ((argc == 4 || argc == 5) && !strcmp(argv[1], "modules"))
+        return do_modules(argv[2], atoi(argv[3]), argc == 5 && atoi(argv[4]));
     if (argc == 5 && !strcmp(argv[1], "readmodules"))
         return do_readmodules(argv[2], atoi(argv[3]), atoi(argv[4]));
     if (argc == 5 && !strcmp(argv[1], "readx"))
@@ -620,7 +632,7 @@ main(int argc, char **argv)
     if (argc == 6 && !strcmp(argv[1], "ref"))
         return do_ref(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
     fprintf(stderr, "usage: agipd write|writex FILE NFRAMES BLOCK | read FILE BLOCK [CACHE_MIB] | readrows FILE NFRAMES "
-                    "[CACHE_MIB] | readx FILE MODE BLOCK | "
+                    "[CACHE_MIB] | readx FILE MODE BLOCK | modules FILE NFRAMES [MULTI] | readmodules FILE BLOCK MULTI | "
                     "ref FILE NFRAMES BLOCK THREADS\n");
     return 2;
 }

@@ -85,36 +85,38 @@ forward_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem
     return ret;
 }
 
+/* A multi-dataset call's arguments, for forwarding one dataset of it (multi_forward). */
+typedef struct multi_call {
+    int    write;
+    void **dset;
+    hid_t *mem_type_id, *mem_space_id, *file_space_id, dxpl_id;
+    void **buf;
+} multi_call_t;
+
+static herr_t
+multi_forward(size_t i, void *ctx)
+{
+    multi_call_t *m = ctx;
+    return forward_io(m->write, 1, &m->dset[i], &m->mem_type_id[i], &m->mem_space_id[i], &m->file_space_id[i],
+                      m->dxpl_id, &m->buf[i], NULL);
+}
+
 /* A multi-dataset call through the pipeline: every dataset it takes at once, on the pool as one
  * set (tb_pipe_read_multi, tb_pipe_write_multi), the others forwarded one by one. */
 static herr_t
 multi_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id[], hid_t file_space_id[],
          hid_t dxpl_id, void *buf[])
 {
-    tb_answer_t  stack[TB_DSET_STACK];
-    tb_answer_t *answer = count <= TB_DSET_STACK ? stack : malloc(count * sizeof(*answer));
-    if (!answer)
+    for (size_t i = 0; i < count; i++)
+        if (tb_enter(dset[i], NULL, TB_USE, dxpl_id) < 0)
+            return -1;
+    if (!tb_pipe_multi_distinct(count, dset, dxpl_id)) /* (native's to refuse, or to do as it does) */
         return forward_io(write, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, NULL);
-    herr_t ret = 0;
-    for (size_t i = 0; i < count && ret >= 0; i++)
-        ret = tb_enter(dset[i], NULL, TB_USE, dxpl_id);
-    if (ret >= 0 && !tb_pipe_multi_distinct(count, dset, dxpl_id)) {
-        /* (A dataset named twice: native's to refuse, or to do as it does.) */
-        if (answer != stack)
-            free(answer);
-        return forward_io(write, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, NULL);
-    }
-    if (ret >= 0)
-        ret = write ? tb_pipe_write_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id,
-                                          (const void *const *)buf, answer)
-                    : tb_pipe_read_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, answer);
-    for (size_t i = 0; i < count && ret >= 0; i++)
-        if (!answer[i])
-            ret = forward_io(write, 1, &dset[i], &mem_type_id[i], &mem_space_id[i], &file_space_id[i], dxpl_id,
-                             &buf[i], NULL);
-    if (answer != stack)
-        free(answer);
-    return ret;
+    multi_call_t m = {write, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf};
+    return write ? tb_pipe_write_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id,
+                                       (const void *const *)buf, multi_forward, &m)
+                 : tb_pipe_read_multi(count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf,
+                                      multi_forward, &m);
 }
 
 /* Whether a multi-dataset call is taken one dataset at a time (multi_io): only when the pipeline

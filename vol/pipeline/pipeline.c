@@ -647,12 +647,12 @@ write_worker(void *arg)
     pthread_mutex_unlock(&s->mu);
 }
 
-/* The application's thread: writes job j's chunks in order as they become ready, filtering
+/* The application's thread: writes job k's chunks in order as they become ready, filtering
  * chunks itself whenever the next one to write is not ready yet. Returns 0 on success. */
 static int
-write_stream(wjob_t *j)
+write_stream(wset_t *s, size_t k)
 {
-    wset_t *s      = j->s;
+    wjob_t *j      = s->jobs[k];
     int     failed = 0;
     size_t  w      = 0;
     pthread_mutex_lock(&s->mu);
@@ -672,12 +672,20 @@ write_stream(wjob_t *j)
             pthread_cond_broadcast(&s->cv);
             continue;
         }
-        if (j->next < j->n && j->next - j->written < j->window) {
-            size_t i = j->next++;
+        /* Filter a chunk of this job or, all of its own claimed, of a later one (a job of one
+         * chunk a worker took would leave this thread idle) while chunk w is not ready. */
+        wjob_t *h = NULL;
+        for (size_t q = k; q < s->njobs && !h; q++)
+            if (!s->jobs[q]->abort && s->jobs[q]->next < s->jobs[q]->n &&
+                s->jobs[q]->next - s->jobs[q]->written < s->jobs[q]->window)
+                h = s->jobs[q];
+        if (h) {
+            size_t i = h->next++;
             pthread_mutex_unlock(&s->mu);
-            encode_one(j, i);
+            encode_one(h, i);
             pthread_mutex_lock(&s->mu);
-            j->c[i].done = 1;
+            h->c[i].done = 1;
+            pthread_cond_broadcast(&s->cv);
             continue;
         }
         pthread_cond_wait(&s->cv, &s->mu);
@@ -787,7 +795,7 @@ write_run(wset_t *s, unsigned threads)
     for (size_t k = 0; k < helpers; k++)
         tb_taskgroup_submit(&g, write_worker, s);
     for (size_t k = 0; k < s->njobs; k++)
-        write_stream(s->jobs[k]);
+        write_stream(s, k);
     tb_taskgroup_wait(&g);
     pthread_mutex_destroy(&s->mu);
     pthread_cond_destroy(&s->cv);
@@ -1341,6 +1349,14 @@ read_finish(rset_t *s, size_t k)
         else
             decode_claimed(j);
     }
+    /* The later jobs' chunks nobody claimed yet, before waiting for what the workers claimed of
+     * this one (a job of one chunk a worker took would leave this thread idle). Not with a
+     * conversion on this thread: such a job runs alone. */
+    for (size_t q = k + 1; q < s->njobs; q++) {
+        rjob_t *h = s->jobs[q];
+        while (!h->abort && h->next < h->nread && !(h->plan->convert && !h->widen))
+            decode_claimed(h);
+    }
     /* Wait for the chunks other threads claimed (also after an abort: they own their buffers). */
     for (;;) {
         if (convert)
@@ -1820,29 +1836,31 @@ write_cancel(write_call_t *wc)
 
 herr_t
 tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
-                    const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_answer_t answer[])
+                    const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_pipe_forward_fn forward,
+                    void *forward_ctx)
 {
-    for (size_t i = 0; i < count; i++)
-        answer[i] = TB_FORWARD;
     write_call_t  *calls = calloc(count, sizeof(*calls));
     write_call_t **set   = calloc(count, sizeof(*set));
+    char          *left  = calloc(count, 1); /* forwarded after the set, in the caller's order */
     herr_t         ret   = 0;
     size_t         n     = 0;
-    if (!calls || !set) { /* (one at a time, as single writes) */
+    if (!calls || !set || !left) { /* (one at a time, as single writes) */
         free(calls);
         free(set);
-        for (size_t i = 0; i < count && ret == 0; i++)
-            answer[i] = tb_pipe_write(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
-                                      NULL, &ret);
+        free(left);
+        for (size_t i = 0; i < count && ret >= 0; i++)
+            if (!tb_pipe_write(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i], NULL,
+                               &ret))
+                ret = forward(i, forward_ctx);
         return ret;
     }
     for (size_t i = 0; i < count && ret == 0; i++)
         switch (write_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
                             &ret)) {
             case WB_FORWARD:
+                left[i] = 1;
                 break;
             case WB_ANSWERED:
-                answer[i] = TB_ANSWERED;
                 break;
             case WB_JOB:
                 set[n++] = &calls[i];
@@ -1858,16 +1876,21 @@ tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[],
         uint64_t  t0 = set[0]->t0;
         write_calls_run(set, n, job_threads(o0));
         for (size_t k = 0; k < n; k++) {
-            herr_t r                 = 0;
-            answer[set[k] - calls] = write_end(set[k], 0, &r);
-            if (n > 1 && answer[set[k] - calls] == TB_ANSWERED)
+            herr_t r = 0;
+            if (write_end(set[k], 0, &r) == TB_FORWARD)
+                left[set[k] - calls] = 1; /* (failed part-way: native writes it all again) */
+            else if (n > 1)
                 tb_pipe_stats_g.set_writes++;
         }
         if (t0)
             tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
     }
+    for (size_t i = 0; i < count && ret >= 0; i++)
+        if (left[i])
+            ret = forward(i, forward_ctx);
     free(calls);
     free(set);
+    free(left);
     return ret;
 }
 
@@ -2298,31 +2321,41 @@ read_cancel(read_call_t *rc)
 
 herr_t
 tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
-                   const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_answer_t answer[])
+                   const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_pipe_forward_fn forward,
+                   void *forward_ctx)
 {
-    for (size_t i = 0; i < count; i++)
-        answer[i] = TB_FORWARD;
     read_call_t  *calls = calloc(count, sizeof(*calls));
     read_call_t **set   = calloc(count, sizeof(*set));
-    char         *later = calloc(count, 1);
-    herr_t        ret   = 0;
-    size_t        n     = 0;
-    for (size_t i = 0; calls && set && later && i < count && ret == 0; i++) {
+    /* What is left after the set, in the caller's order: 0 answered, 1 forwarded, 2 read alone */
+    char   *left = calloc(count, 1);
+    herr_t  ret  = 0;
+    size_t  n    = 0;
+    if (!calls || !set || !left) {
+        free(calls);
+        free(set);
+        free(left);
+        for (size_t i = 0; i < count && ret >= 0; i++)
+            ret = forward(i, forward_ctx);
+        return ret;
+    }
+    for (size_t i = 0; i < count && ret == 0; i++) {
         switch (read_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
                            &ret)) {
             case RB_FORWARD:
+                left[i] = 1;
                 break;
             case RB_ANSWERED:
-                answer[i] = TB_ANSWERED;
                 break;
             case RB_JOB:
                 /* A conversion on the application's thread can fail, with its error as the
-                 * call's: such reads run after the set, one at a time in the caller's order
-                 * (read again from the start: the set may change the decoded-chunk cache their
-                 * jobs would take chunks from). */
+                 * call's, and a conversion exception callback sees the datasets' exceptions in
+                 * the caller's order: such reads run after the set, one at a time in that order
+                 * with the forwarded ones (read again from the start: the set may change the
+                 * decoded-chunk cache their jobs would take chunks from). The set's own reads
+                 * (the file type, or a widening the workers do) raise no exception. */
                 if (calls[i].convert && !calls[i].j.widen) {
                     read_cancel(&calls[i]);
-                    later[i] = 1;
+                    left[i] = 2;
                 }
                 else
                     set[n++] = &calls[i];
@@ -2339,21 +2372,25 @@ tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], 
         uint64_t  t0 = set[0]->t0;
         read_calls_run(set, n, job_threads(o0), o0->ctx->cfg.inflight_nbytes);
         for (size_t k = 0; k < n; k++) {
-            herr_t r                 = 0;
-            answer[set[k] - calls] = read_end(set[k], 0, &r); /* (r: no conversion here can fail) */
-            if (n > 1 && answer[set[k] - calls] == TB_ANSWERED)
+            herr_t r = 0; /* (no conversion here can fail) */
+            if (read_end(set[k], 0, &r) == TB_FORWARD)
+                left[set[k] - calls] = 1; /* (failed part-way: native reads it again) */
+            else if (n > 1)
                 tb_pipe_stats_g.set_reads++;
         }
         if (t0)
             tb_pipe_stats_g.app_ns += thread_cpu_ns() - t0;
     }
-    for (size_t i = 0; later && i < count && ret == 0; i++)
-        if (later[i])
-            answer[i] = tb_pipe_read(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
-                                     NULL, &ret);
+    for (size_t i = 0; i < count && ret >= 0; i++) {
+        if (left[i] == 2 &&
+            tb_pipe_read(dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i], NULL, &ret))
+            continue;
+        if (left[i])
+            ret = forward(i, forward_ctx);
+    }
     free(calls);
     free(set);
-    free(later);
+    free(left);
     return ret;
 }
 

@@ -18,16 +18,22 @@ tb_answer_t tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hi
 tb_answer_t tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                   void *buf, void **req, herr_t *ret_out);
 
-/* The reads of a multi-dataset H5Dread_multi through the pipeline at once: the datasets it takes
- * run as one set on the pool (no dataset waits for the one before it to finish); answer[i] tells
- * for each (TB_FORWARD: the caller forwards that dataset's read alone). Returns -1 when the call
- * failed (a conversion's or a drain's error is on the stack), else 0. */
+/* Multi-dataset calls through the pipeline at once: the datasets of an H5Dread_multi it takes run
+ * as one set on the pool (no dataset waits for the one before it to finish); then, in the
+ * caller's order, the reads converted on the application's thread one at a time and forward(i)
+ * for each dataset it does not take (the caller passes that dataset's read to the connector
+ * below), so that a conversion exception callback sees the datasets in the caller's order.
+ * Returns -1 when the call failed (a conversion's, a drain's or a forwarded read's error is on
+ * the stack), else 0. */
+typedef herr_t (*tb_pipe_forward_fn)(size_t i, void *ctx);
 herr_t tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
-                          const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_answer_t answer[]);
+                          const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_pipe_forward_fn forward,
+                          void *forward_ctx);
 
 /* The same for H5Dwrite_multi (write-behind queues the writes it takes, as for H5Dwrite). */
 herr_t tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[], const hid_t mem_space_id[],
-                           const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_answer_t answer[]);
+                           const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[],
+                           tb_pipe_forward_fn forward, void *forward_ctx);
 
 /* Whether the datasets of a multi-dataset call are distinct objects (native refuses one named
  * twice; the pipeline's sets assume none is): false also when that cannot be told. */
