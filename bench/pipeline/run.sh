@@ -103,13 +103,15 @@ case_all() {
   echo "$s" >> "$work/$name.all"
 }
 median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
-xcases="r32 u32 f32 roi union memsel chan3 spots stride4 points multi multi1 r1 r1c8 r1c8m rows rowsc8 w32 wf32"
+xcases="r32 u32 f32 roi union memsel chan3 spots stride4 points multi multi1 mods modsw r1 r1c8 r1c8m rows rowsc8 w32 wf32"
 nrows=${NROWS_FRAMES:-50} # frames read row by row (two H5Dread calls per row)
 xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t)
   case $1 in
     r32) echo "$bin read $work/s32.h5 32" ;;
     r1) echo "$bin read $work/s32.h5 1" ;;
     multi1) echo "$bin readx $work/s32.h5 multi 1" ;;
+    mods) echo "$bin readmodules $work/mods.h5 1 1" ;;
+    modsw) echo "$bin modules $work/x$2-mods.h5 $nmods 1" ;;
     r1c8) echo "$bin read $work/c8.h5 1" ;;
     r1c8m) echo "$bin read $work/c8.h5 1 16" ;;
     rows) echo "$bin readrows $work/s32.h5 $nrows" ;;
@@ -123,6 +125,10 @@ xcmd() { # xcmd CASE WHO: the command line of a case for stock (s) or h5turbo (t
 # cache of 1 MiB, the mask's (2 MiB) do not; with a cache of 16 MiB (r1c8m, set by the reader on
 # the access list) both do. h5turbo's decoded-chunk cache is sized from the same setting.
 stock "$bin" write "$work/c8.h5" "$nframes" 32 8 > /dev/null
+# 16 AGIPD modules of raw-like uint16 frames (a dataset each), a frame of every module per
+# H5Dread_multi / H5Dwrite_multi, as a train is read and written: an eighth of the frames.
+nmods=$(( nframes / 8 > 1 ? nframes / 8 : 1 ))
+stock "$bin" modules "$work/mods.h5" "$nmods" > /dev/null
 for _ in $(seq "$xrepeat"); do
   for c in $xcases; do
     # shellcheck disable=SC2046
@@ -131,10 +137,11 @@ for _ in $(seq "$xrepeat"); do
     case_all "xt_$c" turbo $(xcmd "$c" t)
   done
 done
-for c in u32 f32 roi union memsel chan3 spots stride4 points multi multi1 r1c8 r1c8m rows rowsc8; do
+for c in u32 f32 roi union memsel chan3 spots stride4 points multi multi1 mods r1c8 r1c8m rows rowsc8; do
   [ "$(field "xs_$c" sum)" = "$(field "xt_$c" sum)" ] || { echo "FAIL: h5turbo read different data ($c)"; exit 1; }
 done
 stock "$hdf5_bin/h5diff" "$work/xs-wf32.h5" "$work/xt-wf32.h5" >/dev/null || { echo "FAIL: h5turbo file from float32 differs"; exit 1; }
+stock "$hdf5_bin/h5diff" "$work/xs-mods.h5" "$work/xt-mods.h5" >/dev/null || { echo "FAIL: h5turbo's modules differ"; exit 1; }
 echo
 echo "processing-step cases, 32 frames per call unless said; medians of $xrepeat interleaved rounds:"
 printf '%-44s %9s %9s %11s\n' "case" "stock s" "h5turbo s" "turbo/stock"
@@ -152,6 +159,8 @@ xlabel() {
     points) echo "read points (64 per frame)" ;;
     multi) echo "read gain+mask per H5Dread_multi" ;;
     multi1) echo "... frame by frame (a chunk each)" ;;
+    mods) echo "read 16 modules' frame per H5Dread_multi" ;;
+    modsw) echo "write 16 modules' frame per H5Dwrite_multi" ;;
     r1) echo "read, frame by frame" ;;
     r1c8) echo "read frame by frame, 8-frame chunks" ;;
     r1c8m) echo "... with a 16 MiB chunk cache" ;;
@@ -234,9 +243,9 @@ done
 echo
 echo "serial fraction (1 thread; per chunk; projection vs h5turbo at 1 thread):"
 printf '%-40s %8s %10s %11s %8s %8s %8s  %s\n' "case" "chunks" "serial us" "parallel us" "serial%" "x@16" "x@64" "model"
-for c in r32 u32 f32 roi union memsel chan3 spots stride4 points w32 wf32; do
+for c in r32 u32 f32 roi union memsel chan3 spots stride4 points mods w32 wf32 modsw; do
   pipelined=0
-  case $c in w32 | wf32) pipelined=1 ;; esac
+  case $c in w32 | wf32 | modsw) pipelined=1 ;; esac
   # shellcheck disable=SC2046
   out=$(env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_THREADS=1 H5TURBO_STATS=1 $(xcmd "$c" t) 2>&1)
   app=$(echo "$out" | tr ' ' '\n' | sed -n 's/^app_cpu_ms=//p')
