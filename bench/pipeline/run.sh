@@ -236,7 +236,9 @@ done
 # lookups and direct chunk I/O on the application's thread, H5Tconvert. The program's own
 # work between calls (its checksum loop) is left out: stock and h5turbo pay it alike.
 # Reads plan and look up every chunk before the decoders start: Amdahl, speedup(N) =
-# (S+P)/(S+P/N). Writes are a pipeline (write_stream): the application's thread writes chunk i
+# (S+P)/(S+P/N); but the walk of a chunk map (W of S, map_walk_cpu_ms: a dataset's first read on
+# a read-only file) runs beside the decoders of that read (PW of P, walk_codec_cpu_ms), which take
+# each chunk as the walk passes it: speedup(N) = (S+P)/(S-W + max(W, (W+PW)/N) + (P-PW)/N). Writes are a pipeline (write_stream): the application's thread writes chunk i
 # while the workers (and itself, when chunk i is not ready) filter the next ones, so its serial
 # part overlaps the parallel one and bounds the throughput only once it is the longer:
 # speedup(N) = (S+P)/max(S, (S+P)/N); Amdahl's figure is printed beside it.
@@ -250,13 +252,18 @@ for c in r32 u32 f32 roi union memsel chan3 spots stride4 points mods w32 wf32 m
   out=$(env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_THREADS=1 H5TURBO_STATS=1 $(xcmd "$c" t) 2>&1)
   app=$(echo "$out" | tr ' ' '\n' | sed -n 's/^app_cpu_ms=//p')
   codec=$(echo "$out" | tr ' ' '\n' | sed -n 's/^codec_app_cpu_ms=//p')
+  walk=$(echo "$out" | tr ' ' '\n' | sed -n 's/^map_walk_cpu_ms=//p')
+  wcodec=$(echo "$out" | tr ' ' '\n' | sed -n 's/^walk_codec_cpu_ms=//p')
   nch=$(echo "$out" | tr ' ' '\n' | sed -n 's/^chunks_\(read\|written\)=//p' | awk '{s+=$1} END{print s}')
-  awk -v app="$app" -v codec="$codec" -v n="$nch" -v pl="$pipelined" -v label="$(xlabel "$c")" '
+  awk -v app="$app" -v codec="$codec" -v walk="${walk:-0}" -v wcodec="${wcodec:-0}" -v n="$nch" -v pl="$pipelined" -v label="$(xlabel "$c")" '
     function amdahl(N) { return (S + P) / (S + P / N) }
     function piped(N) { return (S + P) / (S > (S + P) / N ? S : (S + P) / N) }
+    function walked(N) { return (S + P) / (S - W + (W > (W + PW) / N ? W : (W + PW) / N) + (P - PW) / N) }
     BEGIN{
-    P = codec / 1000; S = app / 1000 - P; if (S < 0) S = 0
+    P = codec / 1000; S = app / 1000 - P; if (S < 0) S = 0; W = walk / 1000; if (W > S) W = S
+    PW = wcodec / 1000; if (PW > P) PW = P
+    model = pl ? sprintf("pipelined (Amdahl %.1fx / %.1fx)", amdahl(16), amdahl(64)) : \
+      W > 0 ? sprintf("map walk %.1f us/chunk overlapped (Amdahl %.1fx / %.1fx)", W / n * 1e6, amdahl(16), amdahl(64)) : "Amdahl"
     printf "%-40s %8d %10.1f %11.1f %7.1f%% %7.1fx %7.1fx  %s\n", label, n, S / n * 1e6, P / n * 1e6, 100 * S / (S + P),
-      pl ? piped(16) : amdahl(16), pl ? piped(64) : amdahl(64),
-      pl ? sprintf("pipelined (Amdahl %.1fx / %.1fx)", amdahl(16), amdahl(64)) : "Amdahl" }'
+      pl ? piped(16) : W > 0 ? walked(16) : amdahl(16), pl ? piped(64) : W > 0 ? walked(64) : amdahl(64), model }'
 done

@@ -35,13 +35,16 @@ print_stats(void *ctx)
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
-            "listed_reads=%zu selection_writes=%zu set_reads=%zu set_writes=%zu app_cpu_ms=%.1f codec_app_cpu_ms=%.1f "
-            "codec_worker_cpu_ms=%.1f native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
+            "listed_reads=%zu selection_writes=%zu set_reads=%zu set_writes=%zu app_cpu_ms=%.1f "
+            "codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f map_walk_cpu_ms=%.1f walk_codec_cpu_ms=%.1f "
+            "native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
-            s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads,
-            s->block_reads, s->listed_reads, s->selection_writes, s->set_reads, s->set_writes, (double)s->app_ns / 1e6, (double)s->codec_app_ns / 1e6,
-            (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6, nf, nu, np);
+            s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads, s->block_reads,
+            s->listed_reads, s->selection_writes, s->set_reads, s->set_writes, (double)s->app_ns / 1e6,
+            (double)s->codec_app_ns / 1e6, (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6,
+            (double)s->map_walk_ns / 1e6, (double)__atomic_load_n(&s->walk_codec_ns, __ATOMIC_RELAXED) / 1e6, nf,
+            nu, np);
     stats_registered = 0;
 }
 
@@ -54,8 +57,9 @@ thread_cpu_ns(void)
     return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
 }
 
-/* Adds codec CPU time since t0 to the application's or the workers' counter (any thread). */
-static void
+/* Adds codec CPU time since t0 to the application's or the workers' counter (any thread);
+ * returns it. */
+static uint64_t
 account_codec(uint64_t t0, pthread_t owner)
 {
     uint64_t ns = thread_cpu_ns() - t0;
@@ -63,6 +67,7 @@ account_codec(uint64_t t0, pthread_t owner)
         tb_pipe_stats_g.codec_app_ns += ns;
     else
         __atomic_fetch_add(&tb_pipe_stats_g.codec_worker_ns, ns, __ATOMIC_RELAXED);
+    return ns;
 }
 
 void
@@ -1037,6 +1042,8 @@ typedef struct rjob {
     int                    edc;
     tb_widen_fn            widen;  /* conversion done by the workers (NULL: H5Tconvert) */
     int                    fd;     /* >= 0: every chunk is "read" at once, decoders pread it (p->map) */
+    int                    walk;   /* fd >= 0: the chunk map is walked by this job (read_fd), chunks
+                                    * "read" as the walk passes them */
     hid_t                  mem_type_id, dxpl_id; /* conversion: the application's thread only */
     size_t                 nread;    /* chunks [0, nread) are read and may be decoded */
     size_t                 next;     /* next chunk to claim for decoding */
@@ -1071,8 +1078,11 @@ decode_one(rjob_t *j, size_t i)
 {
     uint64_t t0 = j->s->timing ? thread_cpu_ns() : 0;
     decode_chunk(j, i);
-    if (j->s->timing)
-        account_codec(t0, j->s->owner);
+    if (j->s->timing) {
+        uint64_t ns = account_codec(t0, j->s->owner);
+        if (j->walk)
+            __atomic_fetch_add(&tb_pipe_stats_g.walk_codec_ns, ns, __ATOMIC_RELAXED);
+    }
 }
 
 static void
@@ -1253,6 +1263,65 @@ read_worker(void *arg)
     pthread_mutex_unlock(&s->mu);
 }
 
+/* The row-major index of chunk i of job j in its dataset's chunk grid (the map's index). */
+static size_t
+job_chunk_lin(const rjob_t *j, size_t i)
+{
+    hsize_t off[TB_PIPE_RANK];
+    size_t  lin = 0;
+    tb_pipe_chunk_offset(j->p, j->plan, i, off);
+    for (int d = 0; d < j->p->rank; d++)
+        lin = lin * (size_t)j->p->nchunk_dim[d] + (size_t)(off[d] / j->p->chunk[d]);
+    return lin;
+}
+
+/* A walk of the chunk map releasing job j's chunks as it passes them: the walk comes in
+ * row-major order of the chunks (tb_pipe_map_start), so a chunk it passed without an entry is
+ * not stored. */
+typedef struct walk_feed {
+    rjob_t *j;
+    size_t  next_lin; /* chunk nread's index: released once the walk reaches it */
+    size_t  last;     /* the walk's last index, +1 */
+} walk_feed_t;
+
+static int
+walk_progress(void *ctx, size_t lin)
+{
+    walk_feed_t *w = ctx;
+    rjob_t      *j = w->j;
+    if (lin + 1 <= w->last)
+        return 0; /* (not in order after all: chunks released may have been taken as not stored) */
+    w->last = lin + 1;
+    if (lin < w->next_lin)
+        return 1;
+    size_t nr = j->nread; /* (only this thread changes it) */
+    while (nr < j->n && job_chunk_lin(j, nr) <= lin)
+        nr++;
+    w->next_lin = nr < j->n ? job_chunk_lin(j, nr) : SIZE_MAX;
+    pthread_mutex_lock(&j->s->mu);
+    j->nread  = nr;
+    int going = !j->abort;
+    pthread_cond_broadcast(&j->s->cv);
+    pthread_mutex_unlock(&j->s->mu);
+    return going;
+}
+
+/* Walks job j's chunk map while the workers decode the chunks it passes: 1 when the map is whole
+ * (every chunk then released), 0 when the walk failed (the job fails: native reads it again; the
+ * map is dropped once the set ran, read_done). */
+static int
+walk_map(rset_t *s, rjob_t *j)
+{
+    tb_pipe_dset_t *p  = (tb_pipe_dset_t *)(uintptr_t)j->p;
+    uint64_t        t0 = s->timing ? thread_cpu_ns() : 0;
+    walk_feed_t     w  = {j, job_chunk_lin(j, 0), 0};
+    int             ok = tb_pipe_map_walk(j->o, p, j->dxpl_id, walk_progress, &w);
+    if (t0)
+        tb_pipe_stats_g.map_walk_ns += thread_cpu_ns() - t0;
+    p->map_state = ok ? 1 : 2; /* (2 until read_done drops it) */
+    return ok;
+}
+
 /* The application's thread, first pass over job k: reads its raw chunks in order, while the
  * bytes read and not yet decoded (of every job) stay under inflight_max, decoding (and
  * converting) itself the chunks of this job or an earlier one while it may not read further. A
@@ -1262,11 +1331,14 @@ read_feed(rset_t *s, size_t k)
 {
     rjob_t *j       = s->jobs[k];
     int     convert = j->plan->convert;
+    int     walked  = !j->walk || walk_map(s, j);
     pthread_mutex_lock(&s->mu);
-    if (j->fd >= 0) {
+    if (j->fd >= 0 && walked) {
         j->nread = j->n;
         pthread_cond_broadcast(&s->cv);
     }
+    if (!walked)
+        j->failed = j->abort = 1;
     pthread_mutex_unlock(&s->mu);
     for (size_t i = 0; i < j->n && j->fd < 0; i++) {
         pthread_mutex_lock(&s->mu);
@@ -1377,7 +1449,7 @@ read_finish(rset_t *s, size_t k)
  * memory runs out (the read is native's). */
 static int
 read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t mem_type_id,
-             hid_t dxpl_id, void *buf, int edc, tb_widen_fn widen, int fd)
+             hid_t dxpl_id, void *buf, int edc, tb_widen_fn widen, int fd, int walk)
 {
     size_t    n = plan->nchunks;
     rchunk_t *c = calloc(n, sizeof(*c));
@@ -1411,6 +1483,7 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
     j->edc         = edc;
     j->widen       = widen;
     j->fd          = fd;
+    j->walk        = walk;
     j->mem_type_id = mem_type_id;
     j->dxpl_id     = dxpl_id;
     return 1;
@@ -1469,6 +1542,8 @@ read_done(rjob_t *j)
     }
     free(j->c);
     j->c = NULL;
+    if (j->walk && j->p->map_state != 1) /* (its walk failed: no map for this dataset) */
+        tb_pipe_map_drop((tb_pipe_dset_t *)(uintptr_t)j->p, -1);
     if (ok) {
         tb_pipe_stats_g.chunks_read += j->n - j->hits;
         tb_pipe_stats_g.chunks_cache_hits += j->hits;
@@ -1589,10 +1664,13 @@ has_conv_cb(hid_t dxpl_id)
  * thread reads them through native). Read-only files on the sec2 driver; the dataset's chunk map
  * is taken at its first read that touches a sixteenth of its chunks (or any read of a dataset of
  * up to 65536 chunks): walking the chunk index costs about what reading the touched chunks'
- * index entries one by one does then. */
+ * index entries one by one does then. The walk (HDF5's index code, serial: ~770 instructions a
+ * chunk) runs beside that read's decoders when it can (*walk set: the job walks it, releasing
+ * each chunk to the decoders as the walk passes it), else before the read. */
 static int
-read_fd(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *dims, hid_t dxpl_id)
+read_fd(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_t *dims, hid_t dxpl_id, int *walk)
 {
+    *walk = 0;
     if (p->map_state < 0 || !p->have_token || (o->ctx->file_intent & (H5F_ACC_RDWR | H5F_ACC_SWMR_READ)))
         return -1;
     int fd = tb_pipe_file_fd(o, p->fileno);
@@ -1604,7 +1682,15 @@ read_fd(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, const hsize_
             total *= (size_t)((dims[d] + p->chunk[d] - 1) / p->chunk[d]);
         if (total > 65536 && plan->nchunks < total / 16)
             return -1;
-        p->map_state = tb_pipe_map_build(o, p, dims, dxpl_id, fd) ? 1 : -1;
+        hsize_t first[TB_PIPE_RANK];
+        tb_pipe_chunk_offset(p, plan, 0, first);
+        int st = tb_pipe_map_start(o, p, dims, first, dxpl_id, fd);
+        if (st == 1) {
+            p->map_state = 2;
+            *walk        = 1;
+            return fd;
+        }
+        p->map_state = st == 0 && tb_pipe_map_build(o, p, dims, dxpl_id, fd) ? 1 : -1;
     }
     return p->map_state == 1 ? fd : -1;
 }
@@ -2197,9 +2283,14 @@ read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, 
                    (plan->npoints * plan->es >= min || rc->fill_cache);
         if (min == 0 || ours || (plan->nchunks > 1 && !fits) ||
             (plan->npoints * plan->es >= min && (!fits || plan_has_full_chunk(p, plan))))
+        {
+            int walk, fd = read_fd(o, p, plan, dims, dxpl_id, &walk);
             rc->job = read_prepare(&rc->j, o, p, plan, mem_type_id, dxpl_id, buf, edc,
-                                   rc->convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL,
-                                   read_fd(o, p, plan, dims, dxpl_id));
+                                   rc->convert ? widen_for(p->type_id, mem_type_id, has_conv_cb(dxpl_id)) : NULL, fd,
+                                   walk);
+            if (walk && !rc->job)
+                tb_pipe_map_drop(p, 0); /* (its walk never ran: tried again next time) */
+        }
     }
     tb_quiet_off(&q);
     if (rc->job)
@@ -2312,6 +2403,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
 static void
 read_cancel(read_call_t *rc)
 {
+    if (rc->job && rc->j.walk)
+        tb_pipe_map_drop(rc->p, 0); /* (its walk never ran: tried again next time) */
     if (rc->job)
         free(rc->j.c); /* (nothing in it is allocated before the job runs) */
     if (rc->planned)

@@ -81,6 +81,10 @@ typedef struct tb_pipe_stats {
      * filter, copies, in the workers or on the application's thread) within them. What the
      * application's thread spends outside codec work does not parallelise. */
     uint64_t app_ns, codec_app_ns, codec_worker_ns;
+    /* ... of the application's thread walking a chunk map beside the decoders (in app_ns:
+     * serial, but overlapped with the decoding of the chunks of the read that walks it), and of
+     * codec work on those chunks (in the codec counters: what the walk can hide behind). */
+    uint64_t map_walk_ns, walk_codec_ns;
 } tb_pipe_stats_t;
 void tb_pipe_stats(tb_pipe_stats_t *out);
 

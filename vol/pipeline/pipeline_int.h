@@ -62,8 +62,10 @@ typedef struct tb_pipe_dset {
     int                  have_token;
     struct tb_behind_q *behind;   /* write-behind queue (pipeline_behind.c), NULL until used */
     /* Read-only sec2 files: every chunk's place, for preads from the workers (pipeline_map.c).
-     * Built by the application's thread before a job starts; read-only while jobs run. */
-    int                  map_state; /* 0: not tried yet, 1: built, -1: not available */
+     * Built by the application's thread before a job starts, or while the job that walks it
+     * runs (the workers read only the entries of chunks it released); read-only otherwise. */
+    int                  map_state; /* 0: not tried yet, 1: built, 2: to be walked by a read's job
+                                     * (tb_pipe_map_start), -1: not available */
     hsize_t              nchunk_dim[TB_PIPE_RANK];
     tb_pipe_map_entry_t *map;
     size_t               map_nchunks;
@@ -228,6 +230,19 @@ int  tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno);
 /* Builds p's chunk map (application's thread): 1 built, 0 not possible (too many chunks, none
  * stored, or the addresses do not match a direct chunk read). */
 int  tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd);
+/* A walk of the chunk index overlapped with a read's decoding: tb_pipe_map_start checks the
+ * read's first chunk (at `first`) and installs a map of no stored chunk (1; 0 when the walk
+ * cannot be overlapped: an index not walked in row-major order of the chunks, or that chunk not
+ * stored; -1 when the map is unusable); tb_pipe_map_walk then fills it on the application's
+ * thread, calling progress(ctx, lin) after each entry it fills (lin: the chunk's row-major index;
+ * progress returns 0 to stop the walk as failed), and returns 1 when it took every entry. Once no
+ * thread reads it any more, tb_pipe_map_drop frees the map of a walk that failed (state -1: no
+ * map for this dataset) or never ran (state 0: tried again at the next read). */
+typedef int (*tb_pipe_map_progress_fn)(void *ctx, size_t lin);
+int  tb_pipe_map_start(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, const hsize_t *first, hid_t dxpl_id,
+                       int fd);
+int  tb_pipe_map_walk(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id, tb_pipe_map_progress_fn progress, void *ctx);
+void tb_pipe_map_drop(tb_pipe_dset_t *p, int state);
 /* The entry of the chunk at offset, NULL when it is not stored (any thread). */
 const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* Reads a stored chunk (any thread): TB_OK or TB_ERR_IO. */

@@ -1,7 +1,7 @@
 /* pipeline_map.c — chunk reads off the application's thread, for files opened read-only on the
  * sec2 driver: the file's descriptor (taken when the file is opened), the addresses of a
- * dataset's chunks (taken once, with H5Dchunk_iter, and checked against a direct chunk read), and
- * a pread of one raw chunk that any thread may do. Nothing changes such a file's chunks while it
+ * dataset's chunks (taken once, with H5Dchunk_iter, before a read or while its chunks decode, and
+ * checked against a direct chunk read), and a pread of one raw chunk that any thread may do. Nothing changes such a file's chunks while it
  * is open: no writer in this process (read-only), none elsewhere that HDF5 allows (not SWMR). */
 #include "pipeline_int.h"
 #include "tb_pool.h"
@@ -94,10 +94,12 @@ tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno)
 
 /* ---- the chunk map */
 typedef struct map_build {
-    const tb_pipe_dset_t *p;
-    tb_pipe_map_entry_t  *e;
-    size_t                 n, nstored;
-    int                    bad;
+    const tb_pipe_dset_t   *p;
+    tb_pipe_map_entry_t    *e;
+    size_t                  n, nstored;
+    int                     bad;
+    tb_pipe_map_progress_fn progress; /* a walk overlapped with decoding: told of each entry */
+    void                   *progress_ctx;
 } map_build_t;
 
 static int
@@ -115,65 +117,165 @@ map_cb(const hsize_t *offset, unsigned filter_mask, haddr_t addr, hsize_t size, 
     b->e[lin].nbytes = (uint32_t)size;
     b->e[lin].mask   = (uint32_t)filter_mask;
     b->nstored++;
+    if (b->progress && !b->progress(b->progress_ctx, lin)) {
+        b->bad = 1;
+        return H5_ITER_STOP;
+    }
     return H5_ITER_CONT;
 }
 
-int
-tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd)
+/* Entries for every chunk of a dataset of extent dims, none stored (p->nchunk_dim set); NULL
+ * when there are too many. */
+static tb_pipe_map_entry_t *
+map_alloc(tb_pipe_dset_t *p, const hsize_t *dims, size_t *n_out)
 {
     size_t n = 1;
     for (int d = 0; d < p->rank; d++) {
         p->nchunk_dim[d] = (dims[d] + p->chunk[d] - 1) / p->chunk[d];
         if (p->nchunk_dim[d] == 0 || n > TB_PIPE_MAP_MAX / (size_t)p->nchunk_dim[d])
-            return 0;
+            return NULL;
         n *= (size_t)p->nchunk_dim[d];
     }
-    map_build_t b = {p, calloc(n, sizeof(tb_pipe_map_entry_t)), n, 0, 0};
-    if (!b.e)
-        return 0;
-    for (size_t i = 0; i < n; i++)
-        b.e[i].addr = UINT64_MAX;
+    tb_pipe_map_entry_t *e = malloc(n * sizeof(*e));
+    for (size_t i = 0; e && i < n; i++) {
+        e[i].addr   = UINT64_MAX;
+        e[i].nbytes = 0;
+        e[i].mask   = 0;
+    }
+    *n_out = n;
+    return e;
+}
+
+/* Walks the chunk index into b->e (HDF5's H5Dchunk_iter): 1 when every entry was taken. */
+static int
+map_walk(tb_obj_t *o, map_build_t *b, hid_t dxpl_id)
+{
     H5VL_native_dataset_optional_args_t na;
     na.chunk_iter.op      = map_cb;
-    na.chunk_iter.op_data = &b;
+    na.chunk_iter.op_data = b;
     H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_CHUNK_ITER, .args = &na};
-    int ok = H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) >= 0 && !b.bad && b.nstored > 0;
-    /* The addresses must be where a pread finds the chunks: check one against native's direct
-     * chunk read (a user block or a driver with another layout would show here). */
-    for (size_t i = 0; ok && i < n; i++) {
+    int ok = H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) >= 0 && !b->bad;
+    H5Eclear2(H5E_DEFAULT);
+    return ok;
+}
+
+/* Whether a pread of entry e finds the bytes native's direct chunk read of the chunk at off
+ * returns (a user block or a driver with another layout would show here). */
+static int
+chunk_matches(tb_obj_t *o, const hsize_t *off, const tb_pipe_map_entry_t *e, hid_t dxpl_id, int fd)
+{
+    uint8_t *x = malloc(e->nbytes), *y = malloc(e->nbytes);
+    H5VL_native_dataset_optional_args_t ra;
+    ra.chunk_read.offset  = off;
+    ra.chunk_read.filters = 0;
+    ra.chunk_read.buf     = x;
+#if H5_VERS_MAJOR >= 2
+    size_t x_nbytes        = e->nbytes;
+    ra.chunk_read.buf_size = &x_nbytes; /* 2.x: the buffer's size in, the chunk's size out */
+#endif
+    H5VL_optional_args_t r  = {.op_type = H5VL_NATIVE_DATASET_CHUNK_READ, .args = &ra};
+    int                  ok = x && y && H5VLdataset_optional(o->under, o->under_vol_id, &r, dxpl_id, NULL) >= 0 &&
+             tb_pipe_map_pread(fd, e, y) == TB_OK && memcmp(x, y, e->nbytes) == 0 && ra.chunk_read.filters == e->mask;
+    free(x);
+    free(y);
+    H5Eclear2(H5E_DEFAULT);
+    return ok;
+}
+
+static void
+offset_of(const tb_pipe_dset_t *p, size_t lin, hsize_t *off)
+{
+    for (int d = p->rank - 1; d >= 0; d--) {
+        off[d] = (hsize_t)(lin % (size_t)p->nchunk_dim[d]) * p->chunk[d];
+        lin /= (size_t)p->nchunk_dim[d];
+    }
+}
+
+int
+tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd)
+{
+    map_build_t b = {p, NULL, 0, 0, 0, NULL, NULL};
+    if (!(b.e = map_alloc(p, dims, &b.n)))
+        return 0;
+    int ok = map_walk(o, &b, dxpl_id) && b.nstored > 0;
+    /* The addresses must be where a pread finds the chunks: the first stored one is checked. */
+    for (size_t i = 0; ok && i < b.n; i++) {
         if (b.e[i].addr == UINT64_MAX)
             continue;
         hsize_t off[TB_PIPE_RANK];
-        size_t  lin = i;
-        for (int d = p->rank - 1; d >= 0; d--) {
-            off[d] = (hsize_t)(lin % (size_t)p->nchunk_dim[d]) * p->chunk[d];
-            lin /= (size_t)p->nchunk_dim[d];
-        }
-        uint8_t *x = malloc(b.e[i].nbytes), *y = malloc(b.e[i].nbytes);
-        H5VL_native_dataset_optional_args_t ra;
-        ra.chunk_read.offset  = off;
-        ra.chunk_read.filters = 0;
-        ra.chunk_read.buf     = x;
-#if H5_VERS_MAJOR >= 2
-        size_t x_nbytes        = b.e[i].nbytes;
-        ra.chunk_read.buf_size = &x_nbytes; /* 2.x: the buffer's size in, the chunk's size out */
-#endif
-        H5VL_optional_args_t r = {.op_type = H5VL_NATIVE_DATASET_CHUNK_READ, .args = &ra};
-        ok = x && y && H5VLdataset_optional(o->under, o->under_vol_id, &r, dxpl_id, NULL) >= 0 &&
-             tb_pipe_map_pread(fd, &b.e[i], y) == TB_OK && memcmp(x, y, b.e[i].nbytes) == 0 &&
-             ra.chunk_read.filters == b.e[i].mask;
-        free(x);
-        free(y);
+        offset_of(p, i, off);
+        ok = chunk_matches(o, off, &b.e[i], dxpl_id, fd);
         break;
     }
-    H5Eclear2(H5E_DEFAULT);
     if (!ok) {
         free(b.e);
         return 0;
     }
-    p->map        = b.e;
+    p->map         = b.e;
+    p->map_nchunks = b.n;
+    return 1;
+}
+
+int
+tb_pipe_map_start(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, const hsize_t *first, hid_t dxpl_id, int fd)
+{
+    /* Only chunk indexes that H5Dchunk_iter walks in row-major order of the chunks: the v1 and v2
+     * B-trees (ordered by the chunks' coordinates), a fixed array (by their row-major index), a
+     * single chunk. An extensible array orders them by its unlimited dimension first. */
+    H5D_chunk_index_t                   idx;
+    H5VL_native_dataset_optional_args_t ia;
+    ia.get_chunk_idx_type.idx_type = &idx;
+    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INDEX_TYPE, .args = &ia};
+    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0 ||
+        (idx != H5D_CHUNK_IDX_BTREE && idx != H5D_CHUNK_IDX_BT2 && idx != H5D_CHUNK_IDX_FARRAY &&
+         idx != H5D_CHUNK_IDX_SINGLE)) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    /* The addresses must be where a pread finds the chunks: the first chunk of the read is
+     * checked (not stored: the map is built before the read instead). */
+    tb_pipe_map_entry_t e;
+    unsigned            mask = 0;
+    haddr_t             addr = HADDR_UNDEF;
+    hsize_t             size = 0;
+    ia.get_chunk_info_by_coord.offset      = first;
+    ia.get_chunk_info_by_coord.filter_mask = &mask;
+    ia.get_chunk_info_by_coord.addr        = &addr;
+    ia.get_chunk_info_by_coord.size        = &size;
+    a.op_type                              = H5VL_NATIVE_DATASET_GET_CHUNK_INFO_BY_COORD;
+    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0 || addr == HADDR_UNDEF ||
+        size == 0 || size > UINT32_MAX) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    e.addr   = (uint64_t)addr;
+    e.nbytes = (uint32_t)size;
+    e.mask   = mask;
+    if (!chunk_matches(o, first, &e, dxpl_id, fd))
+        return -1;
+    size_t               n;
+    tb_pipe_map_entry_t *entries = map_alloc(p, dims, &n);
+    if (!entries)
+        return -1;
+    p->map         = entries;
     p->map_nchunks = n;
     return 1;
+}
+
+int
+tb_pipe_map_walk(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id, tb_pipe_map_progress_fn progress, void *ctx)
+{
+    map_build_t b = {p, p->map, p->map_nchunks, 0, 0, progress, ctx};
+    return map_walk(o, &b, dxpl_id);
+}
+
+void
+tb_pipe_map_drop(tb_pipe_dset_t *p, int state)
+{
+    free(p->map);
+    p->map         = NULL;
+    p->map_nchunks = 0;
+    p->map_state   = state;
 }
 
 const tb_pipe_map_entry_t *
