@@ -262,8 +262,10 @@ for c in r32 u32 f32 roi union memsel chan3 spots stride4 points mods w32 wf32 m
     BEGIN{
     P = codec / 1000; S = app / 1000 - P; if (S < 0) S = 0; W = walk / 1000; if (W > S) W = S
     PW = wcodec / 1000; if (PW > P) PW = P
-    model = pl ? sprintf("pipelined (Amdahl %.1fx / %.1fx)", amdahl(16), amdahl(64)) : \
-      W > 0 ? sprintf("map walk %.1f us/chunk overlapped (Amdahl %.1fx / %.1fx)", W / n * 1e6, amdahl(16), amdahl(64)) : "Amdahl"
+    if (pl) { x16 = piped(16); x64 = piped(64); model = sprintf("pipelined (Amdahl %.1fx / %.1fx)", amdahl(16), amdahl(64)) }
+    else if (W > 0) { x16 = walked(16); x64 = walked(64)
+      model = sprintf("map walk %.1f us/chunk overlapped (Amdahl %.1fx / %.1fx)", W / n * 1e6, amdahl(16), amdahl(64)) }
+    else { x16 = amdahl(16); x64 = amdahl(64); model = "Amdahl" }
     printf "%-40s %8d %10.1f %11.1f %7.1f%% %7.1fx %7.1fx  %s\n", label, n, S / n * 1e6, P / n * 1e6, 100 * S / (S + P),
-      pl ? piped(16) : W > 0 ? walked(16) : amdahl(16), pl ? piped(64) : W > 0 ? walked(64) : amdahl(64), model }'
+      x16, x64, model }'
 done

@@ -8,6 +8,7 @@
 #include "tb_threadpool.h"
 
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -777,33 +778,41 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
     return 1;
 }
 
-/* Runs the set's jobs on the pool: the application's thread writes job after job; a job that
- * fails stops alone (its `abort`). */
+/* Runs the jobs listed on the pool as one set (the application's thread writes job after job; a
+ * job that fails stops alone, its `abort`); each job's own result is write_done's. */
 static void
-write_run(wset_t *s, unsigned threads)
+write_jobs_run(wjob_t **jobs, size_t n, unsigned threads)
 {
+    wset_t s;
+    memset(&s, 0, sizeof(s));
+    s.jobs       = jobs;
+    s.njobs      = n;
     size_t total = 0;
-    for (size_t k = 0; k < s->njobs; k++) {
-        s->jobs[k]->s = s;
-        total += s->jobs[k]->n;
+    for (size_t k = 0; k < n; k++) {
+        jobs[k]->s = &s;
+        total += jobs[k]->n;
     }
-    s->owner         = pthread_self();
-    s->timing        = tb_config_process()->stats;
-    s->inner_threads = total == 1 ? threads : 1;
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
+    s.owner         = pthread_self();
+    s.timing        = tb_config_process()->stats;
+    s.inner_threads = total == 1 ? threads : 1;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    /* (Chunk probes of read-modify-writes fail by design: HDF5 must not print them.) */
+    tb_quiet_t q;
+    tb_quiet_on(&q);
     tb_taskgroup_t g;
     tb_taskgroup_init(&g, threads);
     size_t helpers = threads > 1 ? threads - 1 : 0;
     if (total && helpers > total - 1)
         helpers = total - 1;
     for (size_t k = 0; k < helpers; k++)
-        tb_taskgroup_submit(&g, write_worker, s);
-    for (size_t k = 0; k < s->njobs; k++)
-        write_stream(s, k);
+        tb_taskgroup_submit(&g, write_worker, &s);
+    for (size_t k = 0; k < n; k++)
+        write_stream(&s, k);
     tb_taskgroup_wait(&g);
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->cv);
+    tb_quiet_off(&q);
+    pthread_mutex_destroy(&s.mu);
+    pthread_cond_destroy(&s.cv);
 }
 
 /* A job's result once its set ran, its memory freed: 1 done; -1 failed before finishing (the
@@ -833,12 +842,8 @@ run_write(tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_
     int    rc = write_prepare(&j, o, p, plan, dxpl_id, buf, edc, narrow);
     if (rc != 1)
         return rc;
-    wjob_t *jobs[1] = {&j};
-    wset_t  s;
-    memset(&s, 0, sizeof(s));
-    s.jobs  = jobs;
-    s.njobs = 1;
-    write_run(&s, job_threads(o));
+    wjob_t *one = &j;
+    write_jobs_run(&one, 1, job_threads(o));
     return write_done(&j);
 }
 
@@ -1489,35 +1494,43 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
     return 1;
 }
 
-/* Runs the set's jobs on the pool; each job's own result is read_done's. */
+/* Runs the jobs listed on the pool as one set; each job's own result is read_done's. */
 static void
-read_run(rset_t *s, unsigned threads)
+read_jobs_run(rjob_t **jobs, size_t n, unsigned threads, size_t inflight_max)
 {
-    size_t total = 0;
-    for (size_t k = 0; k < s->njobs; k++) {
-        s->jobs[k]->s = s;
-        total += s->jobs[k]->n;
+    rset_t s;
+    memset(&s, 0, sizeof(s));
+    s.jobs         = jobs;
+    s.njobs        = n;
+    s.inflight_max = inflight_max;
+    size_t total   = 0;
+    for (size_t k = 0; k < n; k++) {
+        jobs[k]->s = &s;
+        total += jobs[k]->n;
     }
-    s->owner         = pthread_self();
-    s->timing        = tb_config_process()->stats;
-    s->inner_threads = total == 1 ? threads : 1;
-    s->inflight      = 0;
-    pthread_mutex_init(&s->mu, NULL);
-    pthread_cond_init(&s->cv, NULL);
+    s.owner         = pthread_self();
+    s.timing        = tb_config_process()->stats;
+    s.inner_threads = total == 1 ? threads : 1;
+    pthread_mutex_init(&s.mu, NULL);
+    pthread_cond_init(&s.cv, NULL);
+    /* (Chunk probes fail by design: HDF5 must not print them.) */
+    tb_quiet_t q;
+    tb_quiet_on(&q);
     tb_taskgroup_t g;
     tb_taskgroup_init(&g, threads);
     size_t helpers = threads > 1 ? threads - 1 : 0;
     if (total && helpers > total - 1)
         helpers = total - 1;
     for (size_t k = 0; k < helpers; k++)
-        tb_taskgroup_submit(&g, read_worker, s);
-    for (size_t k = 0; k < s->njobs; k++)
-        read_feed(s, k);
-    for (size_t k = 0; k < s->njobs; k++)
-        read_finish(s, k);
+        tb_taskgroup_submit(&g, read_worker, &s);
+    for (size_t k = 0; k < n; k++)
+        read_feed(&s, k);
+    for (size_t k = 0; k < n; k++)
+        read_finish(&s, k);
     tb_taskgroup_wait(&g);
-    pthread_mutex_destroy(&s->mu);
-    pthread_cond_destroy(&s->cv);
+    tb_quiet_off(&q);
+    pthread_mutex_destroy(&s.mu);
+    pthread_cond_destroy(&s.cv);
 }
 
 /* A job's result once its set ran, its chunks kept and its memory freed: 1 done; 0 left to native
@@ -1711,9 +1724,12 @@ ineligible(tb_obj_t *o, hid_t dxpl_id)
     return true;
 }
 
+/* The call (read_call_t, write_call_t) whose job `j` is. */
+#define CALL_OF(type, job) ((type *)(void *)((char *)(job) - offsetof(type, j)))
+
 /* One dataset's write through the pipeline, in three steps so that a multi-dataset call can run
- * the writes of all its datasets as one set: write_begin (everything up to the job), write_run of
- * the set, write_end. */
+ * the writes of all its datasets as one set: write_begin (everything up to the job),
+ * write_jobs_run of the set, write_end. */
 typedef struct write_call {
     tb_obj_t       *o;
     tb_pipe_dset_t *p;
@@ -1849,34 +1865,6 @@ write_end(write_call_t *wc, int account, herr_t *ret_out)
     return TB_ANSWERED;
 }
 
-/* Runs the prepared jobs of the calls listed on the pool as one set. */
-static void
-write_calls_run(write_call_t *const *calls, size_t n, unsigned threads)
-{
-    wjob_t *stack[16], **jobs = n <= 16 ? stack : malloc(n * sizeof(*jobs));
-    wset_t  s;
-    memset(&s, 0, sizeof(s));
-    tb_quiet_t q;
-    tb_quiet_on(&q);
-    if (jobs) {
-        for (size_t k = 0; k < n; k++)
-            jobs[k] = &calls[k]->j;
-        s.jobs  = jobs;
-        s.njobs = n;
-        write_run(&s, threads);
-    }
-    else /* (no memory for the list: each on its own) */
-        for (size_t k = 0; k < n; k++) {
-            wjob_t *one = &calls[k]->j;
-            s.jobs      = &one;
-            s.njobs     = 1;
-            write_run(&s, threads);
-        }
-    tb_quiet_off(&q);
-    if (jobs != stack)
-        free(jobs);
-}
-
 tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
@@ -1899,8 +1887,8 @@ tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spa
         case WB_JOB:
             break;
     }
-    write_call_t *one = &wc;
-    write_calls_run(&one, 1, job_threads(o));
+    wjob_t *one = &wc.j;
+    write_jobs_run(&one, 1, job_threads(o));
     return write_end(&wc, 1, ret_out);
 }
 
@@ -1925,8 +1913,8 @@ tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[],
                     const hid_t file_space_id[], hid_t dxpl_id, const void *const buf[], tb_pipe_forward_fn forward,
                     void *forward_ctx)
 {
-    write_call_t  *calls = calloc(count, sizeof(*calls));
-    write_call_t **set   = calloc(count, sizeof(*set));
+    write_call_t *calls = calloc(count, sizeof(*calls));
+    wjob_t      **set   = calloc(count, sizeof(*set)); /* the jobs run as one set */
     char          *left  = calloc(count, 1); /* forwarded after the set, in the caller's order */
     herr_t         ret   = 0;
     size_t         n     = 0;
@@ -1949,22 +1937,23 @@ tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[],
             case WB_ANSWERED:
                 break;
             case WB_JOB:
-                set[n++] = &calls[i];
+                set[n++] = &calls[i].j;
                 break;
         }
     if (ret < 0) { /* (a drain failed: the call's error) */
         for (size_t k = 0; k < n; k++)
-            write_cancel(set[k]);
+            write_cancel(CALL_OF(write_call_t, set[k]));
         n = 0;
     }
     if (n) {
         tb_obj_t *o0 = set[0]->o;
-        uint64_t  t0 = set[0]->t0;
-        write_calls_run(set, n, job_threads(o0));
+        uint64_t  t0 = CALL_OF(write_call_t, set[0])->t0;
+        write_jobs_run(set, n, job_threads(o0));
         for (size_t k = 0; k < n; k++) {
-            herr_t r = 0;
-            if (write_end(set[k], 0, &r) == TB_FORWARD)
-                left[set[k] - calls] = 1; /* (failed part-way: native writes it all again) */
+            write_call_t *wc = CALL_OF(write_call_t, set[k]);
+            herr_t        r  = 0;
+            if (write_end(wc, 0, &r) == TB_FORWARD)
+                left[wc - calls] = 1; /* (failed part-way: native writes it all again) */
             else if (n > 1)
                 tb_pipe_stats_g.set_writes++;
         }
@@ -2194,8 +2183,8 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
 }
 
 /* One dataset's read through the pipeline, in three steps so that a multi-dataset call can run
- * the reads of all its datasets as one set: read_begin (everything up to the job), read_run of
- * the set, read_end. */
+ * the reads of all its datasets as one set: read_begin (everything up to the job),
+ * read_jobs_run of the set, read_end. */
 typedef struct read_call {
     tb_obj_t       *o;
     tb_pipe_dset_t *p;
@@ -2341,38 +2330,6 @@ read_end(read_call_t *rc, int account, herr_t *ret_out)
     return TB_ANSWERED;
 }
 
-/* Runs the prepared jobs of the calls listed on the pool as one set. */
-static void
-read_calls_run(read_call_t *const *calls, size_t n, unsigned threads, size_t inflight_max)
-{
-    rjob_t *stack[16], **jobs = n <= 16 ? stack : malloc(n * sizeof(*jobs));
-    rset_t  s;
-    memset(&s, 0, sizeof(s));
-    s.inflight_max = inflight_max;
-    if (jobs) {
-        for (size_t k = 0; k < n; k++)
-            jobs[k] = &calls[k]->j;
-        s.jobs  = jobs;
-        s.njobs = n;
-        tb_quiet_t q;
-        tb_quiet_on(&q);
-        read_run(&s, threads);
-        tb_quiet_off(&q);
-    }
-    else /* (no memory for the list: each on its own) */
-        for (size_t k = 0; k < n; k++) {
-            rjob_t *one = &calls[k]->j;
-            s.jobs      = &one;
-            s.njobs     = 1;
-            tb_quiet_t q;
-            tb_quiet_on(&q);
-            read_run(&s, threads);
-            tb_quiet_off(&q);
-        }
-    if (jobs != stack)
-        free(jobs);
-}
-
 tb_answer_t
 tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id, void *buf,
               void **req, herr_t *ret_out)
@@ -2394,8 +2351,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
         case RB_JOB:
             break;
     }
-    read_call_t *one = &rc;
-    read_calls_run(&one, 1, job_threads(o), o->ctx->cfg.inflight_nbytes);
+    rjob_t *one = &rc.j;
+    read_jobs_run(&one, 1, job_threads(o), o->ctx->cfg.inflight_nbytes);
     return read_end(&rc, 1, ret_out);
 }
 
@@ -2417,8 +2374,8 @@ tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], 
                    const hid_t file_space_id[], hid_t dxpl_id, void *const buf[], tb_pipe_forward_fn forward,
                    void *forward_ctx)
 {
-    read_call_t  *calls = calloc(count, sizeof(*calls));
-    read_call_t **set   = calloc(count, sizeof(*set));
+    read_call_t *calls = calloc(count, sizeof(*calls));
+    rjob_t     **set   = calloc(count, sizeof(*set)); /* the jobs run as one set */
     /* What is left after the set, in the caller's order: 0 answered, 1 forwarded, 2 read alone */
     char   *left = calloc(count, 1);
     herr_t  ret  = 0;
@@ -2451,23 +2408,24 @@ tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], 
                     left[i] = 2;
                 }
                 else
-                    set[n++] = &calls[i];
+                    set[n++] = &calls[i].j;
                 break;
         }
     }
     if (ret < 0) { /* (a drain failed: the call's error) */
         for (size_t k = 0; k < n; k++)
-            read_cancel(set[k]);
+            read_cancel(CALL_OF(read_call_t, set[k]));
         n = 0;
     }
     if (n) {
         tb_obj_t *o0 = set[0]->o;
-        uint64_t  t0 = set[0]->t0;
-        read_calls_run(set, n, job_threads(o0), o0->ctx->cfg.inflight_nbytes);
+        uint64_t  t0 = CALL_OF(read_call_t, set[0])->t0;
+        read_jobs_run(set, n, job_threads(o0), o0->ctx->cfg.inflight_nbytes);
         for (size_t k = 0; k < n; k++) {
-            herr_t r = 0; /* (no conversion here can fail) */
-            if (read_end(set[k], 0, &r) == TB_FORWARD)
-                left[set[k] - calls] = 1; /* (failed part-way: native reads it again) */
+            read_call_t *rc = CALL_OF(read_call_t, set[k]);
+            herr_t       r  = 0; /* (no conversion here can fail) */
+            if (read_end(rc, 0, &r) == TB_FORWARD)
+                left[rc - calls] = 1; /* (failed part-way: native reads it again) */
             else if (n > 1)
                 tb_pipe_stats_g.set_reads++;
         }
