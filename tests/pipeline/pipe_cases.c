@@ -6,6 +6,7 @@
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -650,13 +651,29 @@ do_random(const char *path, unsigned seed, int ndsets)
             size_t   nbytes;
             hid_t    fs   = H5Dget_space(d);
             unsigned kind = rnd(4); /* 0, 1: the box; 2: a regular hyperslab; 3: a union of boxes */
+            int      numeric   = strcmp(c.type, "a16") && strcmp(c.type, "cmp");
+            int      conv_rows = kind == 2 && numeric && c.dims[0] >= 3 * c.chunk[0] && rnd(2) == 0;
             hid_t    ms;
             if (kind < 2) {
                 ms = random_memspace(c.rank, count, es, &nbytes);
                 ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, start, NULL, count, NULL));
             }
             else {
-                if (kind == 2) { /* every other (or third) block of 1-2 along some dimensions */
+                if (kind == 2 && conv_rows) {
+                    /* Every other row of chunks along the first dimension, whole along the others
+                     * (h5py's ds[0:n:2] = ... through chunks of one frame), written from doubles. */
+                    hsize_t st0[4] = {0}, stride[4], cnt[4], blk[4];
+                    for (int k = 0; k < c.rank; k++) {
+                        stride[k] = 1;
+                        cnt[k]    = 1;
+                        blk[k]    = c.dims[k];
+                    }
+                    blk[0]    = c.chunk[0];
+                    stride[0] = 2 * c.chunk[0];
+                    cnt[0]    = (c.dims[0] - c.chunk[0]) / stride[0] + 1;
+                    ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, st0, stride, cnt, blk));
+                }
+                else if (kind == 2) { /* every other (or third) block of 1-2 along some dimensions */
                     hsize_t stride[4], blk[4], cnt[4];
                     for (int k = 0; k < c.rank; k++) {
                         blk[k]    = rnd(2) ? 1 : 1 + rnd(2);
@@ -701,7 +718,20 @@ do_random(const char *path, unsigned seed, int ndsets)
             uint8_t *buf = malloc(nbytes);
             if (rnd(3)) { /* write */
                 gen(buf, nbytes / es, es, seed + (unsigned)op, (size_t)ds * 1000 + (size_t)op * 7);
-                ASSERT_H5(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
+                if (conv_rows) {
+                    /* From doubles: a conversion (negatives, fractions, values out of the file
+                     * type's range, now and then a NaN). */
+                    size_t  n  = nbytes / es;
+                    double *dv = malloc(n * sizeof(double));
+                    for (size_t e = 0; e < n; e++) {
+                        uint32_t h = (uint32_t)((e + (size_t)op * 131 + (size_t)ds * 7919) * 2654435761u);
+                        dv[e]      = h % 211 == 0 ? NAN : ((double)(h % 200000) - 70000.0) / 7.0;
+                    }
+                    ASSERT_H5(H5Dwrite(d, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, dv));
+                    free(dv);
+                }
+                else
+                    ASSERT_H5(H5Dwrite(d, type, ms, fs, H5P_DEFAULT, buf));
             }
             else { /* read: the whole buffer, pre-set, is hashed */
                 memset(buf, 0x3C, nbytes);

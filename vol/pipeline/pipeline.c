@@ -1778,8 +1778,14 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
     hsize_t         dims[TB_PIPE_RANK];
     size_t          mes = p && wc->convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
     wc->made = p && !(wc->convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
-               tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, wc->convert,
-                                 wc->convert ? TB_PIPE_PLAN_BOX_ONLY : TB_PIPE_PLAN_WRITE, &wc->plan);
+               tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, wc->convert, TB_PIPE_PLAN_WRITE,
+                                 &wc->plan);
+    /* A conversion lays the selection out as a dense array of the plan's shape (convert_for_write,
+     * the workers' narrowing): not for a union of boxes, whose rows a block plan places itself. */
+    if (wc->made && wc->convert && wc->plan.kind == TB_PLAN_BLOCKS) {
+        tb_pipe_plan_free(&wc->plan);
+        wc->made = 0;
+    }
     int planned = wc->made && wc->plan.npoints * wc->plan.es >= o->ctx->cfg.pipeline_min_nbytes;
     /* Conversion first (application's thread), then the filters in parallel from its output.
      * Float into integers without write-behind: the workers convert (narrow_for), else first

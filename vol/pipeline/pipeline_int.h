@@ -175,13 +175,11 @@ void tb_pipe_behind_release(tb_obj_t *o, tb_pipe_dset_t *p);
 /* ---- pipeline_select.c */
 /* Builds the plan; 0 when the selections are not ones the pipeline handles (forward).
  * mem_type_nbytes: the size of an element in the user's buffer; convert: it is not the file
- * type (no chunk is then laid out in the user's buffer as in the file); how: TB_PIPE_PLAN_BOX_ONLY
- * accepts only box selections (writes that convert); TB_PIPE_PLAN_WRITE boxes, regular
- * hyperslabs and unions of boxes (the selections whose plans can cover a chunk whole: other
- * writes are native's); TB_PIPE_PLAN_DENSE also lists selections element by element that are
- * dense in their chunks (else only sparse ones are: tests take everything). A plan made is
- * released with tb_pipe_plan_free. */
-#define TB_PIPE_PLAN_BOX_ONLY 1
+ * type (no chunk is then laid out in the user's buffer as in the file); how: TB_PIPE_PLAN_WRITE
+ * boxes, regular hyperslabs and unions of boxes (the selections whose plans can cover a chunk
+ * whole: other writes are native's); TB_PIPE_PLAN_DENSE also lists selections element by element
+ * that are dense in their chunks (else only sparse ones are: tests take everything). A plan made
+ * is released with tb_pipe_plan_free. */
 #define TB_PIPE_PLAN_DENSE    2
 #define TB_PIPE_PLAN_WRITE    4
 int  tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,

@@ -996,10 +996,9 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
         H5Eclear2(H5E_DEFAULT);
         return 0;
     }
-    int box_only = how & TB_PIPE_PLAN_BOX_ONLY;
     if (plan_structured(p, dims, file_space_id, mem_space_id, mem_type_nbytes, convert, how, plan))
         return 1;
-    if (box_only || file_space_id == H5S_ALL)
+    if (file_space_id == H5S_ALL)
         return 0;
     /* (plan_structured checked the file extent against dims when it got that far; again here.) */
     hsize_t fdims[TB_PIPE_RANK];
@@ -1031,7 +1030,6 @@ static int
 plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_id, hid_t mem_space_id,
                    size_t mem_type_nbytes, int convert, int how, tb_pipe_plan_t *plan)
 {
-    int     box_only = how & TB_PIPE_PLAN_BOX_ONLY;
     int     rank = p->rank;
     size_t  es   = mem_type_nbytes;
     hsize_t npoints;
@@ -1062,8 +1060,6 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
                 return 0;
         if (select_box(file_space_id, rank, dims, plan->fstart, plan->fcount, &npoints))
             ;
-        else if (box_only)
-            return 0;
         else if (select_strided(file_space_id, rank, dims, plan->fstart, plan->fcount, plan->fstride, &npoints))
             plan->kind = TB_PLAN_STRIDED;
         else if (!(how & TB_PIPE_PLAN_WRITE) && H5Sget_select_type(file_space_id) == H5S_SEL_POINTS) {
