@@ -110,10 +110,24 @@ nelem_of(int rank, const hsize_t *d)
     return n;
 }
 
+/* `write FILE latest`: the file in the latest format, whose chunk indexes are a fixed array
+ * (fixed dimensions), a single chunk, and, for every second and third dataset created without
+ * maximum dimensions, an extensible array (the first dimension unlimited) or a v2 B-tree (all of
+ * them unlimited); the default format indexes every chunked dataset with a v1 B-tree. */
+static int latest;
+static int ncreated;
+
 static hid_t
 create(hid_t file, const char *name, const dcase_t *c, hid_t type, const hsize_t *maxdims, hid_t dcpl_extra)
 {
-    hid_t dcpl  = dcpl_extra >= 0 ? H5Pcopy(dcpl_extra) : H5Pcreate(H5P_DATASET_CREATE);
+    hid_t   dcpl = dcpl_extra >= 0 ? H5Pcopy(dcpl_extra) : H5Pcreate(H5P_DATASET_CREATE);
+    hsize_t unl[4];
+    int     kind = ncreated++ % 3;
+    if (latest && !maxdims && kind) {
+        for (int k = 0; k < c->rank; k++)
+            unl[k] = k == 0 || kind == 2 ? H5S_UNLIMITED : c->dims[k];
+        maxdims = unl;
+    }
     hid_t space = H5Screate_simple(c->rank, c->dims, maxdims);
     ASSERT_H5(H5Pset_chunk(dcpl, c->rank, c->chunk));
     set_filters(dcpl, c->filters);
@@ -173,7 +187,11 @@ static const char *filters[] = {"s", "f", "sf", "fs", "sz", "szf", "z", "Zf", "f
 static int
 do_write(const char *path, int with_blosc, int no_never)
 {
-    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (latest)
+        ASSERT_H5(H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST));
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+    H5Pclose(fapl);
     ASSERT_H5(file);
     char     name[128];
     unsigned seed = 1;
@@ -754,14 +772,16 @@ do_random(const char *path, unsigned seed, int ndsets)
 int
 main(int argc, char **argv)
 {
-    if (argc >= 3 && !strcmp(argv[1], "write"))
+    if (argc >= 3 && !strcmp(argv[1], "write")) {
+        latest = argc >= 4 && !strcmp(argv[3], "latest");
         return do_write(argv[2], argc >= 4 && !strcmp(argv[3], "blosc"), argc >= 4 && !strcmp(argv[3], "nonever"));
+    }
     if (argc >= 3 && !strcmp(argv[1], "read"))
         return do_read(argv[2]);
     if (argc >= 5 && !strcmp(argv[1], "random"))
         return do_random(argv[2], (unsigned)atoi(argv[3]), atoi(argv[4]));
     if (argc >= 3 && !strcmp(argv[1], "raw"))
         return do_raw(argv[2], argc >= 4 ? argv[3] : "all");
-    fprintf(stderr, "usage: pipe_cases write FILE [blosc|nonever] | read FILE | raw FILE [nodeflate] | random FILE SEED N\n");
+    fprintf(stderr, "usage: pipe_cases write FILE [blosc|nonever|latest] | read FILE | raw FILE [nodeflate] | random FILE SEED N\n");
     return 2;
 }

@@ -37,6 +37,20 @@ stock "$bin" raw B.h5 nodeflate > rawB.txt
 [ "$(grep -c ' chunk ' rawA.txt)" -gt 500 ] || fail "too few raw chunks compared"
 diff rawA.txt rawB.txt || fail "stored chunks (no deflate) are not bit-identical"
 
+# The latest file format: chunk indexes of every kind (fixed array, extensible array, v2 B-tree,
+# single chunk). Read-only, the decoders pread the chunks from the map, walked beside the first
+# read's decoders where the index is walked in the chunks' row-major order (not an extensible array).
+: > stats.log
+stock "$bin" write L.h5 latest > /dev/null
+turbo "$bin" write M.h5 latest > /dev/null
+stock "$bin" read L.h5 > rLs.txt
+turbo "$bin" read L.h5 > rLt.txt
+stock "$bin" read M.h5 > rMs.txt
+[ "$(wc -l < rLs.txt)" -gt 400 ] || fail "latest format: too few reads"
+diff rLs.txt rLt.txt || fail "latest format: h5turbo reads the stock file differently"
+diff rLs.txt rMs.txt || fail "latest format: stock HDF5 reads the h5turbo-written file differently"
+grep -q 'chunks_pread=[1-9].*map_walk_cpu_ms=' stats.log || { cat stats.log; fail "latest format: no chunk pread"; }
+
 # Random datasets, selections (boxes, regular hyperslabs, unions of boxes) and memory layouts
 # (writes and reads interleaved; every other row of chunks now and then written from doubles),
 # same seed both ways.
