@@ -472,6 +472,43 @@ job_threads(const tb_obj_t *o)
     return o->ctx->cfg.threads ? o->ctx->cfg.threads : tb_threads_from_env();
 }
 
+/* ------------------------------------------------------------------ sets of jobs */
+/* What the threads of a set of jobs (the reads or the writes of one call) share. */
+typedef struct set_core {
+    unsigned        inner_threads; /* per chunk: all of them for a one-chunk set, else 1 */
+    int             timing;        /* H5TURBO_STATS: account codec CPU time */
+    pthread_t       owner;         /* the application's thread */
+    pthread_mutex_t mu;            /* protects the set's and its jobs' shared fields */
+    pthread_cond_t  cv;
+} set_core_t;
+
+/* Runs a set of `total` chunks on the pool: as many workers as there are threads but one, at most
+ * one a chunk but one, each running worker(set), and app(set) on the application's thread, with
+ * HDF5's error printing off (chunk probes fail by design). */
+static void
+set_run(set_core_t *c, void *set, size_t total, unsigned threads, tb_task_fn worker, void (*app)(void *))
+{
+    c->owner         = pthread_self();
+    c->timing        = tb_config_process()->stats;
+    c->inner_threads = total == 1 ? threads : 1;
+    pthread_mutex_init(&c->mu, NULL);
+    pthread_cond_init(&c->cv, NULL);
+    tb_quiet_t q;
+    tb_quiet_on(&q);
+    tb_taskgroup_t g;
+    tb_taskgroup_init(&g, threads);
+    size_t helpers = threads > 1 ? threads - 1 : 0;
+    if (total && helpers > total - 1)
+        helpers = total - 1;
+    for (size_t k = 0; k < helpers; k++)
+        tb_taskgroup_submit(&g, worker, set);
+    app(set);
+    tb_taskgroup_wait(&g);
+    tb_quiet_off(&q);
+    pthread_mutex_destroy(&c->mu);
+    pthread_cond_destroy(&c->cv);
+}
+
 /* ------------------------------------------------------------------ write job */
 /* A conversion the workers do on writes (see narrow_for): 0, or -1 when the chunk must go
  * through H5Tconvert. */
@@ -515,13 +552,9 @@ typedef struct wjob {
  * takes for H5Dwrite_multi): the workers filter the jobs' chunks in order, moving to the next job
  * once a job's chunks are all claimed, while the application's thread writes them in order. */
 typedef struct wset {
-    wjob_t         **jobs;
-    size_t           njobs;
-    unsigned         inner_threads; /* per chunk: all of them for a one-chunk set, else 1 */
-    int              timing;        /* H5TURBO_STATS: account codec CPU time */
-    pthread_t        owner;
-    pthread_mutex_t  mu; /* protects the jobs' fields from `next` on */
-    pthread_cond_t   cv;
+    set_core_t c; /* its mutex protects the jobs' fields from `next` on */
+    wjob_t   **jobs;
+    size_t     njobs;
 } wset_t;
 
 static void
@@ -539,10 +572,10 @@ static void encode_chunk(wjob_t *j, size_t i);
 static void
 encode_one(wjob_t *j, size_t i)
 {
-    uint64_t t0 = j->s->timing ? thread_cpu_ns() : 0;
+    uint64_t t0 = j->s->c.timing ? thread_cpu_ns() : 0;
     encode_chunk(j, i);
-    if (j->s->timing)
-        account_codec(t0, j->s->owner);
+    if (j->s->c.timing)
+        account_codec(t0, j->s->c.owner);
 }
 
 static void
@@ -569,7 +602,7 @@ encode_chunk(wjob_t *j, size_t i)
         if (c->kind == WK_RMW) {
             const void  *dec = NULL;
             tb_status_t st  = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->raw_mask, j->edc, c->bufs, NULL, &dec,
-                                                 j->s->inner_threads);
+                                                 j->s->c.inner_threads);
             if (st != TB_OK) {
                 c->st = st;
                 return;
@@ -620,7 +653,7 @@ encode_chunk(wjob_t *j, size_t i)
         }
         in = chunk;
     }
-    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->s->inner_threads);
+    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->s->c.inner_threads);
 }
 
 
@@ -632,25 +665,25 @@ write_worker(void *arg)
     wset_t *s = arg;
     /* Run inline on the application's thread (no worker could be had, or the group is being
      * drained): that thread does its share in write_stream already. */
-    if (pthread_equal(pthread_self(), s->owner))
+    if (pthread_equal(pthread_self(), s->c.owner))
         return;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     for (size_t k = 0; k < s->njobs; k++) {
         wjob_t *j = s->jobs[k];
         for (;;) {
             while (!j->abort && j->next < j->n && j->next - j->written >= j->window)
-                pthread_cond_wait(&s->cv, &s->mu);
+                pthread_cond_wait(&s->c.cv, &s->c.mu);
             if (j->abort || j->next >= j->n)
                 break;
             size_t i = j->next++;
-            pthread_mutex_unlock(&s->mu);
+            pthread_mutex_unlock(&s->c.mu);
             encode_one(j, i);
-            pthread_mutex_lock(&s->mu);
+            pthread_mutex_lock(&s->c.mu);
             j->c[i].done = 1;
-            pthread_cond_broadcast(&s->cv);
+            pthread_cond_broadcast(&s->c.cv);
         }
     }
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
 }
 
 /* The application's thread: writes job k's chunks in order as they become ready, filtering
@@ -661,10 +694,10 @@ write_stream(wset_t *s, size_t k)
     wjob_t *j      = s->jobs[k];
     int     failed = 0;
     size_t  w      = 0;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     while (w < j->n && !failed) {
         if (j->c[w].done) {
-            pthread_mutex_unlock(&s->mu);
+            pthread_mutex_unlock(&s->c.mu);
             wchunk_t *c = &j->c[w];
             hsize_t   off[TB_PIPE_RANK];
             tb_pipe_chunk_offset(j->p, j->plan, w, off);
@@ -673,9 +706,9 @@ write_stream(wset_t *s, size_t k)
                 failed = 1;
             wchunk_release(c);
             w++;
-            pthread_mutex_lock(&s->mu);
+            pthread_mutex_lock(&s->c.mu);
             j->written = w;
-            pthread_cond_broadcast(&s->cv);
+            pthread_cond_broadcast(&s->c.cv);
             continue;
         }
         /* Filter a chunk of this job or, all of its own claimed, of a later one (a job of one
@@ -687,20 +720,20 @@ write_stream(wset_t *s, size_t k)
                 h = s->jobs[q];
         if (h) {
             size_t i = h->next++;
-            pthread_mutex_unlock(&s->mu);
+            pthread_mutex_unlock(&s->c.mu);
             encode_one(h, i);
-            pthread_mutex_lock(&s->mu);
+            pthread_mutex_lock(&s->c.mu);
             h->c[i].done = 1;
-            pthread_cond_broadcast(&s->cv);
+            pthread_cond_broadcast(&s->c.cv);
             continue;
         }
-        pthread_cond_wait(&s->cv, &s->mu);
+        pthread_cond_wait(&s->c.cv, &s->c.mu);
     }
     if (failed) {
         j->abort = 1;
-        pthread_cond_broadcast(&s->cv);
+        pthread_cond_broadcast(&s->c.cv);
     }
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
     return failed ? -1 : 0;
 }
 
@@ -778,6 +811,14 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
     return 1;
 }
 
+static void
+write_app(void *arg)
+{
+    wset_t *s = arg;
+    for (size_t k = 0; k < s->njobs; k++)
+        write_stream(s, k);
+}
+
 /* Runs the jobs listed on the pool as one set (the application's thread writes job after job; a
  * job that fails stops alone, its `abort`); each job's own result is write_done's. */
 static void
@@ -792,27 +833,7 @@ write_jobs_run(wjob_t **jobs, size_t n, unsigned threads)
         jobs[k]->s = &s;
         total += jobs[k]->n;
     }
-    s.owner         = pthread_self();
-    s.timing        = tb_config_process()->stats;
-    s.inner_threads = total == 1 ? threads : 1;
-    pthread_mutex_init(&s.mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
-    /* (Chunk probes of read-modify-writes fail by design: HDF5 must not print them.) */
-    tb_quiet_t q;
-    tb_quiet_on(&q);
-    tb_taskgroup_t g;
-    tb_taskgroup_init(&g, threads);
-    size_t helpers = threads > 1 ? threads - 1 : 0;
-    if (total && helpers > total - 1)
-        helpers = total - 1;
-    for (size_t k = 0; k < helpers; k++)
-        tb_taskgroup_submit(&g, write_worker, &s);
-    for (size_t k = 0; k < n; k++)
-        write_stream(&s, k);
-    tb_taskgroup_wait(&g);
-    tb_quiet_off(&q);
-    pthread_mutex_destroy(&s.mu);
-    pthread_cond_destroy(&s.cv);
+    set_run(&s.c, &s, total, threads, write_worker, write_app);
 }
 
 /* A job's result once its set ran, its memory freed: 1 done; -1 failed before finishing (the
@@ -1064,15 +1085,11 @@ typedef struct rjob {
  * decoders pread them), the workers decode them in the same order, moving to the next job as soon
  * as a job's chunks are all claimed: no dataset waits for the one before it to finish. */
 typedef struct rset {
-    rjob_t         **jobs;
-    size_t           njobs;
-    unsigned         inner_threads; /* per chunk: all of them for a one-chunk set, else 1 */
-    int              timing;        /* H5TURBO_STATS: account codec CPU time */
-    pthread_t        owner;
-    size_t           inflight_max;
-    pthread_mutex_t  mu; /* protects the fields below and the jobs' */
-    pthread_cond_t   cv;
-    size_t           inflight; /* raw bytes read and not yet decoded, decoded bytes not yet converted */
+    set_core_t c; /* its mutex protects `inflight` and the jobs' fields from `nread` on */
+    rjob_t   **jobs;
+    size_t     njobs;
+    size_t     inflight_max;
+    size_t     inflight; /* raw bytes read and not yet decoded, decoded bytes not yet converted */
 } rset_t;
 
 static void decode_chunk(rjob_t *j, size_t i);
@@ -1081,10 +1098,10 @@ static void decode_chunk(rjob_t *j, size_t i);
 static void
 decode_one(rjob_t *j, size_t i)
 {
-    uint64_t t0 = j->s->timing ? thread_cpu_ns() : 0;
+    uint64_t t0 = j->s->c.timing ? thread_cpu_ns() : 0;
     decode_chunk(j, i);
-    if (j->s->timing) {
-        uint64_t ns = account_codec(t0, j->s->owner);
+    if (j->s->c.timing) {
+        uint64_t ns = account_codec(t0, j->s->c.owner);
         if (j->walk)
             __atomic_fetch_add(&tb_pipe_stats_g.walk_codec_ns, ns, __ATOMIC_RELAXED);
     }
@@ -1146,7 +1163,7 @@ decode_chunk(rjob_t *j, size_t i)
         const void *dec    = NULL;
         if (c->keep && (c->kept = tb_buf_get(p->chunk_nbytes)) != NULL)
             direct = c->kept; /* decoded into the copy to keep, the selection taken from there */
-        c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->s->inner_threads);
+        c->st = tb_pipe_decode(p, c->raw, c->raw_nbytes, c->mask, j->edc, bufs, direct, &dec, j->s->c.inner_threads);
         if (c->st == TB_OK && c->kept) {
             if (dec != c->kept)
                 memcpy(c->kept, dec, p->chunk_nbytes);
@@ -1186,16 +1203,16 @@ decode_claimed(rjob_t *j)
     rset_t *s      = j->s;
     size_t  i      = j->next++;
     size_t  nbytes = j->c[i].raw_nbytes;
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
     decode_one(j, i);
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     j->ndecoded++;
     s->inflight -= nbytes;
     s->inflight += j->c[i].conv_nbytes;
     j->c[i].decoded = 1;
     if (j->c[i].st != TB_OK)
         j->failed = j->abort = 1;
-    pthread_cond_broadcast(&s->cv);
+    pthread_cond_broadcast(&s->c.cv);
 }
 
 /* Conversion, on the application's thread: converts the decoded chunks that are next in order
@@ -1209,7 +1226,7 @@ convert_ready(rjob_t *j)
     while (!j->abort && j->nconverted < j->n && j->c[j->nconverted].decoded) {
         size_t    i = j->nconverted;
         rchunk_t *c = &j->c[i];
-        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&s->c.mu);
         int ok = 1, nomem = 0;
         if (c->conv) {
             hsize_t           off[TB_PIPE_RANK];
@@ -1224,16 +1241,16 @@ convert_ready(rjob_t *j)
             tb_buf_put(c->conv);
             c->conv = NULL;
         }
-        pthread_mutex_lock(&s->mu);
+        pthread_mutex_lock(&s->c.mu);
         s->inflight -= c->conv_nbytes;
         j->nconverted++;
         if (j->fd >= 0)
-            pthread_cond_broadcast(&s->cv); /* decoders held back by inflight may go on */
+            pthread_cond_broadcast(&s->c.cv); /* decoders held back by inflight may go on */
         if (!ok || nomem) {
             /* (Out of memory: native reads it all again.) */
             j->conv_failed = !ok;
             j->failed = j->abort = 1;
-            pthread_cond_broadcast(&s->cv); /* workers waiting for chunks to decode stop */
+            pthread_cond_broadcast(&s->c.cv); /* workers waiting for chunks to decode stop */
         }
     }
 }
@@ -1251,21 +1268,21 @@ static void
 read_worker(void *arg)
 {
     rset_t *s = arg;
-    if (pthread_equal(pthread_self(), s->owner))
+    if (pthread_equal(pthread_self(), s->c.owner))
         return;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     for (size_t k = 0; k < s->njobs; k++) {
         rjob_t *j = s->jobs[k];
         for (;;) {
             /* (Reading itself, a decoder also holds back while converted chunks pile up.) */
             while (!j->abort && j->next < j->n && (j->next >= j->nread || holds_back(j)))
-                pthread_cond_wait(&s->cv, &s->mu);
+                pthread_cond_wait(&s->c.cv, &s->c.mu);
             if (j->abort || j->next >= j->n)
                 break;
             decode_claimed(j);
         }
     }
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
 }
 
 /* The row-major index of chunk i of job j in its dataset's chunk grid (the map's index). */
@@ -1303,11 +1320,11 @@ walk_progress(void *ctx, size_t lin)
     while (nr < j->n && job_chunk_lin(j, nr) <= lin)
         nr++;
     w->next_lin = nr < j->n ? job_chunk_lin(j, nr) : SIZE_MAX;
-    pthread_mutex_lock(&j->s->mu);
+    pthread_mutex_lock(&j->s->c.mu);
     j->nread  = nr;
     int going = !j->abort;
-    pthread_cond_broadcast(&j->s->cv);
-    pthread_mutex_unlock(&j->s->mu);
+    pthread_cond_broadcast(&j->s->c.cv);
+    pthread_mutex_unlock(&j->s->c.mu);
     return going;
 }
 
@@ -1318,7 +1335,7 @@ static int
 walk_map(rset_t *s, rjob_t *j)
 {
     tb_pipe_dset_t *p  = (tb_pipe_dset_t *)(uintptr_t)j->p;
-    uint64_t        t0 = s->timing ? thread_cpu_ns() : 0;
+    uint64_t        t0 = s->c.timing ? thread_cpu_ns() : 0;
     walk_feed_t     w  = {j, job_chunk_lin(j, 0), 0};
     int             ok = tb_pipe_map_walk(j->o, p, j->dxpl_id, walk_progress, &w);
     if (t0)
@@ -1337,16 +1354,16 @@ read_feed(rset_t *s, size_t k)
     rjob_t *j       = s->jobs[k];
     int     convert = j->plan->convert;
     int     walked  = !j->walk || walk_map(s, j);
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     if (j->fd >= 0 && walked) {
         j->nread = j->n;
-        pthread_cond_broadcast(&s->cv);
+        pthread_cond_broadcast(&s->c.cv);
     }
     if (!walked)
         j->failed = j->abort = 1;
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
     for (size_t i = 0; i < j->n && j->fd < 0; i++) {
-        pthread_mutex_lock(&s->mu);
+        pthread_mutex_lock(&s->c.mu);
         if (convert)
             convert_ready(j);
         while (!j->abort && s->inflight > s->inflight_max) {
@@ -1357,14 +1374,14 @@ read_feed(rset_t *s, size_t k)
             if (h)
                 decode_claimed(h);
             else if (j->ndecoded < j->nread)
-                pthread_cond_wait(&s->cv, &s->mu);
+                pthread_cond_wait(&s->c.cv, &s->c.mu);
             else
                 break; /* (what is in flight is other jobs', in the workers' hands) */
             if (convert)
                 convert_ready(j);
         }
         int stop = j->abort;
-        pthread_mutex_unlock(&s->mu);
+        pthread_mutex_unlock(&s->c.mu);
         if (stop)
             break;
 
@@ -1390,15 +1407,15 @@ read_feed(rset_t *s, size_t k)
                 bad = 1;
                 break;
         }
-        pthread_mutex_lock(&s->mu);
+        pthread_mutex_lock(&s->c.mu);
         if (bad)
             j->failed = j->abort = 1;
         else {
             j->nread = i + 1;
             s->inflight += c->raw_nbytes;
         }
-        pthread_cond_broadcast(&s->cv);
-        pthread_mutex_unlock(&s->mu);
+        pthread_cond_broadcast(&s->c.cv);
+        pthread_mutex_unlock(&s->c.mu);
         if (bad)
             break;
     }
@@ -1411,7 +1428,7 @@ read_finish(rset_t *s, size_t k)
 {
     rjob_t *j       = s->jobs[k];
     int     convert = j->plan->convert;
-    pthread_mutex_lock(&s->mu);
+    pthread_mutex_lock(&s->c.mu);
     if (j->failed)
         j->abort = 1;
     while (!j->abort && j->next < j->n) {
@@ -1422,7 +1439,7 @@ read_finish(rset_t *s, size_t k)
         }
         /* (Chunks the decoders pread: converted ones may not pile up.) */
         if (holds_back(j))
-            pthread_cond_wait(&s->cv, &s->mu);
+            pthread_cond_wait(&s->c.cv, &s->c.mu);
         else
             decode_claimed(j);
     }
@@ -1440,13 +1457,13 @@ read_finish(rset_t *s, size_t k)
             convert_ready(j);
         if (j->ndecoded >= (j->abort ? j->next : j->n) && (j->abort || !convert || j->nconverted >= j->n))
             break;
-        pthread_cond_wait(&s->cv, &s->mu);
+        pthread_cond_wait(&s->c.cv, &s->c.mu);
     }
     /* (Chunks read and never decoded no longer count against the other jobs' reading.) */
     for (size_t i = j->next; i < j->nread; i++)
         s->inflight -= j->c[i].raw_nbytes;
     int failed = j->failed;
-    pthread_mutex_unlock(&s->mu);
+    pthread_mutex_unlock(&s->c.mu);
     return failed ? -1 : 0;
 }
 
@@ -1494,6 +1511,16 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
     return 1;
 }
 
+static void
+read_app(void *arg)
+{
+    rset_t *s = arg;
+    for (size_t k = 0; k < s->njobs; k++)
+        read_feed(s, k);
+    for (size_t k = 0; k < s->njobs; k++)
+        read_finish(s, k);
+}
+
 /* Runs the jobs listed on the pool as one set; each job's own result is read_done's. */
 static void
 read_jobs_run(rjob_t **jobs, size_t n, unsigned threads, size_t inflight_max)
@@ -1508,29 +1535,7 @@ read_jobs_run(rjob_t **jobs, size_t n, unsigned threads, size_t inflight_max)
         jobs[k]->s = &s;
         total += jobs[k]->n;
     }
-    s.owner         = pthread_self();
-    s.timing        = tb_config_process()->stats;
-    s.inner_threads = total == 1 ? threads : 1;
-    pthread_mutex_init(&s.mu, NULL);
-    pthread_cond_init(&s.cv, NULL);
-    /* (Chunk probes fail by design: HDF5 must not print them.) */
-    tb_quiet_t q;
-    tb_quiet_on(&q);
-    tb_taskgroup_t g;
-    tb_taskgroup_init(&g, threads);
-    size_t helpers = threads > 1 ? threads - 1 : 0;
-    if (total && helpers > total - 1)
-        helpers = total - 1;
-    for (size_t k = 0; k < helpers; k++)
-        tb_taskgroup_submit(&g, read_worker, &s);
-    for (size_t k = 0; k < n; k++)
-        read_feed(&s, k);
-    for (size_t k = 0; k < n; k++)
-        read_finish(&s, k);
-    tb_taskgroup_wait(&g);
-    tb_quiet_off(&q);
-    pthread_mutex_destroy(&s.mu);
-    pthread_cond_destroy(&s.cv);
+    set_run(&s.c, &s, total, threads, read_worker, read_app);
 }
 
 /* A job's result once its set ran, its chunks kept and its memory freed: 1 done; 0 left to native
