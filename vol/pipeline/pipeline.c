@@ -1422,8 +1422,8 @@ read_feed(rset_t *s, size_t k)
 }
 
 /* The application's thread, second pass over job k (after every job was fed): decodes what is
- * left of it, converts, and waits for the chunks the workers claimed. 0 when the job succeeded. */
-static int
+ * left of it, converts, and waits for the chunks the workers claimed (its outcome: read_done). */
+static void
 read_finish(rset_t *s, size_t k)
 {
     rjob_t *j       = s->jobs[k];
@@ -1462,9 +1462,7 @@ read_finish(rset_t *s, size_t k)
     /* (Chunks read and never decoded no longer count against the other jobs' reading.) */
     for (size_t i = j->next; i < j->nread; i++)
         s->inflight -= j->c[i].raw_nbytes;
-    int failed = j->failed;
     pthread_mutex_unlock(&s->c.mu);
-    return failed ? -1 : 0;
 }
 
 /* Sets up job j for one eligible read (chunks taken from the decoded-chunk cache marked). 0 when
