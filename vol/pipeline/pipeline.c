@@ -687,8 +687,8 @@ write_worker(void *arg)
 }
 
 /* The application's thread: writes job k's chunks in order as they become ready, filtering
- * chunks itself whenever the next one to write is not ready yet. Returns 0 on success. */
-static int
+ * chunks itself whenever the next one to write is not ready yet (a failure: the job's `abort`). */
+static void
 write_stream(wset_t *s, size_t k)
 {
     wjob_t *j      = s->jobs[k];
@@ -734,7 +734,6 @@ write_stream(wset_t *s, size_t k)
         pthread_cond_broadcast(&s->c.cv);
     }
     pthread_mutex_unlock(&s->c.mu);
-    return failed ? -1 : 0;
 }
 
 /* Sets up job j for one eligible write: 1 ready; 0 better left to native (it covers no chunk
