@@ -769,6 +769,56 @@ do_random(const char *path, unsigned seed, int ndsets)
     return 0;
 }
 
+/* ---- async: writes and reads through an event set (H5Dwrite_async, H5Dread_async,
+ * H5Dread_multi_async), each waited for; one hash per read. */
+static void
+es_wait(hid_t es)
+{
+    size_t  inprog = 0;
+    hbool_t failed = 0;
+    ASSERT_H5(H5ESwait(es, H5ES_WAIT_FOREVER, &inprog, &failed));
+    ASSERT(!failed && inprog == 0);
+}
+
+static int
+do_async(const char *path)
+{
+    hid_t es   = H5EScreate();
+    hid_t file = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_H5(es);
+    ASSERT_H5(file);
+    dcase_t c     = {"f32", "szf", 3, {8, 64, 32}, {1, 64, 32}};
+    hid_t   type  = make_type("f32");
+    hid_t   d[2]  = {create(file, "frames", &c, type, NULL, -1), create(file, "frames2", &c, type, NULL, -1)};
+    size_t  n     = 8 * 64 * 32;
+    float  *buf   = malloc(n * sizeof(float)), *back[2] = {malloc(n * sizeof(float)), malloc(n * sizeof(float))};
+    gen((uint8_t *)buf, n, 4, 51, 0);
+    ASSERT_H5(H5Dwrite_async(d[0], type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf, es));
+    ASSERT_H5(H5Dwrite_async(d[1], type, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf, es));
+    es_wait(es);
+    memset(back[0], 0x3C, n * sizeof(float));
+    ASSERT_H5(H5Dread_async(d[0], type, H5S_ALL, H5S_ALL, H5P_DEFAULT, back[0], es));
+    es_wait(es);
+    print_hash("frames", "async", (const uint8_t *)back[0], n * sizeof(float));
+    hid_t mtypes[2] = {type, type}, spaces[2] = {H5S_ALL, H5S_ALL};
+    void *bufs[2]  = {back[0], back[1]};
+    memset(back[0], 0x3C, n * sizeof(float));
+    memset(back[1], 0x3C, n * sizeof(float));
+    ASSERT_H5(H5Dread_multi_async(2, d, mtypes, spaces, spaces, H5P_DEFAULT, bufs, es));
+    es_wait(es);
+    print_hash("frames", "multi_async", (const uint8_t *)back[0], n * sizeof(float));
+    print_hash("frames2", "multi_async", (const uint8_t *)back[1], n * sizeof(float));
+    free(buf);
+    free(back[0]);
+    free(back[1]);
+    H5Dclose(d[0]);
+    H5Dclose(d[1]);
+    H5Tclose(type);
+    ASSERT_H5(H5Fclose(file));
+    ASSERT_H5(H5ESclose(es));
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -778,10 +828,12 @@ main(int argc, char **argv)
     }
     if (argc >= 3 && !strcmp(argv[1], "read"))
         return do_read(argv[2]);
+    if (argc >= 3 && !strcmp(argv[1], "async"))
+        return do_async(argv[2]);
     if (argc >= 5 && !strcmp(argv[1], "random"))
         return do_random(argv[2], (unsigned)atoi(argv[3]), atoi(argv[4]));
     if (argc >= 3 && !strcmp(argv[1], "raw"))
         return do_raw(argv[2], argc >= 4 ? argv[3] : "all");
-    fprintf(stderr, "usage: pipe_cases write FILE [blosc|nonever|latest] | read FILE | raw FILE [nodeflate] | random FILE SEED N\n");
+    fprintf(stderr, "usage: pipe_cases write FILE [blosc|nonever|latest] | read FILE | async FILE | raw FILE [nodeflate] | random FILE SEED N\n");
     return 2;
 }

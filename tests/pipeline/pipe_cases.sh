@@ -51,6 +51,17 @@ turbo "$bin" write M.h5 latest > /dev/null
 reads_agree L.h5 M.h5 "latest format"
 grep -q 'fallbacks=0 .*chunks_pread=[1-9].*map_walk_cpu_ms=' stats.log || { cat stats.log; fail "latest format: no chunk pread (or a fallback: a walk out of order)"; }
 
+# Event sets (H5Dwrite_async, H5Dread_async, H5Dread_multi_async): native runs them synchronously
+# and makes no request, so the pipeline takes them as it takes synchronous calls.
+: > stats.log
+stock "$bin" async As.h5 > as.txt
+turbo "$bin" async At.h5 > at.txt
+[ "$(wc -l < as.txt)" -eq 3 ] || fail "async: expected 3 reads"
+diff as.txt at.txt || fail "async: h5turbo reads differ from stock HDF5's"
+stock h5diff As.h5 At.h5 || fail "async: the files differ"
+grep -q 'pipeline writes=[1-9].* reads=[1-9].* fallbacks=0 .*set_reads=[1-9]' stats.log ||
+  { cat stats.log; fail "async: the pipeline did not take the event set's calls"; }
+
 # Random datasets, selections (boxes, regular hyperslabs, unions of boxes) and memory layouts
 # (writes and reads interleaved; every other row of chunks now and then written from doubles),
 # same seed both ways.

@@ -1877,8 +1877,10 @@ tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
-    if (req) {
-        /* (Asynchronous: native's; but not ahead of chunks write-behind holds.) */
+    if (req && !o->ctx->under_native) {
+        /* (Asynchronous, on a connector that may run it so: its own; but not ahead of chunks
+         * write-behind holds. Native completes every call before returning and makes no request:
+         * an event set's call is a synchronous one there.) */
         tb_pipe_cache_written();
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
@@ -2343,8 +2345,8 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
               void **req, herr_t *ret_out)
 {
     read_call_t rc;
-    if (req) {
-        /* (Asynchronous: native's; but not ahead of chunks write-behind holds.) */
+    if (req && !o->ctx->under_native) {
+        /* (Asynchronous on a connector that may run it so, as for writes.) */
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
             return TB_ANSWERED;

@@ -10,7 +10,9 @@
 
 /* Try the pipeline for a one-dataset H5Dwrite/H5Dread. TB_ANSWERED when the call was handled,
  * with its result in *ret_out; TB_FORWARD when the caller must forward the call to the connector
- * below unchanged: not eligible, moving less than H5TURBO_PIPELINE_MIN_NBYTES (16 KiB by default), or
+ * below unchanged: not eligible, moving less than H5TURBO_PIPELINE_MIN_NBYTES (16 KiB by default),
+ * asynchronous (req) on a connector below other than native (native runs an event set's calls
+ * synchronously and makes no request: so does the pipeline, leaving *req alone), or
  * the pipeline failed part-way (native then redoes the whole call, which rewrites or rereads
  * every chunk, and reports any error exactly as HDF5 does). */
 tb_answer_t tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
