@@ -1,8 +1,10 @@
-/* pipeline.c — the parallel chunk pipeline: eligibility of a dataset and of one H5Dwrite/H5Dread,
- * and the two streaming jobs. Writes: workers gather and filter chunks, the application's thread
- * writes them with native direct chunk writes in chunk order. Reads: the application's thread
- * reads raw chunks ahead, workers unfilter and scatter them. Only the application's thread calls
- * HDF5; on any failure the whole call is redone through native, which then reports as HDF5 does. */
+/* pipeline.c — the parallel chunk pipeline: eligibility of a dataset and of each dataset of an
+ * H5Dwrite/H5Dread (or a multi-dataset call), and the streaming jobs, run as one set per call.
+ * Writes: workers gather and filter chunks, the application's thread writes them with native
+ * direct chunk writes in chunk order. Reads: the application's thread reads raw chunks ahead (or
+ * walks the chunk map while the workers pread them), workers unfilter and scatter them. Only the
+ * application's thread calls HDF5; on any failure a dataset's whole call is redone through
+ * native, which then reports as HDF5 does. */
 #include "pipeline_int.h"
 #include "tb_pool.h"
 #include "tb_threadpool.h"

@@ -1,8 +1,9 @@
 /* pipeline.h — the parallel chunk pipeline of the h5turbo connector: what dataset.c, file.c and
- * wrap.c call. H5Dwrite/H5Dread of eligible datasets (chunked, only shuffle/deflate/fletcher32/
- * Blosc filters, numeric or no type conversion; box selections, and on reads also strided
- * hyperslabs and points) are filtered on the thread pool and moved with native direct chunk I/O;
- * everything else is left to the caller to forward. */
+ * wrap.c call. H5Dwrite/H5Dread and their multi-dataset forms of eligible datasets (chunked, only
+ * shuffle/deflate/fletcher32/Blosc filters, numeric or no type conversion; boxes, strided
+ * hyperslabs and unions of boxes, and on reads also points and other pairs listed as runs) are
+ * filtered on the thread pool and moved with native direct chunk I/O; everything else is left to
+ * the caller to forward. */
 #ifndef TB_PIPELINE_H
 #define TB_PIPELINE_H
 
