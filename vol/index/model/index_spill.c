@@ -24,6 +24,11 @@
  * counted, not what is walked, decides.) Without /proc, a release every CHECK_EVERY * 4. */
 #define CHECK_EVERY ((uint64_t)256 << 10)
 #define HELD_MAX    ((uint64_t)2 << 20)
+/* A read faults in the aligned 64 KiB around the page it touches (the kernel's fault-around maps
+ * what of it the page cache holds): the windows read since the last release are remembered
+ * (tb_ix_spill_read), a window counted once. Open addressing; full, a window counts each time. */
+#define WIN_SHIFT 16
+#define WIN_SLOTS 256
 
 typedef struct {
     uint8_t *addr;
@@ -48,6 +53,8 @@ struct tb_ix_spill {
     uint32_t nseg, segcap;
     uint8_t *bump, *bump_end; /* the segment parts are cut from */
     uint64_t heap_end;        /* the file offset of the next segment */
+    uintptr_t win[WIN_SLOTS]; /* windows read since the last release, +1 (0: free) */
+    unsigned  nwin;
 };
 
 static size_t
@@ -470,6 +477,41 @@ tb_ix_spill_release(tb_ix_spill_t *s)
     s->fresh = 0;
     s->blind = 0;
     s->base  = file_resident();
+    memset(s->win, 0, sizeof(s->win));
+    s->nwin = 0;
+}
+
+/* Whether window w was read since the last release; remembers it. */
+static bool
+win_seen(tb_ix_spill_t *s, uintptr_t w)
+{
+    uintptr_t key = w + 1;
+    size_t    h   = (size_t)((key * 0x9E3779B97F4A7C15ull) >> 56) % WIN_SLOTS;
+    for (unsigned probe = 0; probe < WIN_SLOTS; probe++, h = (h + 1) % WIN_SLOTS) {
+        if (s->win[h] == key)
+            return true;
+        if (!s->win[h]) {
+            if (s->nwin < WIN_SLOTS * 3 / 4) {
+                s->win[h] = key;
+                s->nwin++;
+            }
+            return false;
+        }
+    }
+    return false;
+}
+
+void
+tb_ix_spill_read(tb_ix_spill_t *s, const void *p, size_t n)
+{
+    if (!s || s->fd < 0 || !p)
+        return;
+    size_t    c  = n;
+    uintptr_t w0 = (uintptr_t)p >> WIN_SHIFT, w1 = ((uintptr_t)p + (n ? n - 1 : 0)) >> WIN_SHIFT;
+    for (uintptr_t w = w0; w <= w1; w++)
+        if (!win_seen(s, w))
+            c += (size_t)1 << WIN_SHIFT;
+    tb_ix_spill_walked(s, c);
 }
 
 void

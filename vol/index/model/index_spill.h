@@ -51,6 +51,9 @@ void tb_ix_spill_release(tb_ix_spill_t *s);
  * reads): every 256 KiB, a look at the process's file-backed pages, and a release when they grew
  * by more than 2 MiB since the last. */
 void tb_ix_spill_walked(tb_ix_spill_t *s, size_t n);
+/* The same for a read of n bytes at p, which may be anywhere in memory: counts n, and the 64 KiB
+ * around it the first time that is read since the last release (what a fault there maps). */
+void tb_ix_spill_read(tb_ix_spill_t *s, const void *p, size_t n);
 
 /* What it holds, for the debug line: bytes in the file, and bytes allocated in all. */
 void tb_ix_spill_sizes(const tb_ix_spill_t *s, uint64_t *in_file_out, uint64_t *allocated_out);

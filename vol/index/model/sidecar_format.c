@@ -592,46 +592,28 @@ obj_kept(const tb_ix_obj_t *r)
 
 /* Each of the encoder's walks over the object records counts what it reads of a spill, so that
  * index_spill.c lets it go as it goes: the object record, and its dataset record, attribute
- * records and their parts (sc_walk_t). */
-typedef struct {
-    uintptr_t last[4]; /* the 64 KiB window each kind of read was last in (0: none yet) */
-} sc_walk_t;
-
-/* A read of n bytes at p: what it brings into the process is n bytes when it is in the window the
- * last read of its kind was in, else the window (the kernel maps up to 64 KiB around a page it
- * faults in). */
-static inline size_t
-sc_charge(sc_walk_t *w, int kind, const void *p, size_t n)
-{
-    uintptr_t win = ((uintptr_t)p >> 16) + 1, end = (((uintptr_t)p + n) >> 16) + 1;
-    size_t    c   = win == w->last[kind] ? n : n + ((size_t)64 << 10);
-    w->last[kind] = end;
-    return c;
-}
-
-/* What a walk reads beside the object records (sc_walked's `reads`). */
+ * records and their parts (`reads`; tb_ix_spill_read counts a 64 KiB window once until the next
+ * release, however often the walk comes back to it). */
 enum { SC_RD_DSET = 1, SC_RD_DPARTS = 2, SC_RD_ATTR = 4, SC_RD_ABLOCK = 8 };
 
 static inline void
-sc_walked(const tb_ix_data_t *d, sc_walk_t *w, uint32_t k, unsigned reads)
+sc_walked(const tb_ix_data_t *d, uint32_t k, unsigned reads)
 {
-    if (!d->spill)
-        return;
+    tb_ix_spill_t      *s = d->spill;
     const tb_ix_obj_t *r = &d->objs[k];
-    size_t              n = sizeof(*r);
+    tb_ix_spill_read(s, r, sizeof(*r));
     if (r->dset != TB_IX_NONE && (reads & (SC_RD_DSET | SC_RD_DPARTS))) {
         const tb_ix_dset_t *x = &d->dsets[r->dset];
-        n += sc_charge(w, 0, x, sizeof(*x));
+        tb_ix_spill_read(s, x, sizeof(*x));
         if (reads & SC_RD_DPARTS)
-            n += sc_charge(w, 1, x->type_enc, x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes);
+            tb_ix_spill_read(s, x->type_enc, x->type_nbytes + x->space_nbytes + x->dcpl_nbytes + x->value_nbytes);
     }
     for (uint32_t j = 0; (reads & (SC_RD_ATTR | SC_RD_ABLOCK)) && attrs_listed(r) && j < r->nattr; j++) {
         const tb_ix_attr_t *a = &d->attrs[r->attr_first + j];
-        n += sc_charge(w, 2, a, sizeof(*a));
+        tb_ix_spill_read(s, a, sizeof(*a));
         if (reads & SC_RD_ABLOCK)
-            n += sc_charge(w, 3, a->name, a->name_len + a->type_nbytes + a->space_nbytes + a->value_nbytes);
+            tb_ix_spill_read(s, a->name, a->name_len + a->type_nbytes + a->space_nbytes + a->value_nbytes);
     }
-    tb_ix_spill_walked(d->spill, n);
 }
 
 /* The same for a walk over the group records: group g, and its links when the walk reads them. */
@@ -648,9 +630,8 @@ tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out)
 {
     memset(out, 0, sizeof(*out));
     out->ngroup = d->ngroup;
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET);
+        sc_walked(d, k, SC_RD_DSET);
         out->nobj += (uint32_t)obj_kept(&d->objs[k]);
         out->nattr += attrs_listed(&d->objs[k]) ? d->objs[k].nattr : 0;
         out->ndset += (uint32_t)dset_kept(&d->objs[k], d);
@@ -859,9 +840,8 @@ plan(const tb_ix_data_t *d, const char *path, uint32_t *remap, sc_plan_t *pl)
 {
     memset(pl, 0, sizeof(*pl));
     pl->remap = remap;
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET | SC_RD_ATTR);
+        sc_walked(d, k, SC_RD_DSET | SC_RD_ATTR);
         const tb_ix_obj_t *r = &d->objs[k];
         remap[k]             = obj_kept(r) ? (uint32_t)pl->nobj++ : TB_IX_NONE;
         if (remap[k] == TB_IX_NONE)
@@ -892,9 +872,8 @@ static void
 put_objs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t ai = 0, di = 0;
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET);
+        sc_walked(d, k, SC_RD_DSET);
         if (pl->remap[k] == TB_IX_NONE)
             continue;
         const tb_ix_obj_t *r  = &d->objs[k];
@@ -975,9 +954,8 @@ static void
 put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = 0;
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET | SC_RD_ATTR);
+        sc_walked(d, k, SC_RD_DSET | SC_RD_ATTR);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
@@ -1008,9 +986,8 @@ static void
 put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
     uint64_t so = 0;
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET | SC_RD_ATTR);
+        sc_walked(d, k, SC_RD_DSET | SC_RD_ATTR);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
@@ -1033,9 +1010,8 @@ put_dsets(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_ninfos(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, 0);
+        sc_walked(d, k, 0);
         if (pl->remap[k] != TB_IX_NONE && d->objs[k].ninfo != TB_IX_NONE)
             put_ninfo(out_rec(o, SC_NIN), pl->remap[k], &d->ninfos[d->objs[k].ninfo]);
     }
@@ -1045,9 +1021,8 @@ put_ninfos(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 static void
 put_strings(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
 {
-    sc_walk_t w = {{0}};
     for (uint32_t k = 0; k < d->nobj; k++) {
-        sc_walked(d, &w, k, SC_RD_DSET | SC_RD_DPARTS | SC_RD_ATTR | SC_RD_ABLOCK);
+        sc_walked(d, k, SC_RD_DSET | SC_RD_DPARTS | SC_RD_ATTR | SC_RD_ABLOCK);
         const tb_ix_obj_t *r = &d->objs[k];
         if (pl->remap[k] == TB_IX_NONE)
             continue;
