@@ -119,14 +119,6 @@ multi_io(int write, size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_s
                                       multi_forward, &m);
 }
 
-/* Whether a call runs synchronously below: no request asked for, or native underneath (which
- * completes an event set's calls before returning and makes no request). */
-static bool
-sync_below(void **req, const tb_obj_t *o)
-{
-    return !req || o->ctx->under_native;
-}
-
 /* Whether a multi-dataset call is taken one dataset at a time (multi_io): only when the pipeline
  * may take one of them. On a file whose driver does MPI I/O the call is collective and reaches
  * native whole, as the application made it (one collective, the selection I/O mode it reports);
@@ -159,7 +151,7 @@ dataset_read(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_id
         if (tb_pipe_read(o, mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
-    else if (sync_below(req, o) && multi_split(count, dset))
+    else if (tb_sync_below(req, o->ctx) && multi_split(count, dset))
         return multi_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf);
     pret = forward_io(0, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req);
     if (count == 1 && pret >= 0 && !req)
@@ -178,7 +170,7 @@ dataset_write(size_t count, void *dset[], hid_t mem_type_id[], hid_t mem_space_i
         if (tb_pipe_write(dset[0], mem_type_id[0], mem_space_id[0], file_space_id[0], dxpl_id, buf[0], req, &pret))
             return pret;
     }
-    else if (sync_below(req, dset[0]) && multi_split(count, dset))
+    else if (tb_sync_below(req, ((tb_obj_t *)dset[0])->ctx) && multi_split(count, dset))
         return multi_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf);
     return forward_io(1, count, dset, mem_type_id, mem_space_id, file_space_id, dxpl_id, (void **)buf, req);
 }

@@ -40,6 +40,15 @@ typedef struct tb_ctx {
                                          * and the file's descriptor need it */
 } tb_ctx_t;
 
+/* Whether a call of an object of ctx runs synchronously below: no request asked for (req NULL),
+ * or native underneath, which completes an event set's calls before returning and makes no
+ * request (what the connector does itself with such a call is then the same as without one). */
+static inline bool
+tb_sync_below(void **req, const tb_ctx_t *ctx)
+{
+    return !req || ctx->under_native;
+}
+
 /* What HDF5 holds for each of our objects (file, group, dataset, attribute, datatype, request). */
 struct tb_pipe_dset; /* vol/pipeline: per-dataset state of the chunk pipeline */
 struct tb_index_obj; /* vol/index: per-object state of the index */

@@ -1291,11 +1291,8 @@ static size_t
 job_chunk_lin(const rjob_t *j, size_t i)
 {
     hsize_t off[TB_PIPE_RANK];
-    size_t  lin = 0;
     tb_pipe_chunk_offset(j->p, j->plan, i, off);
-    for (int d = 0; d < j->p->rank; d++)
-        lin = lin * (size_t)j->p->nchunk_dim[d] + (size_t)(off[d] / j->p->chunk[d]);
-    return lin;
+    return tb_pipe_map_lin(j->p, off);
 }
 
 /* A walk of the chunk map releasing job j's chunks as it passes them: the walk comes in
@@ -1753,10 +1750,11 @@ typedef enum { WB_FORWARD, WB_ANSWERED, WB_JOB } write_begun_t;
 static tb_answer_t write_end(write_call_t *wc, int account, herr_t *ret_out);
 
 /* Everything before a write's job runs: WB_JOB when wc->j is prepared (the caller runs it and
- * calls write_end); else the write is over, answered (*ret_out) or to be forwarded. */
+ * calls write_end); else the write is over, answered (*ret_out) or to be forwarded. req: the
+ * call's request pointer (NULL: synchronous). */
 static write_begun_t
 write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id,
-            hid_t dxpl_id, const void *buf, herr_t *ret_out)
+            hid_t dxpl_id, const void *buf, void **req, herr_t *ret_out)
 {
     memset(wc, 0, sizeof(*wc));
     wc->o           = o;
@@ -1766,7 +1764,8 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
     /* Every H5Dwrite through the connector, taken or forwarded: decoded chunks kept by any
      * handle may be stale now. */
     tb_pipe_cache_written();
-    if (!o->ctx->cfg.pipeline || !buf || ineligible(o, dxpl_id)) {
+    /* (An asynchronous call below other than native's is that connector's to run.) */
+    if (!o->ctx->cfg.pipeline || !buf || !tb_sync_below(req, o->ctx) || ineligible(o, dxpl_id)) {
         /* Forwarded: but not ahead of chunks write-behind still holds. */
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
@@ -1879,19 +1878,8 @@ tb_answer_t
 tb_pipe_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
                const void *buf, void **req, herr_t *ret_out)
 {
-    if (req && !o->ctx->under_native) {
-        /* (Asynchronous, on a connector that may run it so: its own; but not ahead of chunks
-         * write-behind holds. Native completes every call before returning and makes no request:
-         * an event set's call is a synchronous one there.) */
-        tb_pipe_cache_written();
-        if (tb_pipe_drain(o, dxpl_id) < 0) {
-            *ret_out = -1;
-            return TB_ANSWERED;
-        }
-        return TB_FORWARD;
-    }
     write_call_t wc;
-    switch (write_begin(&wc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, ret_out)) {
+    switch (write_begin(&wc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req, ret_out)) {
         case WB_FORWARD:
             return TB_FORWARD;
         case WB_ANSWERED:
@@ -1942,7 +1930,7 @@ tb_pipe_write_multi(size_t count, void *const dset[], const hid_t mem_type_id[],
     }
     for (size_t i = 0; i < count && ret == 0; i++)
         switch (write_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
-                            &ret)) {
+                            NULL, &ret)) {
             case WB_FORWARD:
                 left[i] = 1;
                 break;
@@ -2213,10 +2201,11 @@ typedef enum { RB_FORWARD, RB_ANSWERED, RB_JOB } read_begun_t;
 static tb_answer_t read_end(read_call_t *rc, int account, herr_t *ret_out);
 
 /* Everything before a read's job runs: RB_JOB when rc->j is prepared (the caller runs it and calls
- * read_end); else the read is over, answered (*ret_out) or to be forwarded. */
+ * read_end); else the read is over, answered (*ret_out) or to be forwarded. req: the call's
+ * request pointer (NULL: synchronous). */
 static read_begun_t
 read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id,
-           void *buf, herr_t *ret_out)
+           void *buf, void **req, herr_t *ret_out)
 {
     memset(rc, 0, sizeof(*rc));
     rc->o = o;
@@ -2225,8 +2214,10 @@ read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, 
         *ret_out = -1;
         return RB_ANSWERED;
     }
-    if (!o->ctx->cfg.pipeline || !buf || ineligible(o, dxpl_id))
-        return RB_FORWARD; /* (an ineligible dataset costs one HDF5 call here, once) */
+    /* (An asynchronous call below other than native's is that connector's to run; an ineligible
+     * dataset costs one HDF5 call here, once.) */
+    if (!o->ctx->cfg.pipeline || !buf || !tb_sync_below(req, o->ctx) || ineligible(o, dxpl_id))
+        return RB_FORWARD;
     tb_pipe_dset_t *known = (tb_pipe_dset_t *)o->pipe;
     hssize_t         small_n;
     hsize_t          lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
@@ -2347,15 +2338,7 @@ tb_pipe_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_spac
               void **req, herr_t *ret_out)
 {
     read_call_t rc;
-    if (req && !o->ctx->under_native) {
-        /* (Asynchronous on a connector that may run it so, as for writes.) */
-        if (tb_pipe_drain(o, dxpl_id) < 0) {
-            *ret_out = -1;
-            return TB_ANSWERED;
-        }
-        return TB_FORWARD;
-    }
-    switch (read_begin(&rc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, ret_out)) {
+    switch (read_begin(&rc, o, mem_type_id, mem_space_id, file_space_id, dxpl_id, buf, req, ret_out)) {
         case RB_FORWARD:
             return TB_FORWARD;
         case RB_ANSWERED:
@@ -2402,7 +2385,7 @@ tb_pipe_read_multi(size_t count, void *const dset[], const hid_t mem_type_id[], 
     }
     for (size_t i = 0; i < count && ret == 0; i++) {
         switch (read_begin(&calls[i], dset[i], mem_type_id[i], mem_space_id[i], file_space_id[i], dxpl_id, buf[i],
-                           &ret)) {
+                           NULL, &ret)) {
             case RB_FORWARD:
                 left[i] = 1;
                 break;

@@ -241,6 +241,9 @@ int  tb_pipe_map_start(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, cons
                        int fd);
 int  tb_pipe_map_walk(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id, tb_pipe_map_progress_fn progress, void *ctx);
 void tb_pipe_map_drop(tb_pipe_dset_t *p, int state);
+/* The row-major index in p's chunk grid (p->nchunk_dim, set with the map) of the chunk at offset:
+ * the map's index of it. */
+size_t tb_pipe_map_lin(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* The entry of the chunk at offset, NULL when it is not stored (any thread). */
 const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset);
 /* Reads a stored chunk (any thread): TB_OK or TB_ERR_IO. */

@@ -1,8 +1,9 @@
 /* pipeline_map.c — chunk reads off the application's thread, for files opened read-only on the
  * sec2 driver: the file's descriptor (taken when the file is opened), the addresses of a
  * dataset's chunks (taken once, with H5Dchunk_iter, before a read or while its chunks decode, and
- * checked against a direct chunk read), and a pread of one raw chunk that any thread may do. Nothing changes such a file's chunks while it
- * is open: no writer in this process (read-only), none elsewhere that HDF5 allows (not SWMR). */
+ * checked against a direct chunk read), and a pread of one raw chunk that any thread may do.
+ * Nothing changes such a file's chunks while it is open: no writer in this process (read-only),
+ * none elsewhere that HDF5 allows (not SWMR). */
 #include "pipeline_int.h"
 #include "tb_pool.h"
 
@@ -102,13 +103,20 @@ typedef struct map_build {
     void                   *progress_ctx;
 } map_build_t;
 
+size_t
+tb_pipe_map_lin(const tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    size_t lin = 0;
+    for (int d = 0; d < p->rank; d++)
+        lin = lin * (size_t)p->nchunk_dim[d] + (size_t)(offset[d] / p->chunk[d]);
+    return lin;
+}
+
 static int
 map_cb(const hsize_t *offset, unsigned filter_mask, haddr_t addr, hsize_t size, void *data)
 {
     map_build_t *b   = data;
-    size_t       lin = 0;
-    for (int d = 0; d < b->p->rank; d++)
-        lin = lin * (size_t)b->p->nchunk_dim[d] + (size_t)(offset[d] / b->p->chunk[d]);
+    size_t       lin = tb_pipe_map_lin(b->p, offset);
     if (lin >= b->n || size == 0 || size > UINT32_MAX || addr == HADDR_UNDEF) {
         b->bad = 1;
         return H5_ITER_STOP;
@@ -281,9 +289,7 @@ tb_pipe_map_drop(tb_pipe_dset_t *p, int state)
 const tb_pipe_map_entry_t *
 tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize_t *offset)
 {
-    size_t lin = 0;
-    for (int d = 0; d < p->rank; d++)
-        lin = lin * (size_t)p->nchunk_dim[d] + (size_t)(offset[d] / p->chunk[d]);
+    size_t lin = tb_pipe_map_lin(p, offset);
     if (lin >= p->map_nchunks || p->map[lin].addr == UINT64_MAX)
         return NULL;
     return &p->map[lin];
