@@ -151,6 +151,7 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             return TB_OK;
         case OPT_INDEX_SPILL:
             if (len == 3 && strncasecmp(val, "off", 3) == 0) sz = SIZE_MAX;
+            else if (len == 4 && strncasecmp(val, "auto", 4) == 0) sz = TB_INDEX_SPILL_AUTO;
             else if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_spill_nbytes = sz;
             return TB_OK;
@@ -202,7 +203,7 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->write_behind      = 0;
     cfg->inflight_nbytes   = (size_t)256 << 20;
     cfg->index_data_nbytes = (size_t)256 << 20;
-    cfg->index_spill_nbytes = (size_t)1 << 20;
+    cfg->index_spill_nbytes = TB_INDEX_SPILL_AUTO;
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;
@@ -276,6 +277,7 @@ tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
     if (cfg->index_data_nbytes != def.index_data_nbytes) TB_APPEND("%sindex_data=%zu", len ? ";" : "", cfg->index_data_nbytes);
     if (cfg->index_spill_nbytes != def.index_spill_nbytes) {
         if (cfg->index_spill_nbytes == SIZE_MAX) TB_APPEND("%sindex_spill=off", len ? ";" : "");
+        else if (cfg->index_spill_nbytes == TB_INDEX_SPILL_AUTO) TB_APPEND("%sindex_spill=auto", len ? ";" : "");
         else TB_APPEND("%sindex_spill=%zu", len ? ";" : "", cfg->index_spill_nbytes);
     }
     if (cfg->index_where != def.index_where || strcmp(cfg->index_dir, def.index_dir) != 0)

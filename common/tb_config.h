@@ -19,6 +19,8 @@ typedef enum tb_index_where {
 } tb_index_where_t;
 
 #define TB_INDEX_DIR_NBYTES 1024
+/* index_spill = auto (the default): index_spill.h's TB_IX_SPILL_AUTO. */
+#define TB_INDEX_SPILL_AUTO (SIZE_MAX - 1)
 
 typedef struct tb_config {
     unsigned         threads;            /* worker threads for codecs; 0 = default */
@@ -27,7 +29,8 @@ typedef struct tb_config {
     int              write_behind;       /* 1: asynchronous chunk writes (see vol/) */
     size_t           inflight_nbytes;    /* bound on chunk bytes in flight */
     size_t           index_data_nbytes;  /* budget of the index's small-dataset cache; 0 = off */
-    size_t           index_spill_nbytes; /* an index this large moves to a mapped file; SIZE_MAX = never */
+    size_t           index_spill_nbytes; /* an index this large moves to a mapped file; SIZE_MAX = never,
+                                          * TB_INDEX_SPILL_AUTO = past a quarter of the process */
     tb_index_where_t index_where;       /* where sidecars go */
     char             index_dir[TB_INDEX_DIR_NBYTES]; /* TB_INDEX_IN_DIR: the folder (absolute) */
     size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */

@@ -129,6 +129,46 @@ test_file(void)
     tb_ix_spill_free(s); /* (frees a) */
 }
 
+/* TB_IX_SPILL_AUTO: in memory while the process's spills hold at most a quarter of the rest of
+ * the process (never in the file below TB_IX_SPILL_AUTO_MIN); the budget is the process's, shared
+ * by its spills; and it grows with what the application holds. */
+static void
+test_auto(void)
+{
+    /* A small process: past a quarter of it (a few MiB here), into the file. */
+    tb_ix_spill_t *s = new_spill(TB_IX_SPILL_AUTO);
+    uint32_t       ca, cb;
+    uint64_t      *a = fill_table(s, TB_IX_LANE_OBJS, 60000, 4, &ca); /* (< 1 MiB) */
+    ASSERT(in_file_of(s) == 0);
+    tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, a);
+    tb_ix_spill_reset(s);
+    a = fill_table(s, TB_IX_LANE_OBJS, 4000000, 4, &ca); /* (30 MiB) */
+    ASSERT_MSG(in_file_of(s) > 0, "a 30 MiB index in a small process stayed in memory");
+    check_table(a, 4000000, 4);
+    tb_ix_spill_free(s);
+    /* An application holding 160 MiB: a 12 MiB index stays in memory; a second index of the same
+     * process gets what is left of the quarter (40 MiB), and goes to its file past it. */
+    size_t   app_n = (size_t)160 << 20;
+    uint8_t *app   = malloc(app_n);
+    ASSERT(app);
+    memset(app, 1, app_n);
+    s = new_spill(TB_IX_SPILL_AUTO);
+    a = fill_table(s, TB_IX_LANE_OBJS, 1500000, 5, &ca); /* (12 MiB; the table's capacity, a bit more) */
+    ASSERT_MSG(in_file_of(s) == 0, "a 12 MiB index beside 160 MiB went to its file");
+    tb_ix_spill_t *s2 = new_spill(TB_IX_SPILL_AUTO);
+    uint64_t      *b  = fill_table(s2, TB_IX_LANE_DSETS, 1500000, 6, &cb);
+    ASSERT(in_file_of(s2) == 0);
+    tb_ix_spill_table_free(s2, TB_IX_LANE_DSETS, b);
+    tb_ix_spill_reset(s2);
+    b = fill_table(s2, TB_IX_LANE_DSETS, 6000000, 6, &cb); /* (46 MiB more) */
+    ASSERT_MSG(in_file_of(s2) > 0, "two indexes of 58 MiB beside 160 MiB stayed in memory");
+    check_table(a, 1500000, 5);
+    check_table(b, 6000000, 6);
+    tb_ix_spill_free(s2);
+    tb_ix_spill_free(s);
+    free(app);
+}
+
 /* No file to be had: all in malloc'd memory, nothing in a file. */
 static void
 test_no_file(void)
@@ -328,6 +368,7 @@ main(void)
     ASSERT(mkdtemp(dir));
     ASSERT(setenv("XDG_CACHE_HOME", dir, 1) == 0);
     test_file();
+    test_auto();
     test_no_file();
     test_no_room();
     test_many();
@@ -336,6 +377,6 @@ main(void)
     char cmd[64];
     snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
     ASSERT(system(cmd) == 0);
-    printf("ok: spill tables, parts, no file, no room, 64 files at most, fork and encoding\n");
+    printf("ok: spill tables, parts, auto threshold, no file, no room, 64 files at most, fork and encoding\n");
     return 0;
 }

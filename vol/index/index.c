@@ -404,7 +404,10 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         d->file.path   = realpath(name, NULL);
         policy_from_config(&d->policy, &ctx->cfg);
         if (ctx->cfg.index_spill_nbytes != SIZE_MAX)
-            d->spill = tb_ix_spill_new(ctx->cfg.index_spill_nbytes, tb_sc_spill_open, &d->policy);
+            d->spill = tb_ix_spill_new(ctx->cfg.index_spill_nbytes == TB_INDEX_SPILL_AUTO
+                                           ? TB_IX_SPILL_AUTO
+                                           : ctx->cfg.index_spill_nbytes,
+                                       tb_sc_spill_open, &d->policy);
         if (persist && !d->file.path)
             d->persist = 0;
         if (d->persist && too_recent(&id)) {

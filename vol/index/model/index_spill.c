@@ -40,8 +40,10 @@ struct tb_ix_spill {
     int                 fd;          /* the file, or -1 (not yet, none, or a forked child's copy) */
     bool                tried;       /* open was called */
     bool                registered;
-    uint64_t            from;      /* use the file once this much was allocated */
+    uint64_t            from;      /* use the file once this much was allocated (TB_IX_SPILL_AUTO) */
     uint64_t            allocated; /* bytes of tables and parts allocated (growth counted, frees not) */
+    uint64_t            in_mem;    /* of which in memory (counted in mem_held) */
+    uint64_t            look_at;   /* TB_IX_SPILL_AUTO: allocated bytes at which the next look is */
     uint64_t            fresh;     /* bytes written or walked since the last check */
     uint64_t            base;      /* file-backed bytes the process held after the last release */
     unsigned            blind;     /* checks without /proc since the last release */
@@ -74,6 +76,9 @@ static int spill_files;
 
 /* /proc/self/statm, kept open (-2: not yet; a forked child opens its own: at_child). */
 static int statm_fd = -2;
+
+/* Bytes the process's spills allocated in memory (their in_mem), for TB_IX_SPILL_AUTO. */
+static uint64_t mem_held;
 
 /* ------------------------------------------------------------------ fork */
 /* Spills with a file are listed; a fork waits in the parent until the child has copied every
@@ -218,10 +223,40 @@ tb_ix_spill_new(uint64_t from, int (*open)(void *arg), void *arg)
         return NULL;
     s->fd       = -1;
     s->from     = from;
+    s->look_at  = TB_IX_SPILL_AUTO_MIN;
     s->open     = open;
     s->arg      = arg;
     s->heap_end = HEAP_BASE;
     return s;
+}
+
+static uint64_t statm_field(int k);
+
+/* n more bytes allocated through s, in memory unless in_file. */
+static void
+grew(tb_ix_spill_t *s, uint64_t n, bool in_file)
+{
+    if (!s)
+        return;
+    s->allocated += n;
+    if (!in_file) {
+        s->in_mem += n;
+        __atomic_add_fetch(&mem_held, n, __ATOMIC_RELAXED);
+    }
+}
+
+/* TB_IX_SPILL_AUTO: whether the process's spills hold in memory more than a quarter of the rest
+ * of its resident memory (looked at every TB_IX_SPILL_AUTO_MIN bytes s grows by). */
+static bool
+auto_due(tb_ix_spill_t *s)
+{
+    if (s->allocated < s->look_at)
+        return false;
+    s->look_at      = s->allocated + TB_IX_SPILL_AUTO_MIN;
+    uint64_t rss    = statm_field(1);
+    uint64_t held   = __atomic_load_n(&mem_held, __ATOMIC_RELAXED);
+    uint64_t others = rss == UINT64_MAX || rss < held ? 0 : rss - held;
+    return held > others / 4;
 }
 
 /* Whether what is allocated now goes to the file (opened on first need). */
@@ -230,7 +265,10 @@ use_file(tb_ix_spill_t *s)
 {
     /* (The threshold holds after a reset too: an index of a file open for writing is dropped at
      * every change, and starts small again.) */
-    if (!s || s->allocated < s->from)
+    if (!s)
+        return false;
+    if (s->from == TB_IX_SPILL_AUTO ? s->allocated < TB_IX_SPILL_AUTO_MIN || (s->fd < 0 && !auto_due(s))
+                                    : s->allocated < s->from)
         return false;
     if (s->fd >= 0)
         return true;
@@ -318,8 +356,8 @@ table_to(tb_ix_spill_t *s, int lane, void *arr, size_t old_nbytes, size_t nbytes
     }
     else if (!(p = realloc(arr, nbytes ? nbytes : 1)))
         return NULL;
-    if (s && nbytes > old_nbytes)
-        s->allocated += nbytes - old_nbytes;
+    if (nbytes > old_nbytes)
+        grew(s, nbytes - old_nbytes, m && p == m->addr);
     return p;
 }
 
@@ -403,10 +441,9 @@ void *
 tb_ix_spill_keep(tb_ix_spill_t *s, const void *src, size_t n)
 {
     void *p = use_file(s) ? heap_alloc(s, n) : NULL;
+    grew(s, n, p != NULL);
     if (!p && !(p = malloc(n ? n : 1)))
         return NULL;
-    if (s)
-        s->allocated += n;
     memcpy(p, src, n);
     return p;
 }
@@ -417,8 +454,7 @@ tb_ix_spill_adopt(tb_ix_spill_t *s, void *p, size_t n)
     if (!p || !n)
         return p; /* (nothing to keep: as it is) */
     void *q = use_file(s) ? heap_alloc(s, n) : NULL;
-    if (s)
-        s->allocated += n;
+    grew(s, n, q != NULL);
     if (q) {
         memcpy(q, p, n);
         free(p);
@@ -437,10 +473,10 @@ tb_ix_spill_part_free(tb_ix_spill_t *s, void *p)
     free(p);
 }
 
-/* The process's resident file-backed (and shared) bytes, or UINT64_MAX when they cannot be told. */
-
+/* Field k of /proc/self/statm in bytes (1: resident; 2: resident file-backed and shared), or
+ * UINT64_MAX when it cannot be told. */
 static uint64_t
-file_resident(void)
+statm_field(int k)
 {
     int fd = __atomic_load_n(&statm_fd, __ATOMIC_ACQUIRE);
     if (fd == -2) {
@@ -458,10 +494,17 @@ file_resident(void)
     if (n <= 0)
         return UINT64_MAX;
     buf[n] = '\0';
-    unsigned long long size, resident, shared;
-    if (sscanf(buf, "%llu %llu %llu", &size, &resident, &shared) != 3)
+    unsigned long long f[3];
+    if (sscanf(buf, "%llu %llu %llu", &f[0], &f[1], &f[2]) != 3)
         return UINT64_MAX;
-    return (uint64_t)shared * page_round(1);
+    return (uint64_t)f[k] * page_round(1);
+}
+
+/* The process's resident file-backed (and shared) bytes, or UINT64_MAX. */
+static uint64_t
+file_resident(void)
+{
+    return statm_field(2);
 }
 
 void
@@ -541,7 +584,9 @@ tb_ix_spill_reset(tb_ix_spill_t *s)
     s->nseg = 0;
     s->bump = s->bump_end = NULL;
     s->heap_end           = HEAP_BASE;
-    s->allocated = s->fresh = s->in_file = 0;
+    __atomic_sub_fetch(&mem_held, s->in_mem, __ATOMIC_RELAXED);
+    s->allocated = s->fresh = s->in_file = s->in_mem = 0;
+    s->look_at = TB_IX_SPILL_AUTO_MIN;
     if (s->fd >= 0 && ftruncate(s->fd, 0) != 0) {
         /* (its blocks stay allocated until the spill is freed) */
     }

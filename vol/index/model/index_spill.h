@@ -17,9 +17,18 @@ enum { TB_IX_LANE_OBJS = 0, TB_IX_LANE_DSETS, TB_IX_LANE_GROUPS, TB_IX_LANE_ATTR
 
 typedef struct tb_ix_spill tb_ix_spill_t;
 
-/* A spill that starts using a file once `from` bytes were allocated through it; open(arg) then
- * gives it a file descriptor (a private, unnamed, empty file it takes), or -1: none, and it never
- * asks again. NULL when out of memory (the caller goes on without one). */
+/* `from` of a spill that decides by itself: past TB_IX_SPILL_AUTO_MIN bytes of its own, it uses
+ * its file once the process's spills hold in memory more than a quarter of the rest of the
+ * process's resident memory (/proc/self/statm, looked at every TB_IX_SPILL_AUTO_MIN it grows by;
+ * without /proc, at TB_IX_SPILL_AUTO_MIN). An index then adds at most about a quarter to what the
+ * application holds before it goes to its file, whatever the process's size. */
+#define TB_IX_SPILL_AUTO     UINT64_MAX
+#define TB_IX_SPILL_AUTO_MIN ((uint64_t)1 << 20)
+
+/* A spill that starts using a file once `from` bytes were allocated through it (or when
+ * TB_IX_SPILL_AUTO says); open(arg) then gives it a file descriptor (a private, unnamed, empty
+ * file it takes), or -1: none, and it never asks again. NULL when out of memory (the caller goes
+ * on without one). */
 tb_ix_spill_t *tb_ix_spill_new(uint64_t from, int (*open)(void *arg), void *arg);
 /* Releases everything it holds (every table and part it gave out: none may be used after). */
 void tb_ix_spill_free(tb_ix_spill_t *s);
