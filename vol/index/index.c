@@ -672,6 +672,24 @@ tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d
     return TB_OK;
 }
 
+tb_status_t
+tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uint32_t *oi_out)
+{
+    struct tb_index_obj *x = o->idx;
+    uint32_t             k = x ? x->rec - 1 : TB_IX_NONE;
+    if (x && x->rec && k < d->nobj && memcmp(d->objs[k].token, tok, TB_IX_TOKEN_NBYTES) == 0) {
+        *oi_out = k;
+        return TB_OK;
+    }
+    tb_status_t st = tb_ix_obj_get(d, tok, &k);
+    if (st != TB_OK)
+        return st;
+    if (x)
+        x->rec = k + 1;
+    *oi_out = k;
+    return TB_OK;
+}
+
 /* ------------------------------------------------------------------ loading */
 
 typedef struct collect {

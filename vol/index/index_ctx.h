@@ -89,6 +89,8 @@ struct tb_index_obj {
     /* A real dataset's or group's object record + 1 once its dataset record exists (index_dset.c):
      * what its next gets look at first, to record nothing known already. */
     uint32_t dset_obj;
+    /* Its own object record + 1, once found (tb_ix_self_rec). */
+    uint32_t rec;
 };
 
 /* Something in the file to make by-token calls against (the query's location object). */
@@ -139,6 +141,12 @@ tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi
  * objects, an iteration is walking the tables), TB_ERR_NOMEM. Drops stale data of writable files
  * first. */
 tb_status_t tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out);
+/* o's own object record in d (tok: o's token, from tb_ix_for), found or entered as tb_ix_obj_get
+ * does, in *oi_out: the record is remembered in o's state, so that o's next queries skip the
+ * token lookup (a probe of a table the size of the file's objects, a cache miss or two in a large
+ * one). Checked against the token at every use: a record dropped with stale data is looked up
+ * again. */
+tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uint32_t *oi_out);
 
 
 /* Makes sure the links of group object `oi` are loaded (under_grp: the group already opened

@@ -149,7 +149,7 @@ record_of_kind(tb_obj_t *o, H5I_type_t kind, tb_ix_data_t **d_out, uint32_t *oi_
         return st;
     if (d->writable)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_obj_get(d, tok, &oi)) != TB_OK)
+    if ((st = tb_ix_self_rec(o, d, tok, &oi)) != TB_OK)
         return st;
     if (!d->objs[oi].has_info) {
         /* The sidecar keeps a record only with the object's info (its type says "dataset" or

@@ -97,6 +97,7 @@ tb_ix_lazy_open(tb_obj_t *o, tb_ix_data_t *d, uint32_t t, H5I_type_t kind, char 
     /* A location the index answers for, by its token, under the path native would record. */
     w->idx->state = TB_IXO_MINE;
     memcpy(w->idx->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
+    w->idx->rec  = t + 1;
     w->idx->path = path;
     if (kind == H5I_GROUP)
         tb_ix_stats.groups_lazy++;

@@ -604,6 +604,7 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
     }
     cx->state = TB_IXO_MINE;
     memcpy(cx->token, d->objs[t].token, TB_IX_TOKEN_NBYTES);
+    cx->rec = t + 1;
     /* (The index answers the walks and queries that would have kept HDF5's cache hitting: a
      * dataset's header would stay in it, decoded, as those opened by token would.) */
     cx->evict = type == H5I_DATASET && tb_ix_can_evict(child->ctx);
@@ -629,6 +630,7 @@ tb_index_obj_wrapped(tb_obj_t *w)
         }
         w->idx->state = TB_IXO_MINE;
         memcpy(w->idx->token, pending_wrap.f->d->objs[pending_wrap.lazy_obj].token, TB_IX_TOKEN_NBYTES);
+        w->idx->rec = pending_wrap.lazy_obj + 1;
         if (pending_wrap.lazy_kind == H5I_GROUP)
             tb_ix_stats.groups_lazy++;
         else if (pending_wrap.lazy_kind == H5I_DATASET)
@@ -1014,7 +1016,7 @@ query_begin(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t 
     if (!anchor_of(o, loc->obj_type, a))
         return TB_ERR_UNSUPPORTED;
     *d_out = d;
-    if ((st = tb_ix_obj_get(d, tok, self_out)) != TB_OK) {
+    if ((st = tb_ix_self_rec(o, d, tok, self_out)) != TB_OK) {
         tb_ix_stats.forwarded++;
         return st;
     }
@@ -1406,7 +1408,7 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
     uint32_t       self, t;
     char          *path = NULL;
     if (req || !o->ctx->index || !lapl_ok(loc) || tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable ||
-        !anchor_of(o, loc->obj_type, &a) || tb_ix_obj_get(d, tok, &self) != TB_OK)
+        !anchor_of(o, loc->obj_type, &a) || tb_ix_self_rec(o, d, tok, &self) != TB_OK)
         return NULL;
     if (loc->type == H5VL_OBJECT_BY_TOKEN) {
         if ((t = tb_ix_obj_find(d, (const uint8_t *)loc->loc_data.loc_by_token.token)) == TB_IX_NONE ||
@@ -1469,7 +1471,7 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
     tb_ix_anchor_t a;
     uint32_t       self, t;
     resolved_t     r;
-    if (!anchor_of(o, loc->obj_type, &a) || tb_ix_obj_get(d, tok, &self) != TB_OK ||
+    if (!anchor_of(o, loc->obj_type, &a) || tb_ix_self_rec(o, d, tok, &self) != TB_OK ||
         resolve(d, &a, self, name, &r) != TB_OK || (t = target_of(d, &r)) == TB_IX_NONE) {
         H5Eclear2(H5E_DEFAULT);
         d->dset_prefixed = 1;
@@ -1528,6 +1530,7 @@ open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uin
     }
     x->state = TB_IXO_MINE;
     memcpy(x->token, r->token, TB_IX_TOKEN_NBYTES);
+    x->rec   = t + 1;
     x->path  = path;
     x->evict = true;
     learn_info(d, t, under, H5I_DATASET, a->vol); /* (the next open's is then lazy) */
@@ -1577,7 +1580,7 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
     resolved_t r;
     /* Only a target whose kind the index already knows (a sidecar, or an earlier query): finding
      * out here would read its header, which an open does anyway. */
-    if (tb_ix_obj_get(d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
+    if (tb_ix_self_rec(o, d, tok, &self) != TB_OK || resolve(d, &a, self, name, &r) != TB_OK ||
         (t = target_of(d, &r)) == TB_IX_NONE)
         return NULL;
     H5I_type_t kind = wanted_kind(d, t, want);
