@@ -246,7 +246,8 @@ grew(tb_ix_spill_t *s, uint64_t n, bool in_file)
 }
 
 /* TB_IX_SPILL_AUTO: whether the process's spills hold in memory more than a quarter of the rest
- * of its resident memory (looked at every TB_IX_SPILL_AUTO_MIN bytes s grows by). */
+ * of its resident memory, less the HELD_MAX of a spill's own pages a file in use may hold on top
+ * (looked at every TB_IX_SPILL_AUTO_MIN bytes s grows by). */
 static bool
 auto_due(tb_ix_spill_t *s)
 {
@@ -256,7 +257,7 @@ auto_due(tb_ix_spill_t *s)
     uint64_t rss    = statm_field(1);
     uint64_t held   = __atomic_load_n(&mem_held, __ATOMIC_RELAXED);
     uint64_t others = rss == UINT64_MAX || rss < held ? 0 : rss - held;
-    return held > others / 4;
+    return held + HELD_MAX > others / 4;
 }
 
 /* Whether what is allocated now goes to the file (opened on first need). */

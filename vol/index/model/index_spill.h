@@ -19,9 +19,10 @@ typedef struct tb_ix_spill tb_ix_spill_t;
 
 /* `from` of a spill that decides by itself: past TB_IX_SPILL_AUTO_MIN bytes of its own, it uses
  * its file once the process's spills hold in memory more than a quarter of the rest of the
- * process's resident memory (/proc/self/statm, looked at every TB_IX_SPILL_AUTO_MIN it grows by;
- * without /proc, at TB_IX_SPILL_AUTO_MIN). An index then adds at most about a quarter to what the
- * application holds before it goes to its file, whatever the process's size. */
+ * process's resident memory less 2 MiB (what a spill using its file may hold of it on top;
+ * /proc/self/statm, looked at every TB_IX_SPILL_AUTO_MIN it grows by; without /proc, at
+ * TB_IX_SPILL_AUTO_MIN). An index then adds at most about a quarter to what the application holds,
+ * whatever the process's size. */
 #define TB_IX_SPILL_AUTO     UINT64_MAX
 #define TB_IX_SPILL_AUTO_MIN ((uint64_t)1 << 20)
 
