@@ -29,6 +29,10 @@ pyload=$here/mantid_load.py
 pre="$build/bench/common/libtb_malloc_count.so $build/bench/common/libtb_io_count.so"
 region=$build/bench/common/libtb_region.so
 export TB_MALLOC_COUNT_OUT=/dev/null TB_IO_COUNT_OUT=/dev/null # read around the load instead
+# numpy's OpenBLAS starts a thread per core at import whose spinning is CPU time of the process in
+# every mode alike, as much as scheduling gives it (loader g at 40 experiments: 2.3 % of the perf
+# samples of three runs, in blas_thread_server): one thread, in all modes.
+export OPENBLAS_NUM_THREADS=1
 source "$build/h5turbo-env.sh"
 unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH
 plugins=${PLUGINS:-$(grep -o 'HDF5_PLUGIN_PATH="[^"$]*' "$build/h5turbo-env.sh" | cut -d'"' -f2)}
