@@ -130,6 +130,8 @@ extern const ixd_scenario_t ixd_objects;
 /* deprecated calls (index_diff_deprecated.c) */
 enum { IXD_LITERATE1, IXD_OVISIT1, IXD_OINFO1 };
 extern const ixd_scenario_t ixd_deprecated;
+/* H5Gget_objinfo's answer r and statbuf, on the current line (header details: read-only runs). */
+void ixd_print_stat(const ixd_t *run, herr_t r, const H5G_stat_t *sb);
 /* Objects opened after the queries and used again after H5Fclose (they keep the file open, and
  * still answer), with what the transcript calls them. */
 typedef struct ixd_late {

@@ -1,7 +1,7 @@
 /* index_diff_deprecated.c — the deprecated calls of the index's differential test, as older
- * loaders and h5py make them: H5Literate1, H5Ovisit1 and H5Oget_info_by_name1, which report file
- * addresses and header details instead of tokens, and the native info (H5Oget_native_info) those
- * header details come from. */
+ * loaders and h5py make them: H5Literate1, H5Ovisit1, H5Oget_info_by_name1 and H5Gget_objinfo,
+ * which report file addresses and header details instead of tokens, and the native info
+ * (H5Oget_native_info) those header details come from. */
 #include "index_diff.h"
 
 #include <stdio.h>
@@ -34,6 +34,20 @@ print_native(const ixd_t *run, const H5O_hdr_info_t *h, const H5_ih_info_t *obj,
     if (obj)
         printf(" meta=%llu/%llu/%llu/%llu", (unsigned long long)obj->index_size, (unsigned long long)obj->heap_size,
                (unsigned long long)attr->index_size, (unsigned long long)attr->heap_size);
+}
+
+void
+ixd_print_stat(const ixd_t *run, herr_t r, const H5G_stat_t *sb)
+{
+    printf(" Gget_objinfo r=%d", r);
+    if (r < 0)
+        return;
+    printf(" fileno=%s type=%d nlink=%u linklen=%zu", sb->fileno[0] == run->root_fileno ? "same" : "other",
+           (int)sb->type, sb->nlink, sb->linklen);
+    if (!run->rw) /* (a read-write run changes headers and their times) */
+        printf(" objno=%lu/%lu mtime=%lld ohdr=%llu/%llu/%u/%u", sb->objno[0], sb->objno[1], (long long)sb->mtime,
+               (unsigned long long)sb->ohdr.size, (unsigned long long)sb->ohdr.free, sb->ohdr.nmesgs,
+               sb->ohdr.nchunks);
 }
 
 static herr_t
@@ -105,7 +119,11 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 break;
             }
             H5O_info1_t oi;
-            ixd_query(run, SCENARIO, loc, name, "H5Oget_info_by_name1 of %s", name);
+            /* (and H5Gget_objinfo of the same name, following its last link or not: no draw, so
+             * that a seed tests what it always did) */
+            int follow = (int)(strlen(name) % 2);
+            ixd_query(run, SCENARIO, loc, name, "H5Oget_info_by_name1 of %s, then H5Gget_objinfo of it (follow_link %d)",
+                      name, follow);
             r = H5Oget_info_by_name1(loc, name, &oi, H5P_DEFAULT);
             printf("Oget_info1 r=%d", r);
             if (r >= 0) {
@@ -113,6 +131,11 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                        run->rw ? 0ULL : (unsigned long long)oi.addr, (unsigned long long)oi.num_attrs);
                 print_native(run, &oi.hdr, &oi.meta_size.obj, &oi.meta_size.attr);
             }
+            H5G_stat_t sb;
+            r = H5Gget_objinfo(loc, name, (hbool_t)follow, &sb);
+            ixd_print_stat(run, r, &sb);
+            if (r < 0)
+                ixd_print_innermost_error();
             printf("\n");
             break;
         }

@@ -159,10 +159,15 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                         else
                             ixd_print_innermost_error();
                     }
+                    /* h5py's h5o.get_info, and its hash of every object (H5Gget_objinfo of ".") */
                     H5O_info1_t o1;
                     herr_t      r1 = H5Oget_info1(o, &o1);
                     printf(" info1=%d type=%d na=%d", (int)r1, r1 >= 0 ? (int)o1.type : -1,
                            r1 >= 0 ? (int)o1.num_attrs : -1);
+                    if (r1 >= 0 && !run->rw)
+                        printf(" addr=%llu nmesgs=%u", (unsigned long long)o1.addr, o1.hdr.nmesgs);
+                    H5G_stat_t sb;
+                    ixd_print_stat(run, H5Gget_objinfo(o, ".", 0, &sb), &sb);
                     /* h5py's obj.attrs iteration: the creation property list's attribute order first */
                     H5I_type_t it = H5Iget_type(o);
                     if (it == H5I_GROUP || it == H5I_DATASET)

@@ -41,6 +41,16 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
                 tb_pipe_native_filters_install(ctx->cfg.debug);
             }
             file = tb_obj_new(under, ctx);
+            if (!(req && *req)) {
+                /* The terminal connector's class, asked of the file (a real object) now: HDF5's
+                 * "is this native?" check (the 1.8 adapters h5py's keys() and iteration call)
+                 * then makes no lazy object real to ask it (services.c's get_conn_cls). */
+                const H5VL_class_t *cls   = NULL;
+                hid_t               saved = tb_err_save();
+                if (H5VLintrospect_get_conn_cls(under, info->under_vol_id, H5VL_GET_CONN_LVL_TERM, &cls) >= 0)
+                    ctx->term_cls = cls;
+                tb_err_restore(saved);
+            }
             tb_req_wrap(req, ctx);
             tb_ctx_unref(ctx); /* the file object holds it now */
         }

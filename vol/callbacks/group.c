@@ -62,8 +62,18 @@ group_specific(void *obj, H5VL_group_specific_args_t *args, hid_t dxpl_id, void 
 static herr_t
 group_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
-    tb_obj_t *o = obj;
+    tb_obj_t *o = obj; /* (H5Gget_objinfo passes any location here: a file, group, dataset, type) */
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+    herr_t ret;
+    if (tb_enter(o, NULL, TB_DRAIN, dxpl_id) < 0)
+        return -1;
+    if (tb_index_objinfo(o, args, req, &ret))
+        return ret;
+    TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req),
+                    tb_index_objinfo_done(o, args));
+#else
     TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLgroup_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+#endif
 }
 
 static herr_t

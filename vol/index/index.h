@@ -31,6 +31,15 @@ tb_answer_t tb_index_native_info(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL
                                  herr_t *ret_out);
 /* After such a call succeeded forwarded: what it reported is kept for the object. */
 void tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_args_t *args);
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+/* H5Gget_objinfo (the 1.8 call; h5py's hash of every object asks it of "."), in read-only files, of
+ * "." or a plain name: TB_ANSWERED from the object's info and the header half of its native info
+ * (or, for a soft or external link not followed, from the link), or TB_FORWARD. */
+tb_answer_t tb_index_objinfo(tb_obj_t *o, H5VL_optional_args_t *args, void **req, herr_t *ret_out);
+/* After such a call succeeded forwarded on a real object: the object's info and header half are
+ * asked of native and kept, so that the next run's is answered. */
+void tb_index_objinfo_done(tb_obj_t *o, const H5VL_optional_args_t *args);
+#endif
 
 /* Opening a group, dataset or named datatype of a read-only file (H5Gopen, H5Dopen, H5Topen,
  * H5Oopen: `want` is H5I_GROUP, H5I_DATASET, H5I_DATATYPE or H5I_BADID for any) by any name from

@@ -263,6 +263,10 @@ tb_ix_lazy_of(const tb_obj_t *o, H5I_type_t kind)
 /* The next time HDF5 asks for the native form of a lazy group of d's file (before anything else
  * is asked of a lazy group), only its file is wanted (tb_index_standin); NULL: no longer. */
 void tb_ix_permit(const tb_ix_data_t *d);
+/* The next stand-in asked for (tb_index_standin) may be lazy group o's (NULL: none): H5Oget_info1's
+ * adapter asks for o's native form right after the object info the index answered for o, only
+ * to turn that info's token into an address. */
+void tb_ix_permit_obj(const tb_obj_t *o);
 
 /* Variable-length strings (index_attr.c), cached as tb_ix_vstr_check says. The strings ptrs
  * points to encoded at *blob + at (realloc'd): their length, or 0 when above max (or out of memory). */

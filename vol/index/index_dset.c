@@ -257,6 +257,127 @@ tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
     tb_err_drop();
 }
 
+/* A group creation list as native builds one: a copy of the default list, then the properties the
+ * group's header has messages for set on it (H5G__get_create_plist), so that it lists them in
+ * native's order (H5Pencode2, H5Piterate: the properties set first, then the class's others) and
+ * not H5Pdecode's (every property set). Which ones native set is not in the encoding, only their
+ * order: the first k properties of the encoding, for the k whose values set on the default list
+ * (H5Pget/H5Pset, as native sets them; H5Pcopy_prop would leave the class's property marked
+ * deleted) encode to the same bytes, found once per distinct encoding (most groups of a file share
+ * one) and kept in a small table. The decoded list as it is when none does, and for a group whose
+ * link storage has filters (their pipeline's copy would have to be freed by HDF5's internals). */
+#define GCPL_NAMES 24
+typedef struct {
+    uint64_t h;
+    size_t   n;
+    int      k; /* -1: none */
+    char     names[GCPL_NAMES][48];
+} gcpl_form_t;
+static gcpl_form_t gcpl_forms[8];
+static unsigned    gcpl_next;
+
+typedef struct {
+    char names[GCPL_NAMES][48];
+    int  n;
+    bool full;
+} gcpl_names_t;
+
+static herr_t
+gcpl_name_cb(hid_t id, const char *name, void *data)
+{
+    gcpl_names_t *l = data;
+    (void)id;
+    if (l->n == GCPL_NAMES || strlen(name) >= sizeof(l->names[0])) {
+        l->full = true;
+        return 1;
+    }
+    strcpy(l->names[l->n++], name);
+    return 0;
+}
+
+/* The default list with the values of the first k of `names` in q set on it, or -1. */
+static hid_t
+gcpl_build(hid_t q, char (*names)[48], int k)
+{
+    hid_t l = H5Pcopy(H5P_GROUP_CREATE_DEFAULT);
+    for (int i = 0; l >= 0 && i < k; i++) {
+        uint64_t value[64]; /* (a group creation list's values are a few bytes to a few dozen) */
+        size_t   size = 0;
+        if (H5Pget_size(q, names[i], &size) < 0 || size > sizeof(value) || H5Pget(q, names[i], value) < 0 ||
+            H5Pset(l, names[i], value) < 0) {
+            H5Pclose(l);
+            l = H5I_INVALID_HID;
+        }
+    }
+    return l;
+}
+
+static bool
+gcpl_encodes_to(hid_t l, const uint8_t *enc, size_t n)
+{
+    size_t m = 0;
+    if (H5Pencode2(l, NULL, &m, H5P_DEFAULT) < 0 || m != n)
+        return false;
+    uint8_t *b  = malloc(m);
+    bool     eq = b && H5Pencode2(l, b, &m, H5P_DEFAULT) >= 0 && m == n && memcmp(b, enc, n) == 0;
+    free(b);
+    return eq;
+}
+
+static hid_t
+gcpl_like_native(const uint8_t *enc, size_t n)
+{
+    hid_t q = H5Pdecode(enc);
+    if (q < 0)
+        return q;
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ enc[i]) * 1099511628211ull;
+    gcpl_form_t *f = NULL;
+    for (unsigned i = 0; i < sizeof(gcpl_forms) / sizeof(gcpl_forms[0]) && !f; i++)
+        if (gcpl_forms[i].n == n && gcpl_forms[i].h == h)
+            f = &gcpl_forms[i];
+    if (!f) {
+        /* The properties' names, in the encoding's order (each name is in it, NUL-terminated). */
+        gcpl_names_t l = {0};
+        long         at[GCPL_NAMES];
+        f = &gcpl_forms[gcpl_next++ % (sizeof(gcpl_forms) / sizeof(gcpl_forms[0]))];
+        *f = (gcpl_form_t){.h = h, .n = n, .k = -1};
+        if (H5Pget_nfilters(q) != 0 || H5Piterate(q, NULL, gcpl_name_cb, &l) < 0 || l.full)
+            return q;
+        for (int i = 0; i < l.n; i++) {
+            size_t         len = strlen(l.names[i]) + 1;
+            const uint8_t *p   = len <= n ? memmem(enc, n, l.names[i], len) : NULL;
+            at[i]              = p ? (long)(p - enc) : -1;
+            if (at[i] < 0)
+                return q;
+        }
+        for (int i = 0; i < l.n; i++) /* (a handful: insertion sort by position) */
+            for (int j = i; j > 0 && at[j] < at[j - 1]; j--) {
+                long t    = at[j];
+                at[j]     = at[j - 1];
+                at[j - 1] = t;
+                char tmp[48];
+                memcpy(tmp, l.names[j], sizeof(tmp));
+                memcpy(l.names[j], l.names[j - 1], sizeof(tmp));
+                memcpy(l.names[j - 1], tmp, sizeof(tmp));
+            }
+        memcpy(f->names, l.names, sizeof(f->names));
+        for (int k = 0; k <= l.n && f->k < 0; k++) {
+            hid_t c = gcpl_build(q, f->names, k);
+            if (c >= 0 && gcpl_encodes_to(c, enc, n))
+                f->k = k;
+            if (c >= 0)
+                H5Pclose(c);
+        }
+    }
+    hid_t c = f->k >= 0 ? gcpl_build(q, f->names, f->k) : H5I_INVALID_HID;
+    if (c < 0)
+        return q;
+    H5Pclose(q);
+    return c;
+}
+
 tb_answer_t
 tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out)
 {
@@ -267,7 +388,7 @@ tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out)
     uint32_t            k = d->objs[lz->obj].dset;
     if (k == TB_IX_NONE || !(d->dsets[k].have & TB_IX_DS_DCPL))
         return TB_FORWARD;
-    hid_t p = H5Pdecode(d->dsets[k].dcpl_enc);
+    hid_t p = gcpl_like_native(d->dsets[k].dcpl_enc, d->dsets[k].dcpl_nbytes);
     if (p < 0) {
         H5Eclear2(H5E_DEFAULT);
         return TB_FORWARD;

@@ -191,13 +191,17 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
  *    around those calls (tb_index_listing);
  *  - in the 1.8 calls' adapters for link iteration and object visits, which turn each token into
  *    an address (H5VLnative_token_to_addr: the file's address size) before calling the
- *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit).
+ *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit);
+ *  - in H5Oget_info1's adapter (h5py's h5o.get_info and the hash of every h5py object), which does
+ *    the same with the token of the object info the index just answered: permitted once, for that
+ *    lazy group (tb_ix_permit_obj).
  * The group stand-in stays open until its file closes (a group native holds open changes
  * nothing); dataset and datatype stand-ins are closed when the listing ends: a dataset native
  * holds open cannot be opened again with another external-file prefix. */
 static _Thread_local int                    listing;
 static _Thread_local struct tb_index_file *listed; /* files with stand-ins open (standin_next) */
 static _Thread_local const tb_ix_data_t   *permit; /* a file whose lazy group may stand in, once */
+static _Thread_local const tb_obj_t       *permit_obj; /* a lazy group that may stand in, once */
 
 enum { SI_GROUP, SI_DATASET, SI_DATATYPE };
 
@@ -225,6 +229,12 @@ tb_ix_permit(const tb_ix_data_t *d)
     permit = d;
 }
 
+void
+tb_ix_permit_obj(const tb_obj_t *o)
+{
+    permit_obj = o;
+}
+
 void *
 tb_index_standin(const tb_obj_t *o)
 {
@@ -234,7 +244,8 @@ tb_index_standin(const tb_obj_t *o)
     struct tb_index_file *f = lz->node.f;
     if (lz->kind == H5I_ATTR)
         return f->sentinel;
-    bool permitted = lz->kind == H5I_GROUP && permit && permit == f->d;
+    bool permitted = lz->kind == H5I_GROUP && ((permit && permit == f->d) || permit_obj == o);
+    permit_obj     = NULL; /* (for the next stand-in asked only) */
     if (!(listing || permitted) || !f->file_under)
         return NULL;
     permit = NULL;

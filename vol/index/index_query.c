@@ -12,6 +12,7 @@
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
 static tb_answer_t get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args);
+static bool        plain_name(const char *name);
 static tb_status_t locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t **d_out,
                           tb_ix_anchor_t *a_out, uint32_t *t_out, char **path_out, bool load);
 
@@ -1193,6 +1194,7 @@ tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_a
     if (t == TB_IX_NONE)
         FORWARD(); /* (any other kind of location) */
     fill_oinfo(o->ctx->index->fileno, &d->objs[t], fields, args->args.get_info.oinfo);
+    tb_ix_permit_obj(loc->type == H5VL_OBJECT_BY_SELF && !o->under && (fields & H5O_INFO_BASIC) ? o : NULL);
     ANSWERED(0);
 }
 
@@ -1339,6 +1341,124 @@ tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_
     x->have = (uint8_t)(x->have | have);
     d->dirty = 1;
 }
+
+#ifndef H5_NO_DEPRECATED_SYMBOLS
+/* What H5Gget_objinfo of `name` from o asks of the index: its object record in *t_out (*l_out
+ * NULL), or, when the last link is soft or external and not to be followed, that link in *l_out.
+ * Names are "." or plain names only (a "." or slash after the last component has native resolve
+ * the link and then ask of it). TB_OK, or TB_ERR_UNSUPPORTED (the caller forwards). */
+static tb_status_t
+objinfo_target(tb_obj_t *o, const H5VL_native_group_get_objinfo_t *gi, void **req, tb_ix_data_t **d_out,
+               uint32_t *t_out, const tb_ix_link_t **l_out)
+{
+    const H5VL_loc_params_t *lp   = &gi->loc_params;
+    const char              *name = lp->type == H5VL_OBJECT_BY_NAME ? lp->loc_data.loc_by_name.name : NULL;
+    if (!name || (strcmp(name, ".") != 0 && !plain_name(name)))
+        return TB_ERR_UNSUPPORTED;
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       self;
+    resolved_t     r;
+    if (query_begin(o, lp, req, &d, &a, &self) != TB_OK || d->writable || resolve(d, &a, self, name, &r) != TB_OK)
+        return TB_ERR_UNSUPPORTED;
+    *d_out = d;
+    *l_out = NULL;
+    if (r.self) {
+        *t_out = r.gobj;
+        return TB_OK;
+    }
+    if (r.link == TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED; /* (native's error) */
+    const tb_ix_link_t *l = &d->groups[r.gi].links[r.link];
+    if (l->type != H5L_TYPE_HARD) {
+        if (gi->follow_link)
+            return TB_ERR_UNSUPPORTED;
+        *l_out = l;
+        return TB_OK;
+    }
+    if ((*t_out = l->obj) == TB_IX_NONE)
+        return TB_ERR_UNSUPPORTED;
+    return TB_OK;
+}
+
+tb_answer_t
+tb_index_objinfo(tb_obj_t *o, H5VL_optional_args_t *args, void **req, herr_t *ret_out)
+{
+    if (args->op_type != H5VL_NATIVE_GROUP_GET_OBJINFO)
+        return TB_FORWARD;
+    const H5VL_native_group_get_objinfo_t *gi = &((H5VL_native_group_optional_args_t *)args->args)->get_objinfo;
+    tb_ix_data_t                          *d;
+    uint32_t                               t = TB_IX_NONE;
+    const tb_ix_link_t                    *l;
+    if (objinfo_target(o, gi, req, &d, &t, &l) != TB_OK)
+        return TB_FORWARD;
+    const tb_ix_obj_t   *r  = l ? NULL : &d->objs[t];
+    const tb_ix_ninfo_t *ni = r && r->ninfo != TB_IX_NONE ? &d->ninfos[r->ninfo] : NULL;
+    if (r && (!r->has_info || !ni || !(ni->have & TB_IX_NI_HDR)))
+        FORWARD(); /* (recorded when native answers: tb_index_objinfo_done) */
+    H5G_stat_t *sb = gi->statbuf;
+    if (!sb)
+        ANSWERED(0);
+    memset(sb, 0, sizeof(*sb));
+    sb->fileno[0] = o->ctx->index->fileno;
+    if (l) { /* a soft or external link, not followed: the link itself */
+        sb->linklen = l->val_size;
+        sb->type    = l->type == H5L_TYPE_SOFT ? H5G_LINK : H5G_UDLINK;
+        ANSWERED(0);
+    }
+    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
+    for (int i = 7; i >= 0; i--)
+        addr = addr << 8 | r->token[i];
+    sb->type = r->type == H5O_TYPE_GROUP            ? H5G_GROUP
+               : r->type == H5O_TYPE_DATASET        ? H5G_DATASET
+               : r->type == H5O_TYPE_NAMED_DATATYPE ? H5G_TYPE
+                                                    : H5G_UNKNOWN;
+    sb->objno[0]     = (unsigned long)addr;
+    sb->nlink        = r->rc;
+    sb->mtime        = (time_t)r->ctime; /* (native reports the change time there) */
+    sb->ohdr.size    = ni->space_total;
+    sb->ohdr.free    = ni->space_free;
+    sb->ohdr.nmesgs  = ni->nmesgs;
+    sb->ohdr.nchunks = ni->nchunks;
+    ANSWERED(0);
+}
+
+void
+tb_index_objinfo_done(tb_obj_t *o, const H5VL_optional_args_t *args)
+{
+    if (args->op_type != H5VL_NATIVE_GROUP_GET_OBJINFO || !o->under)
+        return;
+    const H5VL_native_group_get_objinfo_t *gi = &((H5VL_native_group_optional_args_t *)args->args)->get_objinfo;
+    tb_ix_data_t                          *d;
+    uint32_t                               t = TB_IX_NONE;
+    const tb_ix_link_t                    *l;
+    hid_t                                  saved = tb_err_save();
+    if (objinfo_target(o, gi, NULL, &d, &t, &l) != TB_OK || l)
+        goto done;
+    /* The object's info and its header's half of the native info, asked of native as the same
+     * name's H5Oget_info / H5Oget_native_info would be (the header the call just read is in HDF5's
+     * cache): the next run's H5Gget_objinfo is the index's. */
+    if (!d->objs[t].has_info) {
+        H5O_info2_t            info;
+        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+        ga.args.get_info.fields   = H5O_INFO_ALL;
+        ga.args.get_info.oinfo    = &info;
+        if (H5VLobject_get(o->under, &gi->loc_params, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
+            tb_ix_store_info(d, t, &info) != TB_OK)
+            goto done;
+    }
+    uint32_t k = d->objs[t].ninfo;
+    if (k == TB_IX_NONE || !(d->ninfos[k].have & TB_IX_NI_HDR)) {
+        H5O_native_info_t                  ni;
+        H5VL_native_object_optional_args_t na = {.get_native_info = {.fields = H5O_NATIVE_INFO_HDR, .ninfo = &ni}};
+        H5VL_optional_args_t               oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
+        if (H5VLobject_optional(o->under, &gi->loc_params, o->under_vol_id, &oa, DXPL, NULL) >= 0)
+            tb_index_native_info_done(o, &gi->loc_params, &oa);
+    }
+done:
+    tb_err_restore(saved);
+}
+#endif
 
 tb_answer_t
 tb_index_group_get(tb_obj_t *o, H5VL_group_get_args_t *args, void **req, herr_t *ret_out)

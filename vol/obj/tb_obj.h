@@ -31,9 +31,10 @@ typedef struct tb_ctx {
                                         * once at the open): the pipeline stays off, the index
                                         * serves read-only opens only (index.c) */
     int                   sec2_fd;     /* tb_file_sec2_fd's answer for the file, -2 until asked */
-    const H5VL_class_t   *term_cls;    /* the terminal connector's class, once asked of a real
-                                        * object (the same for every object of the context):
-                                        * HDF5's "is this native?" checks need no real object */
+    const H5VL_class_t   *term_cls;    /* the terminal connector's class, asked of the file at its
+                                        * open or create (the same for every object of the
+                                        * context): HDF5's "is this native?" checks need no real
+                                        * object */
     bool                  under_native; /* the connector below is native (asked once, at the
                                          * context's creation): it has no wrap context, which
                                          * get_wrap_ctx then asks nothing for; direct chunk I/O
