@@ -111,9 +111,7 @@ tb_ix_evict_unused(void *file, const uint8_t *token)
 {
     if (!file || !H5AC_evict_tagged_metadata || !H5FO_opened)
         return;
-    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
-    for (int i = 7; i >= 0; i--)
-        addr = addr << 8 | token[i];
+    uint64_t addr = tb_ix_token_addr(token);
     if (H5FO_opened(file, (haddr_t)addr))
         return; /* (open elsewhere: its handle would only read its header again) */
     hid_t saved = tb_err_save();

@@ -141,6 +141,16 @@ tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi
  * objects, an iteration is walking the tables), TB_ERR_NOMEM. Drops stale data of writable files
  * first. */
 tb_status_t tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out);
+
+/* The file address a native token holds (its first 8 bytes, little-endian). */
+static inline uint64_t
+tb_ix_token_addr(const uint8_t *token)
+{
+    uint64_t addr = 0;
+    for (int i = 7; i >= 0; i--)
+        addr = addr << 8 | token[i];
+    return addr;
+}
 /* o's own object record in d (tok: o's token, from tb_ix_for), found or entered as tb_ix_obj_get
  * does, in *oi_out: the record is remembered in o's state, so that o's next queries skip the
  * token lookup (a probe of a table the size of the file's objects, a cache miss or two in a large

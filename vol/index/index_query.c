@@ -1406,14 +1406,11 @@ tb_index_objinfo(tb_obj_t *o, H5VL_optional_args_t *args, void **req, herr_t *re
         sb->type    = l->type == H5L_TYPE_SOFT ? H5G_LINK : H5G_UDLINK;
         ANSWERED(0);
     }
-    uint64_t addr = 0; /* (the native token: the header's address, little-endian) */
-    for (int i = 7; i >= 0; i--)
-        addr = addr << 8 | r->token[i];
     sb->type = r->type == H5O_TYPE_GROUP            ? H5G_GROUP
                : r->type == H5O_TYPE_DATASET        ? H5G_DATASET
                : r->type == H5O_TYPE_NAMED_DATATYPE ? H5G_TYPE
                                                     : H5G_UNKNOWN;
-    sb->objno[0]     = (unsigned long)addr;
+    sb->objno[0]     = (unsigned long)tb_ix_token_addr(r->token);
     sb->nlink        = r->rc;
     sb->mtime        = (time_t)r->ctime; /* (native reports the change time there) */
     sb->ohdr.size    = ni->space_total;
