@@ -192,8 +192,8 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
  *  - in the 1.8 calls' adapters for link iteration and object visits, which turn each token into
  *    an address (H5VLnative_token_to_addr: the file's address size) before calling the
  *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit);
- *  - in H5Oget_info1's adapter (h5py's h5o.get_info and the hash of every h5py object), which does
- *    the same with the token of the object info the index just answered: permitted once, for that
+ *  - in H5Oget_info1's adapter (h5py's h5o.get_info, and len() of a group's attrs), which does the
+ *    same with the token of the object info the index just answered: permitted once, for that
  *    lazy group (tb_ix_permit_obj).
  * The group stand-in stays open until its file closes (a group native holds open changes
  * nothing); dataset and datatype stand-ins are closed when the listing ends: a dataset native
