@@ -773,25 +773,31 @@ tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol)
 }
 
 tb_status_t
-tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info)
+tb_ix_ask_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol)
 {
-    if (info->num_attrs > UINT32_MAX)
+    H5O_info2_t            info;
+    H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
+    ga.args.get_info.fields   = H5O_INFO_ALL;
+    ga.args.get_info.oinfo    = &info;
+    if (H5VLobject_get(under, loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+        return TB_ERR_HDF5;
+    if (info.num_attrs > UINT32_MAX)
         return TB_ERR_UNSUPPORTED;
     tb_ix_obj_t *r = &d->objs[oi];
     r->has_info     = 1;
-    r->type         = (uint8_t)info->type;
-    r->rc           = info->rc;
-    r->num_attrs    = (uint32_t)info->num_attrs;
-    r->atime        = info->atime;
-    r->mtime        = info->mtime;
-    r->ctime        = info->ctime;
-    r->btime        = info->btime;
+    r->type         = (uint8_t)info.type;
+    r->rc           = info.rc;
+    r->num_attrs    = (uint32_t)info.num_attrs;
+    r->atime        = info.atime;
+    r->mtime        = info.mtime;
+    r->ctime        = info.ctime;
+    r->btime        = info.btime;
     d->dirty        = 1;
     return TB_OK;
 }
 
 /* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`:
- * TB_OK, TB_ERR_HDF5, or tb_ix_store_info's status. */
+ * TB_OK, TB_ERR_HDF5, or tb_ix_ask_info's status. */
 static tb_status_t
 load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict_file)
 {
@@ -805,17 +811,11 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict
         H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
         loc.loc_data.loc_by_name.name    = l->name;
         loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        H5O_info2_t            info;
-        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-        ga.args.get_info.fields   = H5O_INFO_ALL;
-        ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(grp, &loc, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
-            return TB_ERR_HDF5;
-        tb_status_t st = tb_ix_store_info(d, oi, &info);
+        tb_status_t st                   = tb_ix_ask_info(d, oi, grp, &loc, vol);
         if (st != TB_OK)
             return st;
         /* (A member group's header is read again soon, to list its links; it leaves then.) */
-        if (info.type != H5O_TYPE_GROUP)
+        if (d->objs[oi].type != H5O_TYPE_GROUP)
             tb_ix_evict_unused(evict_file, d->objs[oi].token);
     }
     return TB_OK;

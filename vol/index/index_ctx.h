@@ -165,10 +165,11 @@ tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uin
  * group, or one the records cannot hold); the caller forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
                              bool want_info);
-/* Stores the result of an H5Oget_info made below (all fields) in object record `oi`: TB_OK, or
+/* Object record `oi`'s info, asked below (H5Oget_info with every field) of the object at `loc`
+ * from `under` (connector vol) and kept: TB_OK; TB_ERR_HDF5 (the error on the stack); or
  * TB_ERR_UNSUPPORTED when the record cannot hold it (more than 2^32-1 attributes; the caller
  * forwards). */
-tb_status_t tb_ix_store_info(tb_ix_data_t *d, uint32_t oi, const H5O_info2_t *info);
+tb_status_t tb_ix_ask_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol);
 
 /* o's per-wrapper state, created zeroed on first need (NULL when out of memory). */
 struct tb_index_obj *tb_ix_obj_state(tb_obj_t *o);

@@ -154,17 +154,12 @@ record_of_kind(tb_obj_t *o, H5I_type_t kind, tb_ix_data_t **d_out, uint32_t *oi_
     if (!d->objs[oi].has_info) {
         /* The sidecar keeps a record only with the object's info (its type says "dataset" or
          * "named datatype"): asked once, from the object header the open just read. */
-        H5VL_loc_params_t      self = {.obj_type = kind, .type = H5VL_OBJECT_BY_SELF};
-        H5O_info2_t            info;
-        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-        ga.args.get_info.fields   = H5O_INFO_ALL;
-        ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(o->under, &self, o->under_vol_id, &ga, DXPL, NULL) < 0) {
-            H5Eclear2(H5E_DEFAULT);
-            return TB_ERR_HDF5;
-        }
-        if ((st = tb_ix_store_info(d, oi, &info)) != TB_OK)
+        H5VL_loc_params_t self = {.obj_type = kind, .type = H5VL_OBJECT_BY_SELF};
+        if ((st = tb_ix_ask_info(d, oi, o->under, &self, o->under_vol_id)) != TB_OK) {
+            if (st == TB_ERR_HDF5)
+                H5Eclear2(H5E_DEFAULT);
             return st;
+        }
     }
     if ((st = tb_ix_dset_record(d, oi, o->ctx->cfg.index_data_nbytes, x_out)) != TB_OK)
         return st;

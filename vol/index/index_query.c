@@ -503,14 +503,8 @@ learn_info(tb_ix_data_t *d, uint32_t t, void *under, H5I_type_t type, hid_t vol)
 {
     if (d->objs[t].has_info)
         return;
-    H5VL_loc_params_t      here = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
-    H5O_info2_t            info;
-    H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-    ga.args.get_info.fields   = H5O_INFO_ALL;
-    ga.args.get_info.oinfo    = &info;
-    if (H5VLobject_get(under, &here, vol, &ga, H5P_DATASET_XFER_DEFAULT, NULL) >= 0)
-        (void)tb_ix_store_info(d, t, &info);
-    else
+    H5VL_loc_params_t here = {.obj_type = type, .type = H5VL_OBJECT_BY_SELF};
+    if (tb_ix_ask_info(d, t, under, &here, vol) == TB_ERR_HDF5)
         tb_err_drop();
 }
 
@@ -910,14 +904,8 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     if (v->objects) {
         if (!d->objs[start].has_info) {
             /* The location's own info, fetched below once. */
-            H5VL_loc_params_t      sl = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_SELF};
-            H5O_info2_t            info;
-            H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-            ga.args.get_info.fields   = H5O_INFO_ALL;
-            ga.args.get_info.oinfo    = &info;
-            if (start != self || !o->under ||
-                H5VLobject_get(o->under, &sl, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-                tb_ix_store_info(d, start, &info) != TB_OK) {
+            H5VL_loc_params_t sl = {.obj_type = loc->obj_type, .type = H5VL_OBJECT_BY_SELF};
+            if (start != self || !o->under || tb_ix_ask_info(d, start, o->under, &sl, o->under_vol_id) != TB_OK) {
                 H5Eclear2(H5E_DEFAULT);
                 return TB_FORWARD;
             }
@@ -1169,16 +1157,9 @@ tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_a
         FORWARD();
     resolved_t r;
     if (loc->type == H5VL_OBJECT_BY_SELF) {
-        if (!d->objs[self].has_info) {
-            /* Ask below once for everything, keep it, and hand back what was asked for. */
-            H5O_info2_t            info;
-            H5VL_object_get_args_t ga = *args;
-            ga.args.get_info.fields   = H5O_INFO_ALL;
-            ga.args.get_info.oinfo    = &info;
-            herr_t ret = H5VLobject_get(o->under, loc, o->under_vol_id, &ga, DXPL, NULL);
-            if (ret < 0 || tb_ix_store_info(d, self, &info) != TB_OK)
-                FORWARD();
-        }
+        /* Ask below once for everything, keep it, and hand back what was asked for. */
+        if (!d->objs[self].has_info && tb_ix_ask_info(d, self, o->under, loc, o->under_vol_id) != TB_OK)
+            FORWARD();
         t = self;
     }
     else if (loc->type == H5VL_OBJECT_BY_NAME) {
@@ -1435,15 +1416,8 @@ tb_index_objinfo_done(tb_obj_t *o, const H5VL_optional_args_t *args)
     /* The object's info and its header's half of the native info, asked of native as the same
      * name's H5Oget_info / H5Oget_native_info would be (the header the call just read is in HDF5's
      * cache): the next run's H5Gget_objinfo is the index's. */
-    if (!d->objs[t].has_info) {
-        H5O_info2_t            info;
-        H5VL_object_get_args_t ga = {.op_type = H5VL_OBJECT_GET_INFO};
-        ga.args.get_info.fields   = H5O_INFO_ALL;
-        ga.args.get_info.oinfo    = &info;
-        if (H5VLobject_get(o->under, &gi->loc_params, o->under_vol_id, &ga, DXPL, NULL) < 0 ||
-            tb_ix_store_info(d, t, &info) != TB_OK)
-            goto done;
-    }
+    if (!d->objs[t].has_info && tb_ix_ask_info(d, t, o->under, &gi->loc_params, o->under_vol_id) != TB_OK)
+        goto done;
     uint32_t k = d->objs[t].ninfo;
     if (k == TB_IX_NONE || !(d->ninfos[k].have & TB_IX_NI_HDR)) {
         H5O_native_info_t                  ni;
