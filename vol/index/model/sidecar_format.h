@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   11u
+#define SC_VERSION   12u
 #define SC_BYTEORDER 0x01020304u
 /* An object's `attrs` field: the bits saying its run of attribute records is a partial list, and
  * that a whole list's order is not native's. */
