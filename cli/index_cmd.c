@@ -120,7 +120,7 @@ sidecar_state(const char *file, char *why, size_t n, char *where, size_t where_n
     snprintf(where, where_n, "%s", found.where);
     if (o == TB_SC_LOADED) {
         tb_status_t st = tb_sc_check(buf, len);
-        free(buf);
+        tb_sc_release(buf);
         if (st == TB_OK) {
             snprintf(why, n, "valid");
             return SC_VALID;

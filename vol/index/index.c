@@ -230,8 +230,8 @@ too_recent(const tb_ix_identity_t *id)
     return now - last < 2000000000LL;
 }
 
-/* Adopts sidecar bytes (buf, n: malloc'd, kept or freed here), read from `where`, when they
- * describe exactly this file. */
+/* Adopts sidecar bytes (buf, n: from tb_sc_load or malloc'd, released here), read from `where`,
+ * when they describe exactly this file. */
 static void
 adopt_sidecar(tb_ix_data_t *d, void *buf, size_t n, const char *where)
 {
@@ -241,14 +241,15 @@ adopt_sidecar(tb_ix_data_t *d, void *buf, size_t n, const char *where)
     bool             other = st == TB_OK && memcmp(&sid, &d->file.id, sizeof(sid)) != 0;
     /* (another file: the store checked the header already, so only bytes another rank read, of
      * its own copy at this name, get here) */
+    if (st == TB_OK && !other)
+        st = tb_sidecar_compact(d);
+    tb_sc_release(buf);
     if (st != TB_OK || other) {
         tb_ix_data_clear(d);
         tb_ix_stats.sidecar_rejects++;
         tb_sc_note(&d->policy, other ? TB_SC_STALE : st == TB_ERR_NOMEM ? TB_SC_NO_MEMORY : TB_SC_CORRUPT, where);
-        free(buf);
         return;
     }
-    d->sc_buf = tb_sidecar_compact(d, buf);
     tb_ix_stats.sidecar_loads++;
     tb_sc_note(&d->policy, TB_SC_LOADED, where);
 }
@@ -306,7 +307,7 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d)
         adopt_sidecar(d, buf, n, where);
     }
     else
-        free(buf);
+        tb_sc_release(buf);
 }
 
 /* Where this open's sidecars go, from its configuration (d owns the copy of the folder). */

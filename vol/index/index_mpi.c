@@ -89,17 +89,18 @@ tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn loa
     void    *buf = NULL;
     if (rank == 0) {
         size_t got = 0;
-        if (load(arg, &buf, &got) == TB_OK)
-            n = got;
+        if (load(arg, &buf, &got) == TB_OK && (buf = tb_sc_own(buf, got)) != NULL)
+            n = got; /* (in memory of its own: MPI may register what it sends for RDMA, which a
+                      * read-only mapping of a file refuses) */
     }
     if (api->bcast(comm, &n, sizeof(n), 0) != 0) {
-        free(buf);
+        tb_sc_release(buf);
         return TB_ERR_IO;
     }
     if (n > 0 && rank != 0)
         buf = n <= SIZE_MAX ? malloc((size_t)n) : NULL; /* (NULL: this rank takes part and drops them) */
     if (n > 0 && api->bcast(comm, buf, (size_t)n, 0) != 0) {
-        free(buf);
+        tb_sc_release(buf);
         return TB_ERR_IO;
     }
     if (n > 0 && !buf)

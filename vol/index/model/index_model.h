@@ -231,8 +231,8 @@ typedef struct tb_ix_data {
     uint32_t rc_at[TB_IX_RC_DEPTH], rc_obj[TB_IX_RC_DEPTH];
     char     rc_prefix[256];
 
-    void          *sc_buf;    /* the sidecar bytes the loaded strings point into */
-    size_t         sc_nbytes; /* their size, once compacted (tb_sidecar_compact) */
+    void          *sc_buf;    /* the copy of the sidecar's strings the loaded records point into */
+    size_t         sc_nbytes; /* its size (tb_sidecar_compact) */
     const uint8_t *sc_strs;   /* where the strings start in the decoded buffer, and their size */
     uint64_t       sc_strbytes;
     tb_ix_link_t *sc_links; /* links decoded from it */
@@ -344,9 +344,10 @@ tb_status_t tb_sidecar_peek(const void *buf, size_t n, tb_ix_identity_t *id_out,
  * here). Untrusted input: any inconsistency is TB_ERR_CORRUPT / TB_ERR_CHECKSUM, never UB;
  * TB_ERR_NOMEM when it is sound but memory ran out. */
 tb_status_t tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_data_t *d);
-/* After a successful decode of buf into d: keeps only the strings section of buf (moved to its
- * start, the rest released), re-pointing d's strings at it. Returns the buffer to keep. */
-void        *tb_sidecar_compact(tb_ix_data_t *d, void *buf);
+/* After a successful decode into d: copies the strings section of the decoded bytes into a block
+ * of d's own (d->sc_buf), re-pointing d's strings at it, so that the caller may release the bytes.
+ * TB_OK, or TB_ERR_NOMEM (d unchanged, still pointing into the bytes). */
+tb_status_t  tb_sidecar_compact(tb_ix_data_t *d);
 /* Serialises d (objects with info, attributes or cached content, loaded groups) with identity id
  * and the data file's absolute path, handing the bytes to sink(ctx, bytes, n) in order, in pieces
  * of at most 64 KiB (a sink returns 0, or nonzero to fail the encoding: TB_ERR_IO); the length

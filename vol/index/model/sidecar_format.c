@@ -509,20 +509,17 @@ fail:
 /* Moves pointer p (into the strings section at old) to the same offset from new. */
 #define SC_REBASE(p, old, new) ((p) = (void *)((new) + ((const uint8_t *)(p) - (old))))
 
-void *
-tb_sidecar_compact(tb_ix_data_t *d, void *buf)
+tb_status_t
+tb_sidecar_compact(tb_ix_data_t *d)
 {
     const uint8_t *old = d->sc_strs;
     size_t         n   = (size_t)d->sc_strbytes;
-    if (!old || (const uint8_t *)buf == old)
-        return buf;
-    /* A new block for the strings: the records, already decoded, go with the old one. */
+    /* A new block for the strings: the records, already decoded, stay with the sidecar's bytes. */
     uint8_t *nb = malloc(n ? n : 1);
-    if (!nb) {
-        d->sc_nbytes = (size_t)(old - (const uint8_t *)buf) + n; /* kept whole */
-        return buf;
-    }
-    memcpy(nb, old, n);
+    if (!nb)
+        return TB_ERR_NOMEM;
+    if (n)
+        memcpy(nb, old, n);
     for (uint32_t g = 0; g < d->ngroup; g++) {
         if (d->groups[g].owned)
             continue;
@@ -555,10 +552,10 @@ tb_sidecar_compact(tb_ix_data_t *d, void *buf)
         if (!(x->owned & TB_IX_DS_VALUE))
             SC_REBASE(x->value, old, nb);
     }
-    free(buf);
     d->sc_strs   = nb;
     d->sc_nbytes = n;
-    return nb;
+    d->sc_buf    = nb;
+    return TB_OK;
 }
 
 /* ------------------------------------------------------------------ encode */

@@ -36,12 +36,15 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
+#include <sys/mman.h>
 #include <sys/random.h>
 #include <sys/stat.h>
+#include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -380,6 +383,94 @@ pread_all(int fd, void *buf, size_t n, off_t off)
     return 1;
 }
 
+/* A sidecar in the reader's own cache folder on a local file system is mapped, not copied: the
+ * decoder reads the page cache's pages in place (copying a 4 MB sidecar into fresh memory was a
+ * tenth of a second open's time: bench/index loader b). Safe there: the folder is private and
+ * h5turbo never changes a sidecar in place (publication renames a new file over the old one, gc
+ * and drop unlink), so a mapping keeps its pages. On a network or parallel file system another
+ * machine's unlink can take them (a read of the mapping then raises SIGBUS), and a sidecar in a
+ * shared place may be someone else's to truncate: those are read into memory. The live mappings
+ * are listed so that tb_sc_release can tell them from malloc'd buffers. */
+#define SC_MAPS 8
+static struct {
+    void  *addr;
+    size_t len;
+} sc_maps[SC_MAPS];
+static pthread_mutex_t sc_maps_mu = PTHREAD_MUTEX_INITIALIZER;
+
+static int
+local_fs(int fd)
+{
+    struct statfs s;
+    if (fstatfs(fd, &s) != 0)
+        return 0;
+    switch ((unsigned long)s.f_type) {
+    case 0xEF53UL:     /* ext2, ext3, ext4 */
+    case 0x58465342UL: /* xfs */
+    case 0x9123683EUL: /* btrfs */
+    case 0x01021994UL: /* tmpfs */
+    case 0x2FC12FC1UL: /* zfs */
+    case 0x794C7630UL: /* overlayfs (containers) */
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* n bytes of fd mapped read-only (NULL: read it instead). */
+static void *
+map_sidecar(int fd, size_t n)
+{
+    void *p = NULL;
+    pthread_mutex_lock(&sc_maps_mu);
+    for (int i = 0; i < SC_MAPS; i++) {
+        if (sc_maps[i].addr)
+            continue;
+        p = mmap(NULL, n, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+        if (p == MAP_FAILED)
+            p = NULL;
+        else
+            sc_maps[i].addr = p, sc_maps[i].len = n;
+        break;
+    }
+    pthread_mutex_unlock(&sc_maps_mu);
+    return p;
+}
+
+void
+tb_sc_release(void *buf)
+{
+    if (!buf)
+        return;
+    pthread_mutex_lock(&sc_maps_mu);
+    for (int i = 0; i < SC_MAPS; i++)
+        if (sc_maps[i].addr == buf) {
+            munmap(buf, sc_maps[i].len);
+            sc_maps[i].addr = NULL;
+            pthread_mutex_unlock(&sc_maps_mu);
+            return;
+        }
+    pthread_mutex_unlock(&sc_maps_mu);
+    free(buf);
+}
+
+void *
+tb_sc_own(void *buf, size_t n)
+{
+    bool mapped = false;
+    pthread_mutex_lock(&sc_maps_mu);
+    for (int i = 0; i < SC_MAPS; i++)
+        mapped = mapped || (buf && sc_maps[i].addr == buf);
+    pthread_mutex_unlock(&sc_maps_mu);
+    if (!mapped)
+        return buf;
+    void *c = malloc(n ? n : 1);
+    if (c)
+        memcpy(c, buf, n);
+    tb_sc_release(buf);
+    return c;
+}
+
 /* Reads the sidecar at l when it is trusted and its header names exactly f. */
 static tb_sc_outcome_t
 read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_ix_identity_t *id_out)
@@ -419,14 +510,18 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
         o = TB_SC_STALE;
         goto done;
     }
-    if (!(buf = malloc((size_t)st.st_size))) {
-        o = TB_SC_NO_MEMORY;
-        goto done;
-    }
-    r = pread_all(fd, buf, (size_t)st.st_size, 0);
-    if (r <= 0) {
-        o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
-        goto done;
+    if (l->kind == TB_SC_CACHE && local_fs(fd))
+        buf = map_sidecar(fd, (size_t)st.st_size);
+    if (!buf) {
+        if (!(buf = malloc((size_t)st.st_size))) {
+            o = TB_SC_NO_MEMORY;
+            goto done;
+        }
+        r = pread_all(fd, buf, (size_t)st.st_size, 0);
+        if (r <= 0) {
+            o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
+            goto done;
+        }
     }
     /* Recently used entries are the last to be evicted from the cache. */
     if (l->kind == TB_SC_CACHE) {
@@ -437,7 +532,7 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
     *n_out   = (size_t)st.st_size;
     buf      = NULL;
 done:
-    free(buf);
+    tb_sc_release(buf);
     close(fd);
     return o;
 }
@@ -907,7 +1002,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
         o = TB_SC_COVERED;
         goto done;
     }
-    free(buf);
+    tb_sc_release(buf);
     buf = NULL;
     char tmp[NAME_MAX + 1];
     if ((o = write_temp(l, lfd, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, tmp,
@@ -927,7 +1022,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
         cache_account(p, l->dirfd, l->name,
                       fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 ? (uint64_t)now.st_size : 0, removed);
 done:
-    free(buf);
+    tb_sc_release(buf);
     (void)!ftruncate(lfd, 0); /* (the temp is renamed or removed) */
     close(lfd);               /* releases the lock */
     return o;

@@ -96,20 +96,26 @@ typedef struct tb_sc_found {
 } tb_sc_found_t;
 
 /* Looks for f's sidecar where p says (the configured place first, then the reader's cache) and
- * reads the first one that is trusted and describes f. LOADED with the bytes in *buf_out
- * (malloc'd); otherwise the outcome of the most telling place. Never blocks, never follows a
- * symlink, reads no more than a sidecar of f can hold. `found` may be NULL. */
+ * reads the first one that is trusted and describes f. LOADED with the bytes in *buf_out (read
+ * only; a mapping of the file or a malloc'd copy, released with tb_sc_release); otherwise the
+ * outcome of the most telling place. Never blocks, never follows a symlink, reads no more than a
+ * sidecar of f can hold. `found` may be NULL. */
 tb_sc_outcome_t tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void **buf_out, size_t *n_out,
                              tb_sc_found_t *found);
+/* Releases bytes tb_sc_load returned, or any malloc'd buffer (free). */
+void tb_sc_release(void *buf);
+/* The n bytes tb_sc_load returned in malloc'd memory: buf itself, or a copy of a mapping (which is
+ * released); NULL when memory ran out (buf released). */
+void *tb_sc_own(void *buf, size_t n);
 
-/* Publishes d as f's sidecar where p says (or in the reader's own cache when the reader does not
- * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
- * temp file, permissions from f's read bits, rename (no fsync: the checksum rejects a torn one).
- * Sweeps dead writers' temp files and keeps the cache within its bound. */
 /* A private, unnamed, empty file in the reader's cache folder (the policy's debug says where),
  * for an index's spill (index_spill.h; policy: a tb_sc_policy_t): its descriptor, or -1 when
  * there is no cache folder to use. */
 int tb_sc_spill_open(void *policy);
+/* Publishes d as f's sidecar where p says (or in the reader's own cache when the reader does not
+ * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
+ * temp file, permissions from f's read bits, rename (no fsync: the checksum rejects a torn one).
+ * Sweeps dead writers' temp files and keeps the cache within its bound. */
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
