@@ -4,7 +4,8 @@
 # process must print what stock HDF5 prints, none may see a corrupt (partial) sidecar, at most one
 # sidecar is written per round of a changed file, and the sidecar left behind must be valid for
 # the file as it is. Also: staleness, freshness, read-only folders, memory/off modes, corruption,
-# double opens, and the same checks with sidecars beside the file (index_dir=beside).
+# double opens, the same checks with sidecars beside the file (index_dir=beside), and no mapping
+# of a sidecar left once its file is open.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_OPEN:?}" "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
@@ -95,4 +96,13 @@ cmp -s stock.txt ro.txt || fail "answer in read-only directory differs"
 H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" ro/tree.h5 > ro2.txt 2> ro2.err || fail "second open in read-only directory"
 grep -q "sidecar loaded" ro2.err && cmp -s stock.txt ro2.txt || fail "read-only folder: the cache copy was not used"
 unset H5TURBO_INDEX_DIR
-echo "ok: $N-process rounds, staleness, freshness (mtime and ctime), read-only folder, memory/off, corruption, double open, beside"
+# Sidecars in the cache are mapped for their decode: more files than the store lists mappings
+# for (8), each loaded, none leaving a mapping behind (nor an abort from freeing one).
+cd "$tmp"; mkdir maps
+for i in $(seq 1 10); do stock "$TB_INDEX_OPEN" --make "maps/m$i.h5" "$i" || fail "make maps/m$i.h5"; done
+settle
+for i in $(seq 1 10); do H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" "maps/m$i.h5" > /dev/null || fail "first open of m$i.h5"; done
+H5TURBO_INDEX=persistent H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" --maps maps/m*.h5 > maps.out 2> maps.err || { cat maps.err; fail "--maps"; }
+[ "$(grep -c "sidecar loaded" maps.err)" -eq 10 ] || { cat maps.err; fail "maps: not every sidecar was loaded"; }
+[ "$(grep -c "sidecar mappings after its open: 0$" maps.out)" -eq 10 ] || { cat maps.out; fail "a sidecar's mapping outlived its decode"; }
+echo "ok: $N-process rounds, staleness, freshness (mtime and ctime), read-only folder, memory/off, corruption, double open, beside, mappings released"

@@ -3,7 +3,8 @@
  * `--values FILE` prints every attribute value and small dataset content as the index's caches
  * serve them; `--twice FILE` opens it twice in one process; `--make FILE VARIANT` writes a small
  * NeXus-like file whose values depend on VARIANT and whose size does not; `--retarget SIDECAR
- * FILE` forges a sidecar for FILE (the security tests' attacker). */
+ * FILE` forges a sidecar for FILE (the security tests' attacker); `--maps FILE...` opens each file
+ * in turn and prints how many mappings of sidecars the process holds once the open returned. */
 #include "index_model.h"
 #include "sidecar_format.h"
 
@@ -227,6 +228,36 @@ twice(const char *file)
     return 0;
 }
 
+/* --maps: the lines of /proc/self/maps naming a sidecar (a mapping that outlived its decode). */
+static int
+sidecar_maps(void)
+{
+    FILE *m = fopen("/proc/self/maps", "r");
+    char  line[4096];
+    int   n = 0;
+    if (!m)
+        return -1;
+    while (fgets(line, sizeof(line), m))
+        n += strstr(line, ".h5turbo-index") != NULL;
+    fclose(m);
+    return n;
+}
+
+static int
+maps(int nfiles, char **files)
+{
+    int bad = 0;
+    for (int i = 0; i < nfiles; i++) {
+        hid_t f = H5Fopen(files[i], H5F_ACC_RDONLY, H5P_DEFAULT);
+        if (f < 0)
+            return 1;
+        printf("%s: sidecar mappings after its open: %d\n", files[i], sidecar_maps());
+        bad |= H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, obj_cb, NULL, H5O_INFO_BASIC) < 0;
+        H5Fclose(f);
+    }
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -238,6 +269,8 @@ main(int argc, char **argv)
         return retarget(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "--twice") == 0)
         return twice(argv[2]);
+    if (argc >= 3 && strcmp(argv[1], "--maps") == 0)
+        return maps(argc - 2, argv + 2);
     if (argc != 2)
         return 2;
     hid_t f = H5Fopen(argv[1], H5F_ACC_RDONLY, H5P_DEFAULT);

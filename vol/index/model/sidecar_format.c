@@ -514,7 +514,7 @@ tb_sidecar_compact(tb_ix_data_t *d)
 {
     const uint8_t *old = d->sc_strs;
     size_t         n   = (size_t)d->sc_strbytes;
-    /* A new block for the strings: the records, already decoded, stay with the sidecar's bytes. */
+    /* A block of d's own for the strings (the records are in d's tables already). */
     uint8_t *nb = malloc(n ? n : 1);
     if (!nb)
         return TB_ERR_NOMEM;
