@@ -468,14 +468,14 @@ maybe_publish(tb_ix_data_t *d)
 }
 
 /* Memory held by d's tables (allocations, not counting allocator overhead): records, hash tables,
- * permutations, the strings they own and the sidecar bytes kept for the rest. The small-dataset
+ * permutations, the strings they own and the sidecar's strings kept for the rest. The small-dataset
  * cache (records, encodings, contents) is d->dset_nbytes, counted in the index_data budget. */
 static void
 tb_ix_memory(const tb_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
 {
     size_t n = (size_t)d->objcap * sizeof(tb_ix_obj_t) + (d->oht ? ((size_t)d->oht_mask + 1) * sizeof(*d->oht) : 0) +
                (size_t)d->groupcap * sizeof(tb_ix_group_t) + (size_t)d->attrcap * sizeof(tb_ix_attr_t) +
-               d->sc_nbytes;
+               (d->sc_buf ? (size_t)d->sc_strbytes : 0);
     for (uint32_t k = 0; k < d->ndset; k++) /* counted in dset_nbytes, with their records */
         if (!d->dsets[k].owned)
             n -= (size_t)d->dsets[k].type_nbytes + d->dsets[k].space_nbytes + d->dsets[k].value_nbytes;

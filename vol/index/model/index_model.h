@@ -231,9 +231,10 @@ typedef struct tb_ix_data {
     uint32_t rc_at[TB_IX_RC_DEPTH], rc_obj[TB_IX_RC_DEPTH];
     char     rc_prefix[256];
 
-    void          *sc_buf;    /* the copy of the sidecar's strings the loaded records point into */
-    size_t         sc_nbytes; /* its size (tb_sidecar_compact) */
-    const uint8_t *sc_strs;   /* where the strings start in the decoded buffer, and their size */
+    void          *sc_buf;  /* the copy of the sidecar's strings the loaded records point into (its
+                             * size: sc_strbytes) */
+    const uint8_t *sc_strs; /* where the strings start (in the decoded bytes until compacted: then
+                             * sc_buf), and their size */
     uint64_t       sc_strbytes;
     tb_ix_link_t *sc_links; /* links decoded from it */
 

@@ -226,7 +226,6 @@ tb_ix_data_clear(tb_ix_data_t *d)
     d->oht      = NULL;
     d->sc_links = NULL;
     d->sc_buf   = NULL;
-    d->sc_nbytes   = 0;
     d->sc_strs     = NULL;
     d->sc_strbytes = 0;
     d->attrs    = NULL;

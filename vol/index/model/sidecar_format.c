@@ -552,9 +552,8 @@ tb_sidecar_compact(tb_ix_data_t *d)
         if (!(x->owned & TB_IX_DS_VALUE))
             SC_REBASE(x->value, old, nb);
     }
-    d->sc_strs   = nb;
-    d->sc_nbytes = n;
-    d->sc_buf    = nb;
+    d->sc_strs = nb;
+    d->sc_buf  = nb;
     return TB_OK;
 }
 

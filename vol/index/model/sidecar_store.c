@@ -36,7 +36,6 @@
 #include <pthread.h>
 #include <pwd.h>
 #include <signal.h>
-#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -437,32 +436,37 @@ map_sidecar(int fd, size_t n)
     return p;
 }
 
+/* The slot of mapping buf, or -1 (sc_maps_mu held). */
+static int
+map_slot(const void *buf)
+{
+    for (int i = 0; buf && i < SC_MAPS; i++)
+        if (sc_maps[i].addr == buf)
+            return i;
+    return -1;
+}
+
 void
 tb_sc_release(void *buf)
 {
-    if (!buf)
-        return;
     pthread_mutex_lock(&sc_maps_mu);
-    for (int i = 0; i < SC_MAPS; i++)
-        if (sc_maps[i].addr == buf) {
-            munmap(buf, sc_maps[i].len);
-            sc_maps[i].addr = NULL;
-            pthread_mutex_unlock(&sc_maps_mu);
-            return;
-        }
+    int i = map_slot(buf);
+    if (i >= 0) {
+        munmap(buf, sc_maps[i].len);
+        sc_maps[i].addr = NULL;
+    }
     pthread_mutex_unlock(&sc_maps_mu);
-    free(buf);
+    if (i < 0)
+        free(buf);
 }
 
 void *
 tb_sc_own(void *buf, size_t n)
 {
-    bool mapped = false;
     pthread_mutex_lock(&sc_maps_mu);
-    for (int i = 0; i < SC_MAPS; i++)
-        mapped = mapped || (buf && sc_maps[i].addr == buf);
+    int i = map_slot(buf);
     pthread_mutex_unlock(&sc_maps_mu);
-    if (!mapped)
+    if (i < 0)
         return buf;
     void *c = malloc(n ? n : 1);
     if (c)
