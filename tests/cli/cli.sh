@@ -55,8 +55,9 @@ rc=0; "$cli" run --index sometimes -- true 2>/dev/null || rc=$?; [ $rc -eq 2 ] |
 rc=0; "$cli" run -- /nonexistent/program 2>/dev/null || rc=$?; [ $rc -eq 127 ] || fail "missing program exited $rc"
 for c in run env info index bench; do grep -q "usage: h5turbo $c" <<< "$("$cli" $c --help)" || fail "$c --help"; done
 echo "ok: usage errors and --help"
-# index: build writes a valid sidecar (in the per-user cache, nothing beside the file); status says
-# stale after the file changes; drop removes it (the lock file stays); gc and status show the cache.
+# index: build writes a valid sidecar (in the per-user cache, nothing beside the file; a first
+# publication takes no lock file); status says stale after the file changes; a rebuild replaces it
+# (under the sidecar's lock); drop removes it (the lock file stays); gc and status show the cache.
 export XDG_CACHE_HOME="$tmp/cache"
 mkdir "$tmp/data"; cp "$tmp/links.h5" "$tmp/data/ix.h5"; ln -s data/ix.h5 "$tmp/ix.h5"; settle
 rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
@@ -65,12 +66,16 @@ clean "$cli" index build "$tmp/ix.h5" > "$tmp/st" || { cat "$tmp/st"; fail "inde
 grep -q "sidecar valid" "$tmp/st" || fail "index build: $(cat "$tmp/st")"
 sc=$(cache_sidecar "$tmp/ix.h5")
 [ -f "$sc" ] || fail "index build wrote no sidecar in the cache ($sc)"
+[ ! -e "$sc.lock" ] || fail "the first publication of a sidecar created its lock file"
 [ "$(ls -A "$tmp/data")" = ix.h5 ] || fail "index build wrote beside the data: $(ls -A "$tmp/data")"
 grep -q ": valid$" <<< "$(clean "$cli" index status "$tmp/ix.h5")" || fail "index status after build is not valid"
 grep -q "cache: $XDG_CACHE_HOME/h5turbo: 1 sidecars" <<< "$(clean "$cli" index status)" || fail "index status (cache): $(clean "$cli" index status)"
 stock h5mkgrp "$tmp/ix.h5" /added_later
 rc=0; clean "$cli" index status "$tmp/ix.h5" > "$tmp/st" || rc=$?
 [ $rc -eq 1 ] && grep -q "stale" "$tmp/st" || fail "index status after a change: rc $rc, $(cat "$tmp/st")"
+settle
+clean "$cli" index build "$tmp/ix.h5" > "$tmp/st" && grep -q "sidecar valid" "$tmp/st" || fail "index rebuild: $(cat "$tmp/st")"
+[ -f "$sc.lock" ] || fail "a sidecar was replaced without its lock file"
 grep -q "sidecar removed" <<< "$(clean "$cli" index drop "$tmp/ix.h5")" || fail "index drop"
 [ ! -f "$sc" ] && [ -f "$sc.lock" ] || fail "index drop removed the wrong files"
 # gc: a sidecar whose file is gone is removed; --max-size evicts the least recently used.

@@ -113,9 +113,11 @@ void *tb_sc_own(void *buf, size_t n);
  * there is no cache folder to use. */
 int tb_sc_spill_open(void *policy);
 /* Publishes d as f's sidecar where p says (or in the reader's own cache when the reader does not
- * own f): under the sidecar's lock (bounded wait), unless a valid one already covers d; exclusive
- * temp file, permissions from f's read bits, rename (no fsync: the checksum rejects a torn one).
- * Sweeps dead writers' temp files and keeps the cache within its bound. */
+ * own f), with permissions from f's read bits and no fsync (the checksum rejects a torn one): a
+ * first one (no lock file, nothing at its name) as an unnamed file linked in at its name; any
+ * other under the sidecar's lock (bounded wait), unless a valid one already covers d, as an
+ * exclusive temp file renamed over it. Sweeps dead writers' temp files and keeps the cache within
+ * its bound. */
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
