@@ -4,8 +4,8 @@
 # process must print what stock HDF5 prints, none may see a corrupt (partial) sidecar, at most one
 # sidecar is written per round of a changed file, and the sidecar left behind must be valid for
 # the file as it is. Also: staleness, freshness, read-only folders, memory/off modes, corruption,
-# double opens, the same checks with sidecars beside the file (index_dir=beside), and no mapping
-# of a sidecar left once its file is open.
+# double opens, the same checks with sidecars beside the file (index_dir=beside), no lock file
+# where no sidecar was replaced, and no mapping of a sidecar left once its file is open.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_OPEN:?}" "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'chmod -R u+w "$tmp"; rm -rf "$tmp"' EXIT
@@ -40,6 +40,9 @@ round() { # label
 [ ! -e "$(cache_sidecar tree.h5)" ] || fail "sidecar exists before the first round"
 round "no sidecar"
 [ "$writes" -eq 1 ] || fail "no sidecar: $writes processes wrote one (want exactly 1)"
+# The first sidecar is linked in without a lock; the others, whose indexes it covers, looked
+# without the lock too: no lock file at all.
+[ ! -e "$(cache_sidecar tree.h5).lock" ] || fail "no sidecar: a lock file was created (first publication or covered look)"
 round "valid sidecar"
 [ "$loads" -eq $N ] && [ "$writes" -eq 0 ] || fail "valid sidecar: $loads loads, $writes writes (want $N, 0)"
 ls -A | grep h5turbo >/dev/null && fail "sidecars or lock files were written beside the data file"

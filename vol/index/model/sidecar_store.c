@@ -56,6 +56,9 @@
 /* A temp file is a dead writer's when its process is gone and it is older than this, or when it
  * is older than a day whatever its pid says (a pid can be reused, or belong to another host). */
 #define SC_TMP_DEAD_AGE_S 10
+/* Sidecars this large or larger are mapped for their decode where that is safe (read_at); below
+ * it a copy costs less than the mapping's setup and unmapping. */
+#define SC_MAP_MIN (256 * 1024)
 #define SC_TMP_MAX_AGE_S  86400
 
 size_t tb_sc_tally[TB_SC_NOUTCOMES];
@@ -515,7 +518,7 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
         o = TB_SC_STALE;
         goto done;
     }
-    if (l->kind == TB_SC_CACHE && local_fs(fd))
+    if (l->kind == TB_SC_CACHE && st.st_size >= SC_MAP_MIN && local_fs(fd))
         buf = map_sidecar(fd, (size_t)st.st_size);
     if (!buf) {
         if (!(buf = malloc((size_t)st.st_size))) {
@@ -992,6 +995,19 @@ cache_forget_total(int dirfd)
 
 /* ------------------------------------------------------------------ publishing */
 
+/* Whether the sidecar at l is sound, names f and covers what `want` counts. */
+static bool
+covered_at(const loc_t *l, const tb_sc_file_t *f, const tb_sc_counts_t *want)
+{
+    void          *buf = NULL;
+    size_t         n   = 0;
+    tb_sc_counts_t have;
+    bool covers = read_at(l, f, &buf, &n, NULL) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
+                  tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK && tb_sidecar_covers(&have, want);
+    tb_sc_release(buf);
+    return covers;
+}
+
 /* The first publication at l, without a lock: where neither the lock file (so no writer came
  * before, and no dead writer's temp waits to be swept) nor anything at the sidecar's name exists,
  * the sidecar is encoded into an unnamed file of the folder (O_TMPFILE) and linked in at its
@@ -1031,30 +1047,36 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
 static tb_sc_outcome_t
 publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
-    int              lfd = -1;
-    void            *buf = NULL;
-    size_t           n   = 0;
+    int             lfd = -1;
     tb_sc_outcome_t o;
     if (publish_first(p, l, f, d, &o))
         return o;
+    /* What is there may cover d already (another rank of an MPI job published it first, say):
+     * looked at without the lock, as every reader does, so that such a publisher creates no lock
+     * file. Under the lock it is looked at again only if the name holds another file by then
+     * (sidecars are replaced by rename, never changed in place). */
+    tb_sc_counts_t want;
+    tb_sidecar_counts(d, &want);
+    struct stat seen, now;
+    int         had = fstatat(l->dirfd, l->name, &seen, AT_SYMLINK_NOFOLLOW) == 0;
+    if (covered_at(l, f, &want))
+        return TB_SC_COVERED;
     if ((o = lock_take(l, &lfd)) != TB_SC_WRITTEN)
         return o;
     sweep_recorded(l, lfd);
-    /* Another process may have published while we waited: rebuild at most once. */
-    tb_sc_counts_t want, have;
-    tb_sidecar_counts(d, &want);
-    if (read_at(l, f, &buf, &n, NULL) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
-        tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK && tb_sidecar_covers(&have, &want)) {
+    /* Another process may have published meanwhile: rebuild at most once. */
+    int same = had && fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == seen.st_ino &&
+               now.st_dev == seen.st_dev && now.st_size == seen.st_size &&
+               now.st_mtim.tv_sec == seen.st_mtim.tv_sec && now.st_mtim.tv_nsec == seen.st_mtim.tv_nsec;
+    if (!same && covered_at(l, f, &want)) {
         o = TB_SC_COVERED;
         goto done;
     }
-    tb_sc_release(buf);
-    buf = NULL;
     char tmp[NAME_MAX + 1];
     if ((o = write_temp(l, lfd, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, tmp,
                         sizeof(tmp))) != TB_SC_WRITTEN)
         goto done;
-    struct stat was, now;
+    struct stat was;
     uint64_t    removed = fstatat(l->dirfd, l->name, &was, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(was.st_mode)
                               ? (uint64_t)was.st_size
                               : 0;
@@ -1068,7 +1090,6 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
         cache_account(p, l->dirfd, l->name,
                       fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 ? (uint64_t)now.st_size : 0, removed);
 done:
-    tb_sc_release(buf);
     (void)!ftruncate(lfd, 0); /* (the temp is renamed or removed) */
     close(lfd);               /* releases the lock */
     return o;
