@@ -56,10 +56,11 @@
 /* A temp file is a dead writer's when its process is gone and it is older than this, or when it
  * is older than a day whatever its pid says (a pid can be reused, or belong to another host). */
 #define SC_TMP_DEAD_AGE_S 10
-/* Sidecars this large or larger are mapped for their decode where that is safe (read_at); below
- * it a copy costs less than the mapping's setup and unmapping. */
-#define SC_MAP_MIN (256 * 1024)
 #define SC_TMP_MAX_AGE_S  86400
+/* Sidecars this large or larger are mapped for their decode where that is safe (read_at); below
+ * it a copy costs less than the mapping's setup and unmapping (a 35 KB one: 8.5 us read, 28-34 us
+ * mapped, populated and unmapped). */
+#define SC_MAP_MIN (256 * 1024)
 
 size_t tb_sc_tally[TB_SC_NOUTCOMES];
 
@@ -1042,8 +1043,9 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
     return true;
 }
 
-/* Publishes at l: lock, remove what a killed writer left, skip if covered, temp + rename, keep the
- * cache bounded. */
+/* Publishes at l: a first sidecar linked in (publish_first); else done if what is there covers d
+ * (looked at without the lock); else lock, remove what a killed writer left, skip if covered by
+ * now, temp + rename; the cache kept bounded. */
 static tb_sc_outcome_t
 publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
