@@ -99,12 +99,16 @@ cmp -s stock.txt ro.txt || fail "answer in read-only directory differs"
 H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" ro/tree.h5 > ro2.txt 2> ro2.err || fail "second open in read-only directory"
 grep -q "sidecar loaded" ro2.err && cmp -s stock.txt ro2.txt || fail "read-only folder: the cache copy was not used"
 unset H5TURBO_INDEX_DIR
-# Sidecars in the cache are mapped for their decode: more files than the store lists mappings
-# for (8), each loaded, none leaving a mapping behind (nor an abort from freeing one).
+# Sidecars in the cache of 256 KiB or more are mapped for their decode: more files than the store
+# lists mappings for (8), each loaded, none leaving a mapping behind (nor an abort from freeing
+# one). 2,000 groups more make each sidecar large enough to be mapped (checked).
 cd "$tmp"; mkdir maps
-for i in $(seq 1 10); do stock "$TB_INDEX_OPEN" --make "maps/m$i.h5" "$i" || fail "make maps/m$i.h5"; done
+for i in $(seq 1 10); do stock "$TB_INDEX_OPEN" --make "maps/m$i.h5" "$i" 2000 || fail "make maps/m$i.h5"; done
 settle
 for i in $(seq 1 10); do H5TURBO_INDEX=persistent turbo "$TB_INDEX_OPEN" "maps/m$i.h5" > /dev/null || fail "first open of m$i.h5"; done
+for i in $(seq 1 10); do
+  [ "$(stat -c %s "$(cache_sidecar "maps/m$i.h5")")" -ge 262144 ] || fail "maps: the sidecar of m$i.h5 is too small to be mapped"
+done
 H5TURBO_INDEX=persistent H5TURBO_DEBUG=1 turbo "$TB_INDEX_OPEN" --maps maps/m*.h5 > maps.out 2> maps.err || { cat maps.err; fail "--maps"; }
 [ "$(grep -c "sidecar loaded" maps.err)" -eq 10 ] || { cat maps.err; fail "maps: not every sidecar was loaded"; }
 [ "$(grep -c "sidecar mappings after its open: 0$" maps.out)" -eq 10 ] || { cat maps.out; fail "a sidecar's mapping outlived its decode"; }

@@ -1,8 +1,9 @@
 /* index_open.c — one process of the concurrency test: `index_open FILE` opens FILE read-only,
  * visits every object and iterates the root, printing what it sees (compared with stock HDF5);
  * `--values FILE` prints every attribute value and small dataset content as the index's caches
- * serve them; `--twice FILE` opens it twice in one process; `--make FILE VARIANT` writes a small
- * NeXus-like file whose values depend on VARIANT and whose size does not; `--retarget SIDECAR
+ * serve them; `--twice FILE` opens it twice in one process; `--make FILE VARIANT [GROUPS]` writes a
+ * small NeXus-like file whose values depend on VARIANT and whose size does not (GROUPS more empty
+ * groups make its sidecar as large as wanted); `--retarget SIDECAR
  * FILE` forges a sidecar for FILE (the security tests' attacker); `--maps FILE...` opens each file
  * in turn and prints how many mappings of sidecars the process holds once the open returned. */
 #include "index_model.h"
@@ -120,11 +121,11 @@ values(const char *file)
     return bad;
 }
 
-/* --make FILE VARIANT: a small NeXus-like file whose attribute values and small dataset contents
- * depend on VARIANT while its size and layout do not (an attacker's forged copy, or the next
- * version of a file written with the same shape). */
+/* --make FILE VARIANT [GROUPS]: a small NeXus-like file whose attribute values and small dataset
+ * contents depend on VARIANT while its size and layout do not (an attacker's forged copy, or the
+ * next version of a file written with the same shape), with GROUPS empty groups in /entry/many. */
 static int
-make(const char *file, int variant)
+make(const char *file, int variant, int ngroups)
 {
     hid_t fcpl = H5Pcreate(H5P_FILE_CREATE);
     hid_t f    = H5Fcreate(file, H5F_ACC_TRUNC, fcpl, H5P_DEFAULT);
@@ -166,6 +167,20 @@ make(const char *file, int variant)
                                     H5P_DEFAULT);
         H5Awrite(a, str, val);
         H5Aclose(a);
+    }
+    if (ngroups > 0) {
+        hid_t many = H5Gcreate2(f, "/entry/many", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        for (int i = 0; i < ngroups && many >= 0; i++) {
+            char name[32];
+            snprintf(name, sizeof(name), "group_%06d", i);
+            hid_t g = H5Gcreate2(many, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+            if (g < 0 || H5Gclose(g) < 0) {
+                H5Gclose(many);
+                return 1;
+            }
+        }
+        if (many < 0 || H5Gclose(many) < 0)
+            return 1;
     }
     H5Sclose(s16);
     H5Sclose(s8);
@@ -263,8 +278,8 @@ main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "--values") == 0)
         return values(argv[2]);
-    if (argc == 4 && strcmp(argv[1], "--make") == 0)
-        return make(argv[2], atoi(argv[3]));
+    if ((argc == 4 || argc == 5) && strcmp(argv[1], "--make") == 0)
+        return make(argv[2], atoi(argv[3]), argc == 5 ? atoi(argv[4]) : 0);
     if (argc == 4 && strcmp(argv[1], "--retarget") == 0)
         return retarget(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "--twice") == 0)
