@@ -387,14 +387,15 @@ pread_all(int fd, void *buf, size_t n, off_t off)
     return 1;
 }
 
-/* A sidecar in the reader's own cache folder on a local file system is mapped, not copied: the
- * decoder reads the page cache's pages in place (copying a 4 MB sidecar into fresh memory was a
- * tenth of a second open's time: bench/index loader b). Safe there: the folder is private and
- * h5turbo never changes a sidecar in place (publication renames a new file over the old one, gc
- * and drop unlink), so a mapping keeps its pages. On a network or parallel file system another
- * machine's unlink can take them (a read of the mapping then raises SIGBUS), and a sidecar in a
- * shared place may be someone else's to truncate: those are read into memory. The live mappings
- * are listed so that tb_sc_release can tell them from malloc'd buffers. */
+/* A sidecar of SC_MAP_MIN bytes or more in the reader's own cache folder on a local file system
+ * is mapped, not copied: the decoder reads the page cache's pages in place (copying a 4 MB
+ * sidecar into fresh memory was a tenth of a second open's time: bench/index loader b). Safe
+ * there: the folder is private and h5turbo never changes a sidecar in place (publication renames
+ * a new file over the old one or links a new one in, gc and drop unlink), so a mapping keeps its
+ * pages. On a network or parallel file system another machine's unlink can take them (a read of
+ * the mapping then raises SIGBUS), and a sidecar in a shared place may be someone else's to
+ * truncate: those are read into memory. The live mappings are listed so that tb_sc_release can
+ * tell them from malloc'd buffers. */
 #define SC_MAPS 8
 static struct {
     void  *addr;
