@@ -481,10 +481,14 @@ tb_sc_own(void *buf, size_t n)
     return c;
 }
 
-/* Reads the sidecar at l when it is trusted and its header names exactly f. */
+/* Reads the sidecar at l when it is trusted and its header names exactly f. st_out (may be NULL)
+ * gets the status of the file opened there, st_ino 0 when none was. */
 static tb_sc_outcome_t
-read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_ix_identity_t *id_out)
+read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_ix_identity_t *id_out,
+        struct stat *st_out)
 {
+    if (st_out)
+        memset(st_out, 0, sizeof(*st_out));
     int fd = openat(l->dirfd, l->name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
     if (fd < 0) {
         if (errno == ENOENT || errno == ENOTDIR || errno == ENAMETOOLONG)
@@ -499,6 +503,8 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
     struct stat      st;
     void            *buf = NULL;
     tb_sc_outcome_t o   = fstat(fd, &st) == 0 ? judge(&st, f) : TB_SC_READ_ERROR;
+    if (o != TB_SC_READ_ERROR && st_out)
+        *st_out = st;
     if (o != TB_SC_LOADED)
         goto done;
     /* The header first: a sidecar of another file or version costs one small read. */
@@ -571,7 +577,7 @@ tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void **buf_out, size_
         tb_ix_identity_t id;
         memset(&id, 0, sizeof(id));
         id.size            = UINT64_MAX; /* (stays so when no header was read) */
-        tb_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id);
+        tb_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id, NULL);
         if (found && (o != TB_SC_ABSENT || best == TB_SC_ABSENT)) {
             snprintf(found->where, sizeof(found->where), "%s", l.shown);
             found->have_id = id.size != UINT64_MAX;
@@ -786,11 +792,18 @@ lock_file(int dirfd, const char *lname, int *fd_out)
     return TB_SC_WRITTEN;
 }
 
+/* The name of the lock file of the sidecar at l, in out; false when it does not fit. */
+static bool
+lock_name(const loc_t *l, char out[NAME_MAX + 1])
+{
+    return snprintf(out, NAME_MAX + 1, "%s%s", l->name, SC_LOCK_SUFFIX) < NAME_MAX + 1;
+}
+
 static tb_sc_outcome_t
 lock_take(const loc_t *l, int *fd_out)
 {
     char lname[NAME_MAX + 1];
-    if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname))
+    if (!lock_name(l, lname))
         return TB_SC_NO_DIR;
     return lock_file(l->dirfd, lname, fd_out);
 }
@@ -997,14 +1010,15 @@ cache_forget_total(int dirfd)
 
 /* ------------------------------------------------------------------ publishing */
 
-/* Whether the sidecar at l is sound, names f and covers what `want` counts. */
+/* Whether the sidecar at l is sound, names f and covers what `want` counts; seen (may be NULL)
+ * gets the status of the file looked at (read_at). */
 static bool
-covered_at(const loc_t *l, const tb_sc_file_t *f, const tb_sc_counts_t *want)
+covered_at(const loc_t *l, const tb_sc_file_t *f, const tb_sc_counts_t *want, struct stat *seen)
 {
     void          *buf = NULL;
     size_t         n   = 0;
     tb_sc_counts_t have;
-    bool covers = read_at(l, f, &buf, &n, NULL) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
+    bool covers = read_at(l, f, &buf, &n, NULL, seen) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
                   tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK && tb_sidecar_covers(&have, want);
     tb_sc_release(buf);
     return covers;
@@ -1024,8 +1038,7 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
 {
     char        lname[NAME_MAX + 1], proc[64];
     struct stat st;
-    if (snprintf(lname, sizeof(lname), "%s%s", l->name, SC_LOCK_SUFFIX) >= (int)sizeof(lname) ||
-        fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT ||
+    if (!lock_name(l, lname) || fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT ||
         fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
         return false;
     int fd = openat(l->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0600);
@@ -1061,17 +1074,16 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
     tb_sc_counts_t want;
     tb_sidecar_counts(d, &want);
     struct stat seen, now;
-    int         had = fstatat(l->dirfd, l->name, &seen, AT_SYMLINK_NOFOLLOW) == 0;
-    if (covered_at(l, f, &want))
+    if (covered_at(l, f, &want, &seen))
         return TB_SC_COVERED;
     if ((o = lock_take(l, &lfd)) != TB_SC_WRITTEN)
         return o;
     sweep_recorded(l, lfd);
     /* Another process may have published meanwhile: rebuild at most once. */
-    int same = had && fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == seen.st_ino &&
+    int same = seen.st_ino && fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 && now.st_ino == seen.st_ino &&
                now.st_dev == seen.st_dev && now.st_size == seen.st_size &&
                now.st_mtim.tv_sec == seen.st_mtim.tv_sec && now.st_mtim.tv_nsec == seen.st_mtim.tv_nsec;
-    if (!same && covered_at(l, f, &want)) {
+    if (!same && covered_at(l, f, &want, NULL)) {
         o = TB_SC_COVERED;
         goto done;
     }
