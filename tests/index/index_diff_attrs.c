@@ -80,12 +80,30 @@ ixd_print_attr(hid_t f, hid_t a)
 static herr_t
 aiter_cb(hid_t obj, const char *name, const H5A_info_t *ai, void *op_data)
 {
+    char nb[256] = "", an[256] = "";
+    H5Iget_name(obj, nb, sizeof(nb));
+    /* the attribute opened from the callback's ID: native names it by that ID's path */
+    hid_t a = H5Aopen(obj, name, H5P_DEFAULT);
+    if (a >= 0) {
+        H5Iget_name(a, an, sizeof(an));
+        H5Aclose(a);
+    }
+    printf("  A %s corder=%d/%lld cset=%d size=%llu on %s (type %d) named %s\n", name, (int)ai->corder_valid,
+           ai->corder_valid ? (long long)ai->corder : 0LL, (int)ai->cset, (unsigned long long)ai->data_size, nb,
+           (int)H5Iget_type(obj), a >= 0 ? an : "(no open)");
+    return ixd_stop_or_go(op_data);
+}
+
+/* H5Ovisit3 of an opened object, stopped at its first callback (the object itself, "."): the ID
+ * native registers for it, and its name. */
+static herr_t
+ovisit_first_cb(hid_t obj, const char *name, const H5O_info2_t *oi, void *op_data)
+{
+    (void)op_data;
     char nb[256] = "";
     H5Iget_name(obj, nb, sizeof(nb));
-    printf("  A %s corder=%d/%lld cset=%d size=%llu on %s (type %d)\n", name, (int)ai->corder_valid,
-           ai->corder_valid ? (long long)ai->corder : 0LL, (int)ai->cset, (unsigned long long)ai->data_size, nb,
-           (int)H5Iget_type(obj));
-    return ixd_stop_or_go(op_data);
+    printf("  O %s type=%d on %s (type %d)\n", name, (int)oi->type, nb, (int)H5Iget_type(obj));
+    return 1;
 }
 
 static void
@@ -123,15 +141,17 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
         hsize_t         idx  = (hsize_t)ixd_rnd(run, 4) / 3 * (1 + ixd_rnd(run, 3)); /* mostly 0 */
         int             self = ixd_rnd(run, 2);
         ixd_stop_rule(run, &st);
-        ixd_query(run, SCENARIO, loc, name, "H5Aiterate%s of %s, %s, %s, from %llu, %s", self ? "2 (opened)" : "_by_name",
+        ixd_query(run, SCENARIO, loc, name, "H5Aiterate%s of %s, %s, %s, from %llu, %s", self ? "2 (opened; then H5Ovisit3 of it)" : "_by_name",
                   name, ixd_idx_str(it), ixd_order_str(o), (unsigned long long)idx, ixd_stop_str(&st, stop, sizeof(stop)));
         hid_t g = self ? H5Oopen(loc, name, H5P_DEFAULT) : loc;
         herr_t r = g < 0 ? -1
                    : self ? H5Aiterate2(g, it, o, &idx, aiter_cb, &st)
                           : H5Aiterate_by_name(g, name, it, o, &idx, aiter_cb, &st, H5P_DEFAULT);
         printf("Aiterate r=%d idx=%llu\n", (int)r, (unsigned long long)idx);
-        if (self && g >= 0)
+        if (self && g >= 0) {
+            printf("Ovisit r=%d\n", (int)H5Ovisit3(g, H5_INDEX_NAME, H5_ITER_INC, ovisit_first_cb, NULL, H5O_INFO_BASIC));
             H5Oclose(g);
+        }
         return;
     }
     /* A group opened by path, then H5Aopen on it (BY_SELF), two attributes open at once, and the IDs

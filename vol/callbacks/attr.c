@@ -80,10 +80,20 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
         return ret;
     tb_ix_attr_watch_t w;
     if (!req && tb_index_attr_watch(o, loc, args, &w)) { /* (native's iteration lists them) */
+        tb_index_callback_location(o, loc);
         ret = tb_enter(o, NULL, TB_USE, dxpl_id) < 0
                   ? -1
                   : H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req);
+        tb_index_callback_location_end();
         tb_index_attr_watched(o, loc, &w, args, ret);
+        return ret;
+    }
+    if (args->op_type == H5VL_ATTR_ITER && !req) {
+        tb_index_callback_location(o, loc);
+        ret = tb_enter(o, NULL, TB_USE, dxpl_id) < 0
+                  ? -1
+                  : H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req);
+        tb_index_callback_location_end();
         return ret;
     }
     TB_FORWARD(o, TB_USE | (changes ? TB_CHANGE : 0), dxpl_id, req,

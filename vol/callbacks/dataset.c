@@ -55,7 +55,15 @@ dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t da
         return w;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
         return NULL;
-    w = tb_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+    bool own = !req && dapl_id != H5P_DEFAULT && dapl_id != H5P_DATASET_ACCESS_DEFAULT;
+    for (int again = 0;; again++) {
+        w       = tb_wrap_new(H5VLdataset_open(o->under, loc, o->under_vol_id, name, dapl_id, dxpl_id, req), o, req);
+        int met = own && w && again == 0 ? tb_index_dset_own_apl_opened(w, name, prefix != 0) : 0;
+        if (met == 0)
+            break;
+        if (met < 0) /* (w closed: as the open after it) */
+            return NULL;
+    }
     tb_index_obj_opened(w, H5I_DATASET, o, loc, name);
     return w;
 }

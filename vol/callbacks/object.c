@@ -55,6 +55,14 @@ object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_ar
         return -1;
     if (!changes && tb_index_object_specific(o, loc, args, req, &ret))
         return ret;
+    if (args->op_type == H5VL_OBJECT_VISIT && !req) {
+        tb_index_callback_location(o, loc);
+        ret = tb_enter(o, NULL, TB_USE, dxpl_id) < 0
+                  ? -1
+                  : H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req);
+        tb_index_callback_location_end();
+        return ret;
+    }
     TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLobject_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req));
 }
 

@@ -54,6 +54,12 @@ tb_obj_t *tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *n
  * prefix, and a lazy one is not open below); -1 refused as native would refuse it, with the error
  * on the stack: the name leads to a dataset this open holds lazily. */
 int tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id);
+/* After a forwarded open that made `w` below with an access list of the application's own
+ * (`prefixed`: tb_index_dset_open_prefix's 1): 0 when no lazy handle of this open stands for the
+ * same dataset; else w is closed and freed, and as native (which would have held the dataset open)
+ * would have: -1 with an error pushed when prefixed (native refuses), or 1 with those handles made
+ * real (-1 when that failed): the caller opens again, its list then meeting the open dataset. */
+int tb_index_dset_own_apl_opened(tb_obj_t *w, const char *name, bool prefixed);
 /* An object of a read-only file was opened (forwarded) from `parent` (`loc`, or `name` for the
  * H5Dopen/H5Gopen/H5Topen forms): it gets the path native records, when the index can tell it
  * (from the file, or from a parent whose path it knows), for H5Iget_name and for the lazy opens
@@ -64,6 +70,13 @@ void tb_index_obj_opened(void *child, H5I_type_t type, tb_obj_t *parent, const H
 /* An attribute was opened or created on `parent` (at `loc`): it inherits the name H5Iget_name
  * reports when the index opened parent. */
 void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_params_t *loc);
+/* Around a forwarded attribute iteration or object visit of o itself (H5Aiterate2, H5Ovisit3, or
+ * their _by_name forms with a name of "." components), which native starts by opening o's object
+ * again and registering an ID for the callbacks: that ID's wrapper (the first made in the call)
+ * gets the path o holds (a dataset the index opened by token has none below, and native would
+ * name the callbacks' object by any of its links). */
+void tb_index_callback_location(tb_obj_t *o, const H5VL_loc_params_t *loc);
+void tb_index_callback_location_end(void);
 
 /* ---- the small-attribute cache (index_attr.c), read-only files only */
 

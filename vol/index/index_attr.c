@@ -510,7 +510,15 @@ tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_speci
         const tb_ix_attr_t *x  = &d->attrs[first + perm[i]];
         H5A_info_t          ai = {.corder_valid = x->corder_valid != 0, .corder = x->corder,
                                   .cset = (H5T_cset_t)x->cset, .data_size = x->data_size};
-        ret = it->op(id, x->name, &ai, it->op_data);
+        char                nb[TB_IX_CB_NAME_BUF], *heap = NULL;
+        const char         *nm = tb_ix_cb_name(x->name, x->name_len, nb, &heap);
+        if (!nm) {
+            TB_PUSH("index", TB_ERR_NOMEM, "out of memory");
+            ret = -1;
+            break;
+        }
+        ret = it->op(id, nm, &ai, it->op_data);
+        free(heap);
     }
     d->busy--;
     free(perm);

@@ -6,6 +6,8 @@
 
 #include "index.h"
 #include "index_model.h"
+#include <stdlib.h>
+#include <string.h>
 
 /* A lazy object's place in its open's list: what must be made real before the file below is
  * closed. */
@@ -189,6 +191,21 @@ void  tb_ix_callback_close(hid_t id, herr_t status);
  * repeated slashes skipped; absolute names from "/"), malloc'd in *path_out: TB_OK;
  * TB_ERR_UNSUPPORTED when it cannot be told (a relative name and no base), TB_ERR_NOMEM. */
 tb_status_t tb_ix_join_path(const char *base, const char *name, char **path_out);
+/* A name of the index's (n bytes) as a callback gets it: a copy the callback's own calls cannot
+ * free (caching an attribute's value replaces its record's block, name and all), in the caller's
+ * `buf` of TB_IX_CB_NAME_BUF bytes or in *heap (freed by the caller; NULL when out of memory).
+ * Native's names live through the callback. */
+#define TB_IX_CB_NAME_BUF 256
+static inline const char *
+tb_ix_cb_name(const char *name, size_t n, char *buf, char **heap)
+{
+    char *to = n < TB_IX_CB_NAME_BUF ? buf : (*heap = malloc(n + 1));
+    if (to) {
+        memcpy(to, name, n);
+        to[n] = '\0';
+    }
+    return to;
+}
 /* A forwarded open of `name` from parent (of type loc_type, whose path is base) made `child`: when
  * the index can tell, from groups it has loaded and without reading anything, that the name leads
  * there through hard links only, child learns which object it is and the path native records for

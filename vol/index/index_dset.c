@@ -530,6 +530,23 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     bool         allocated;
     if (content_layout(o, &layout, &allocated) != TB_OK)
         goto done;
+    if (!allocated) {
+        /* Only a content all stored: where storage is missing, native fills the application's
+         * buffer with the fill value itself (zeros of the memory type for the default one, never
+         * converted, or nothing at H5D_FILL_TIME_NEVER), which no conversion of what this read
+         * returned reproduces for every other memory type. */
+        H5D_space_status_t      st = H5D_SPACE_STATUS_ERROR;
+        H5VL_dataset_get_args_t gq = {.op_type = H5VL_DATASET_GET_SPACE_STATUS};
+        gq.args.get_space_status.status = &st;
+        if (x->have & TB_IX_DS_STATUS)
+            st = (H5D_space_status_t)x->space_status;
+        else if (H5VLdataset_get(o->under, vol, &gq, DXPL, NULL) >= 0) {
+            x->space_status = (uint8_t)st;
+            x->have |= TB_IX_DS_STATUS;
+        }
+        if (st != H5D_SPACE_STATUS_ALLOCATED)
+            goto done;
+    }
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */

@@ -1,13 +1,18 @@
 /* index_lazy.c — lazy objects, for read-only files: wrappers the index opens from what it knows
  * with nothing open below, one mechanism for groups, datasets, named datatypes and attributes.
  * Queries the index can answer never touch the file; anything else makes the object real first
- * (groups, datasets and datatypes are opened by token from the file, attributes by replaying the
- * application's open), and every lazy object of an open is made real before its file closes. */
+ * (groups by the path they were opened by, datasets by token or by path, datatypes by token,
+ * attributes by replaying the application's open), and every lazy object of an open is made real
+ * before its file closes. */
 #include "index_ctx.h"
 #include "tb_pool.h"
 
 #include <stdlib.h>
 #include <string.h>
+
+/* HDF5's internal: the link access list of the current call's API context (NULL where a library
+ * does not export it). */
+extern hid_t H5CX_get_lapl(void) __attribute__((weak));
 
 #define DXPL H5P_DATASET_XFER_DEFAULT
 
@@ -124,22 +129,36 @@ object_open_real(const tb_obj_t *o, const tb_ix_lazy_t *lz)
     }
     H5I_type_t type  = H5I_BADID;
     void      *under = NULL;
+    /* A dataset with the default access list: opened by its token, the walk of its path skipped
+     * (that costs twice a native open by name), native then holding no path for it and the
+     * wrapper its path for what asks (as open_dataset_by_token's). An open by token takes the
+     * access list of the current call's context (H5O__dset_open), which is the default one unless
+     * that call was given a list of its own (an H5Dopen2 with one, or a dataset access list passed
+     * as a link access list): then by its path, with the default list. */
+    bool by_token = lz->kind == H5I_DATASET && lz->apl < 0 && H5CX_get_lapl &&
+                    H5CX_get_lapl() == H5P_LINK_ACCESS_DEFAULT;
+    H5VL_loc_params_t self = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
     if (path && lz->apl >= 0) {
         /* With the access list the application opened it with (a copy: a group's or a dataset's,
          * the only kinds opened with one), by the path it was opened by. */
-        H5VL_loc_params_t self = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_SELF};
         under = lz->kind == H5I_GROUP
                     ? H5VLgroup_open(lz->node.f->file_under, &self, o->under_vol_id, path, lz->apl, DXPL, NULL)
                     : H5VLdataset_open(lz->node.f->file_under, &self, o->under_vol_id, path, lz->apl, DXPL, NULL);
         type = under ? lz->kind : H5I_BADID;
     }
-    else if (path) {
+    else if (path && lz->kind == H5I_DATASET && !by_token) {
+        under = H5VLdataset_open(lz->node.f->file_under, &self, o->under_vol_id, path, H5P_DATASET_ACCESS_DEFAULT,
+                                 DXPL, NULL);
+        type  = under ? H5I_DATASET : H5I_BADID;
+    }
+    else if (path && lz->kind != H5I_DATASET) {
         H5VL_loc_params_t byname            = {.obj_type = H5I_FILE, .type = H5VL_OBJECT_BY_NAME};
         byname.loc_data.loc_by_name.name    = path;
         byname.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
         under = H5VLobject_open(lz->node.f->file_under, &byname, o->under_vol_id, &type, DXPL, NULL);
     }
-    else /* (opened by token: so is the real one, which then has no path either) */
+    else /* (by token: a dataset as said, or one opened by token, as the real one then is, which
+          * has no path either) */
         under = tb_ix_open_by_token(lz->node.f->file_under, H5I_FILE, o->under_vol_id, o->idx->token, &type, DXPL);
     if (!under || type != lz->kind) {
         tb_ix_close_under(under, type, o->under_vol_id); /* (not reached: read-only files do not change) */
@@ -173,6 +192,8 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
     void      *under = object_open_real(o, lz);
     if (!under)
         return TB_ERR_HDF5;
+    if (type == H5I_DATASET && lz->apl < 0) /* (as open_dataset_by_token's, or as a recognised one's) */
+        o->idx->evict = tb_ix_can_evict(o->ctx);
     o->under     = under;
     o->idx->lazy = NULL;
     tb_ix_lazy_free(lz);

@@ -611,9 +611,40 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
         learn_info(d, t, child->under, type, child->under_vol_id);
 }
 
+/* The path of the location native registers an ID for next (tb_index_callback_location). */
+static char *next_wrap_path;
+
+void
+tb_index_callback_location(tb_obj_t *o, const H5VL_loc_params_t *loc)
+{
+    tb_index_callback_location_end();
+    /* (the object itself only, by self or by a name of "." components: the path of anything a
+     * name leads to through links, soft or external, is native's to tell) */
+    const char *name = loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : NULL;
+    bool        self = loc->type == H5VL_OBJECT_BY_SELF || (name && name[0] == '.' && tb_ix_names_self(name));
+    if (self && o->ctx->index && o->idx && o->idx->path && o->idx->state == TB_IXO_MINE)
+        next_wrap_path = strdup(o->idx->path);
+}
+
+void
+tb_index_callback_location_end(void)
+{
+    free(next_wrap_path);
+    next_wrap_path = NULL;
+}
+
 void
 tb_index_obj_wrapped(tb_obj_t *w)
 {
+    if (next_wrap_path && (!pending_wrap.under || w->under != pending_wrap.under)) {
+        struct tb_index_obj *x = tb_ix_obj_state(w);
+        if (x && !x->path) {
+            x->path        = next_wrap_path;
+            next_wrap_path = NULL;
+        }
+        tb_index_callback_location_end(); /* (only the first wrapper of the call) */
+        return;
+    }
     if (!pending_wrap.under || w->under != pending_wrap.under)
         return;
     if (pending_wrap.lazy_kind != H5I_BADID) {
@@ -682,9 +713,17 @@ iterate_answer(tb_ix_data_t *d, uint32_t gi, const uint32_t *perm, bool rev, hid
         H5L_info2_t          info;
         const tb_ix_link_t *l = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, (uint32_t)i)];
         fill_linfo(d, l, &info);
+        char        nb[TB_IX_CB_NAME_BUF], *heap = NULL;
+        const char *nm = tb_ix_cb_name(l->name, l->name_len, nb, &heap);
+        if (!nm) {
+            TB_PUSH("index", TB_ERR_NOMEM, "out of memory");
+            ret = -1;
+            break;
+        }
         tb_ix_permit(shim && l->type == H5L_TYPE_HARD ? d : NULL); /* (the adapter's next call) */
-        ret = it->op(gid, l->name, &info, it->op_data);
+        ret = it->op(gid, nm, &info, it->op_data);
         tb_ix_permit(NULL);
+        free(heap);
     }
     d->busy--;
     if (ret < 0) {
@@ -1582,6 +1621,68 @@ tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char 
     return 1;
 }
 
+/* Makes real every lazy handle of this open that stands for the dataset of `token`: the number
+ * made real, or -1 (an error pushed). Native's first real open of a dataset sets what later opens
+ * share (its chunk cache and prefixes, from that open's access list), so a lazy handle opened
+ * earlier must be real before another open of the dataset with an access list of its own is. */
+static int
+materialise_dataset(struct tb_index_file *f, const void *token)
+{
+    int made = 0;
+    for (;;) {
+        const tb_ix_lazy_node_t *n = f->lazies;
+        while (n && !(n->owner->idx->lazy && n->owner->idx->lazy->kind == H5I_DATASET &&
+                      memcmp(f->d->objs[n->owner->idx->lazy->obj].token, token, TB_IX_TOKEN_NBYTES) == 0))
+            n = n->next;
+        if (!n)
+            return made;
+        if (tb_index_materialise(n->owner) < 0)
+            return -1;
+        made++;
+    }
+}
+
+int
+tb_index_dset_own_apl_opened(tb_obj_t *w, const char *name, bool prefixed)
+{
+    struct tb_index_file    *f = w && w->under ? w->ctx->index : NULL;
+    const tb_ix_lazy_node_t *n = f ? f->lazies : NULL;
+    while (n && !(n->owner->idx->lazy && n->owner->idx->lazy->kind == H5I_DATASET))
+        n = n->next;
+    if (!n)
+        return 0; /* (no lazy dataset in this open: nothing native did not see) */
+    H5O_info2_t            info;
+    H5VL_object_get_args_t ga   = {.op_type = H5VL_OBJECT_GET_INFO};
+    H5VL_loc_params_t      self = {.obj_type = H5I_DATASET, .type = H5VL_OBJECT_BY_SELF};
+    ga.args.get_info.fields     = H5O_INFO_BASIC;
+    ga.args.get_info.oinfo      = &info;
+    hid_t saved = tb_err_save();
+    int   got   = H5VLobject_get(w->under, &self, w->under_vol_id, &ga, DXPL, NULL) >= 0;
+    tb_err_restore(saved);
+    if (!got)
+        return 0;
+    for (; n; n = n->next) {
+        const tb_ix_lazy_t *lz = n->owner->idx->lazy;
+        if (lz && lz->kind == H5I_DATASET && memcmp(f->d->objs[lz->obj].token, &info.token, TB_IX_TOKEN_NBYTES) == 0)
+            break;
+    }
+    if (!n)
+        return 0;
+    if (prefixed)
+        TB_PUSH("index", TB_ERR_HDF5,
+                "dataset %s is open already, under no external-file or virtual-dataset prefix: native "
+                "refuses to open it again under another one",
+                name ? name : "");
+    /* (w first: the lazy ones must be the first real opens) */
+    saved = tb_err_save();
+    (void)H5VLdataset_close(w->under, w->under_vol_id, DXPL, NULL);
+    tb_err_restore(saved);
+    tb_obj_free(w);
+    if (prefixed)
+        return -1;
+    return materialise_dataset(f, &info.token) < 0 ? -1 : 1;
+}
+
 /* An open of a dataset the index can reach but has no lazy form of yet (a first open): the real
  * dataset, opened by its token instead of by name, which skips native's walk of the path (a
  * fifth of what an open by a path of a few links costs). HDF5 opens it as the named open would
@@ -1675,6 +1776,14 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         (t = target_of(d, &r)) == TB_IX_NONE)
         return NULL;
     H5I_type_t kind = wanted_kind(d, t, want);
+    /* A dataset opened with an access list of its own is opened for real (by token, under the
+     * open's API context, which holds that list): native's first real open of a dataset sets the
+     * chunk cache and prefixes its later opens share, so a lazy one would have them set by
+     * whichever handle became real first; and a lazy one with its own list is made real by its
+     * path only (the list goes with a named open), twice what native's open costs. Lazy handles
+     * of it opened before (all with the default list) become real first. */
+    if (kind == H5I_DATASET && own_apl)
+        kind = H5I_BADID;
     char      *path;
     if (kind == H5I_BADID) {
         /* H5Dopen2, or H5Oopen (h5py's f[name]) of what may be a dataset: by token, the lookup
@@ -1684,6 +1793,8 @@ tb_index_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, H5I_t
         uint32_t gi = r.self ? TB_IX_NONE : r.gi;
         if (want == H5I_BADID && !d->objs[t].has_info && gi != TB_IX_NONE && d->groups[gi].members_groups)
             return NULL; /* (its siblings' opens found groups: native's open, no dataset tried first) */
+        if (own_apl && materialise_dataset(o->ctx->index, d->objs[t].token) < 0)
+            return NULL;
         H5I_type_t found = H5I_BADID;
         tb_obj_t  *w     = open_dataset_by_token(o, d, &a, t, base, name, dxpl_id, &found);
         if (gi != TB_IX_NONE && found != H5I_BADID)
