@@ -322,7 +322,7 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
     for (int k = 0; k < IXD_NHELD; k++)
         run->held[k] = H5I_INVALID_HID;
     run->rw = rw;
-    H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    ixd_watch_defects();
     run->f = H5Fopen(fname, rw ? H5F_ACC_RDWR : H5F_ACC_RDONLY, H5P_DEFAULT);
     ASSERT_H5(run->f);
     H5O_info2_t ri;
@@ -372,6 +372,34 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
     ixd_attrs_late_use(run->f, late, nlate);
     ixd_dsets_late_use(run, lated, nlated);
     return 0;
+}
+
+/* Errors are not printed; a call that failed on HDF5's cache defect (index_diff.h) says so in the
+ * transcript. */
+static herr_t
+defect_walk(unsigned n, const H5E_error2_t *e, void *found)
+{
+    (void)n;
+    if (e->desc && strcmp(e->desc, "Read only entry modified??") == 0)
+        *(int *)found = 1;
+    return 0;
+}
+
+static herr_t
+defect_check(hid_t estack, void *unused)
+{
+    (void)unused;
+    int found = 0;
+    H5Ewalk2(estack, H5E_WALK_UPWARD, defect_walk, &found);
+    if (found)
+        printf("%s\n", IXD_DEFECT_LINE);
+    return 0;
+}
+
+void
+ixd_watch_defects(void)
+{
+    H5Eset_auto2(H5E_DEFAULT, defect_check, NULL);
 }
 
 int

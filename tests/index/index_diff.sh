@@ -5,6 +5,7 @@
 # loaded by the second, which starts with lazy datasets; then read-write with modifications and
 # dataset writes interleaved); every transcript must be identical. A difference is reported by the
 # scenario and query it is in (index_diff compare), with the seed and run that show it.
+# TB_INDEX_DIFF_FIRST=N: the seeds are N .. N+SEEDS-1 (default 1), to look at trees not tried before.
 # TB_INDEX_DIFF_SPILL=1: every index keeps its tables and records in its spill file from the first
 # byte (H5TURBO_INDEX_SPILL=0), and the test checks that it did.
 source "$(dirname "$0")/../integration/lib.sh"
@@ -12,18 +13,19 @@ source "$(dirname "$0")/../integration/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 seeds=${1:-8}
+first=${TB_INDEX_DIFF_FIRST:-1}
 spill=${TB_INDEX_DIFF_SPILL:-0}
 [ "$spill" = 1 ] && export H5TURBO_INDEX_SPILL=0
 nq=${TB_INDEX_DIFF_QUERIES:-400}
 n=0
-for seed in $(seq 1 "$seeds"); do
+for seed in $(seq "$first" $((first + seeds - 1))); do
   d="$tmp/s$seed"; mkdir -p "$d"
   stock "$TB_INDEX_DIFF" gen "$d" "$seed" || fail "gen $seed"
 done
 # The files must be old enough to be persisted (a sidecar is never written for a file modified
 # within the last 2 s).
 settle
-for seed in $(seq 1 "$seeds"); do
+for seed in $(seq "$first" $((first + seeds - 1))); do
   d="$tmp/s$seed"
   stock "$TB_INDEX_DIFF" query "$d/tree.h5" "$d/paths.txt" "$seed" "$nq" > "$d/stock.txt" || fail "stock query $seed"
   for run in "memory:index in memory" "persistent:writing the sidecar" "persistent:from the sidecar"; do
@@ -46,11 +48,14 @@ for seed in $(seq 1 "$seeds"); do
   n=$((n+1))
 done
 if [ "$spill" = 1 ]; then
-  H5TURBO_INDEX=memory H5TURBO_DEBUG=1 turbo "$TB_INDEX_DIFF" query "$tmp/s1/tree.h5" "$tmp/s1/paths.txt" 1 "$nq" \
-    > /dev/null 2> "$tmp/debug.txt" || fail "turbo query 1 (debug)"
+  H5TURBO_INDEX=memory H5TURBO_DEBUG=1 turbo "$TB_INDEX_DIFF" query "$tmp/s$first/tree.h5" "$tmp/s$first/paths.txt" "$first" "$nq" \
+    > /dev/null 2> "$tmp/debug.txt" || fail "turbo query $first (debug)"
   grep -q "index spills to an unnamed file" "$tmp/debug.txt" || fail "the index did not use its spill file"
 fi
 steps=$(cat "$tmp"/s*/stock*.txt | grep -a '^## ' | cut -d'|' -f1 | sed 's/^## //; s/ $//' | sort | uniq -c |
   awk '{n=$1; $1=""; printf "%s%s %d", sep, substr($0, 2), n; sep=", "}')
 [ "$spill" = 1 ] && echo "(every index kept its tables in its spill file)"
+# Runs where stock's HDF5 failed on its metadata cache defect (index_diff.h) were compared up to it.
+defects=$( (grep -l -a -F "(HDF5 metadata cache defect" "$tmp"/s*/stock*.txt || true) | wc -l)
+[ "$defects" = 0 ] || echo "($defects runs compared only up to the step where stock HDF5 failed on its metadata cache defect, \"Read only entry modified??\")"
 echo "ok: $n transcripts of $nq queries identical under stock HDF5 and h5turbo ($seeds random trees; steps: $steps)"
