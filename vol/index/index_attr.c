@@ -109,12 +109,12 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     t                          = ga.args.get_type.type_id;
     H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
     gs.args.get_space.space_id = H5I_INVALID_HID;
-    H5T_class_t cls = H5Tget_class(t);
+    H5T_class_t cls = tb_h5t_class(t);
     if (!tb_ix_type_cacheable(t, cls) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
         goto done;
     s                = gs.args.get_space.space_id;
-    hssize_t    npoints = H5Sget_simple_extent_npoints(s);
-    size_t      tsize   = H5Tget_size(t), tn = 0, sn = 0;
+    hssize_t    npoints = tb_h5s_npoints(s);
+    size_t      tsize   = tb_h5t_size(t), tn = 0, sn = 0;
     const void *tenc;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
     if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
@@ -909,11 +909,11 @@ tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     gs.args.get_space.space_id = H5I_INVALID_HID;
     uint8_t *block = NULL;
     if (H5VLattr_get(a->under, a->under_vol_id, &ga, DXPL, NULL) < 0 || (t = ga.args.get_type.type_id) < 0 ||
-        H5Tget_class(t) != H5T_STRING || H5Tis_variable_str(t) <= 0 || !tb_ix_vstr_mem_ok(t, mem_type_id, DXPL) ||
+        tb_h5t_class(t) != H5T_STRING || H5Tis_variable_str(t) <= 0 || !tb_ix_vstr_mem_ok(t, mem_type_id, DXPL) ||
         H5VLattr_get(a->under, a->under_vol_id, &gs, DXPL, NULL) < 0 || (sp = gs.args.get_space.space_id) < 0)
         goto done;
     f->vstr_converted   = true; /* (native converted this file's strings: tb_ix_vstr_read) */
-    hssize_t    npoints = H5Sget_simple_extent_npoints(sp);
+    hssize_t    npoints = tb_h5s_npoints(sp);
     const void *tenc;
     size_t      tn, sn;
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
@@ -966,7 +966,7 @@ lazy_ftype(const tb_ix_lazy_t *lz)
 bool
 tb_ix_vstr_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id)
 {
-    if (H5Tget_class(mem_type_id) != H5T_STRING || H5Tis_variable_str(mem_type_id) <= 0 ||
+    if (tb_h5t_class(mem_type_id) != H5T_STRING || H5Tis_variable_str(mem_type_id) <= 0 ||
         H5Tget_cset(mem_type_id) != H5Tget_cset(ft) || H5Tget_strpad(mem_type_id) != H5Tget_strpad(ft))
         return false;
     if (dxpl_id == H5P_DEFAULT || dxpl_id == H5P_DATASET_XFER_DEFAULT)
@@ -1065,19 +1065,19 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
 {
     /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft, or the native type ft
      * is (the table knows those): equal, a plain copy. */
-    htri_t eq = tb_ix_type_is_predef(ft, mem_type_id) ? 1 : H5Tequal(ft, mem_type_id);
+    htri_t eq = tb_ix_type_is_predef(ft, mem_type_id) ? 1 : tb_h5t_equal(ft, mem_type_id);
     if (eq > 0) {
         memcpy(buf, value, nbytes);
         return TB_OK;
     }
     if (eq < 0)
         return TB_ERR_HDF5;
-    if (H5Tget_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
+    if (tb_h5t_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
         H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)
         return TB_ERR_UNSUPPORTED;
     /* A conversion that needs no background buffer, as native's read makes it. */
     H5T_cdata_t *cdata = NULL;
-    size_t       src = H5Tget_size(ft), dst = H5Tget_size(mem_type_id);
+    size_t       src = tb_h5t_size(ft), dst = tb_h5t_size(mem_type_id);
     if (!H5Tfind(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
         return TB_ERR_UNSUPPORTED;
     size_t   nelem = nbytes / src;

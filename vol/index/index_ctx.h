@@ -6,6 +6,7 @@
 
 #include "index.h"
 #include "index_model.h"
+#include "tb_h5query.h"
 #include <stdlib.h>
 #include <string.h>
 

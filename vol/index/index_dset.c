@@ -66,7 +66,7 @@ keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t, H5T_class_t cls)
     size_t      n;
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? H5Tget_class(t) : cls, &enc, &n);
+    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? tb_h5t_class(t) : cls, &enc, &n);
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
 }
 
@@ -77,7 +77,7 @@ keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
 {
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    H5T_class_t cls  = H5Tget_class(t);
+    H5T_class_t cls  = tb_h5t_class(t);
     bool        vstr = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
     if (!vstr && !tb_ix_type_cacheable(t, cls))
         return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
@@ -403,13 +403,13 @@ tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out)
 static bool
 selects_all(hid_t sid)
 {
-    H5S_sel_type t = H5Sget_select_type(sid);
+    H5S_sel_type t = tb_h5s_select_type(sid);
     if (t == H5S_SEL_ALL)
         return true;
     if (t != H5S_SEL_HYPERSLABS)
         return false;
     hssize_t n = H5Sget_select_npoints(sid);
-    return n >= 0 && n == H5Sget_simple_extent_npoints(sid);
+    return n >= 0 && n == tb_h5s_npoints(sid);
 }
 
 /* Whether a transfer list cannot change what a whole read of a fixed-size type returns: no data
@@ -500,7 +500,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         if ((as_mem = tb_ix_type_as_predef(t, mem_type, &mem_enc, &mem_enc_n)))
             ft = t;
         else {
-            H5T_class_t cls = H5Tget_class(t);
+            H5T_class_t cls = tb_h5t_class(t);
             vstr            = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
             if (vstr || tb_ix_type_cacheable(t, cls))
                 ft = t;
@@ -521,8 +521,8 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     else if (H5VLdataset_get(o->under, vol, &gs, DXPL, NULL) < 0 || (s = gs.args.get_space.space_id) < 0)
         goto done;
     else
-        npoints = H5Sget_simple_extent_npoints(s);
-    size_t tsize = vstr ? 8 : H5Tget_size(ft); /* (a string takes 8 bytes at least) */
+        npoints = tb_h5s_npoints(s);
+    size_t tsize = vstr ? 8 : tb_h5t_size(ft); /* (a string takes 8 bytes at least) */
     if (npoints <= 0 || tsize == 0 || (uint64_t)npoints > TB_IX_DSET_MAX_VALUE / tsize)
         goto done;
     size_t       nbytes = (size_t)npoints * tsize;
@@ -563,7 +563,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         }
         stored = val;
     }
-    else if (!as_mem && H5Tequal(ft, mem_type) <= 0) {
+    else if (!as_mem && tb_h5t_equal(ft, mem_type) <= 0) {
         hid_t all = H5S_ALL;
         void *dst = val = malloc(nbytes);
         if (!val || H5VLdataset_read(1, &o->under, vol, &ft, &all, &all, DXPL, &dst, NULL) < 0)
@@ -603,7 +603,7 @@ whole_selection(hid_t sid, hssize_t npoints)
 {
     if (sid == H5S_ALL)
         return true;
-    return selects_all(sid) && H5Sget_simple_extent_npoints(sid) == npoints && H5Sselect_valid(sid) > 0;
+    return selects_all(sid) && tb_h5s_npoints(sid) == npoints && H5Sselect_valid(sid) > 0;
 }
 
 void
@@ -617,7 +617,7 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
      * large dataset piece by piece then costs one query here, not one per read (a few hundred
      * instructions, 3 % of a row of a frame read natively). */
     if (file_space_id != H5S_ALL && !selects_all(file_space_id)) {
-        hssize_t             n  = H5Sget_simple_extent_npoints(file_space_id);
+        hssize_t             n  = tb_h5s_npoints(file_space_id);
         struct tb_index_obj *ix = n > (hssize_t)TB_IX_DSET_MAX_VALUE ? tb_ix_obj_state(o) : NULL;
         if (ix)
             ix->no_capture = true; /* (more elements than bytes a cached content may have) */
@@ -640,7 +640,7 @@ tb_index_dset_read_done(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_
     if (file_space_id != H5S_ALL && (x->have & TB_IX_DS_SPACE)) {
         uint64_t npoints;
         if (tb_ix_space_check(x->space_enc, x->space_nbytes, &npoints) != TB_OK ||
-            H5Sget_simple_extent_npoints(file_space_id) != (hssize_t)npoints)
+            tb_h5s_npoints(file_space_id) != (hssize_t)npoints)
             return;
     }
     else if (file_space_id != H5S_ALL)
@@ -711,7 +711,7 @@ read_part(tb_ix_lazy_t *lz, const tb_ix_dset_t *x, hid_t ft, hid_t mem_type_id, 
     hssize_t n = H5Sget_select_npoints(fs);
     if (n <= 0 || H5Sget_select_npoints(ms) != n || H5Sselect_valid(fs) <= 0 || H5Sselect_valid(ms) <= 0)
         return TB_ERR_UNSUPPORTED;
-    size_t   fsize = H5Tget_size(ft), msize = H5Tget_size(mem_type_id);
+    size_t   fsize = tb_h5t_size(ft), msize = tb_h5t_size(mem_type_id);
     uint8_t *sel   = fsize && msize ? malloc((size_t)n * fsize) : NULL;
     uint8_t *conv  = sel ? malloc((size_t)n * msize) : NULL;
     tb_status_t st = TB_ERR_NOMEM;

@@ -97,8 +97,8 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     e->n    = n;
     e->hash = hash;
     e->id   = H5Tdecode(e->enc);
-    e->cls    = e->id >= 0 ? H5Tget_class(e->id) : H5T_NO_CLASS;
-    e->size   = e->id >= 0 ? H5Tget_size(e->id) : 0;
+    e->cls    = e->id >= 0 ? tb_h5t_class(e->id) : H5T_NO_CLASS;
+    e->size   = e->id >= 0 ? tb_h5t_size(e->id) : 0;
     e->cset   = e->cls == H5T_STRING ? (int)H5Tget_cset(e->id) : -1;
     e->strpad = e->cls == H5T_STRING ? (int)H5Tget_strpad(e->id) : -1;
     /* The size the encoding declares is what the sidecar's checks relied on. */
@@ -131,12 +131,12 @@ tb_ix_type_get(const void *enc, size_t n)
 tb_status_t
 tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out)
 {
-    size_t      size   = H5Tget_size(t);
+    size_t      size   = tb_h5t_size(t);
     int         cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
     int         strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
     for (uint32_t k = 0; k < ntypes; k++)
         if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
-            H5Tequal(types[k].id, t) > 0) {
+            tb_h5t_equal(types[k].id, t) > 0) {
             *enc_out = types[k].enc;
             *n_out   = types[k].n;
             return TB_OK;
@@ -192,7 +192,7 @@ predef_entry(hid_t mem)
     if (p->k == TB_IX_NONE) {
         const void *enc;
         size_t      n;
-        if (tb_ix_type_encode(mem, H5Tget_class(mem), &enc, &n) != TB_OK)
+        if (tb_ix_type_encode(mem, tb_h5t_class(mem), &enc, &n) != TB_OK)
             return NULL;
         for (uint32_t k = 0; k < ntypes; k++)
             if (types[k].enc == enc)
@@ -205,7 +205,7 @@ bool
 tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out)
 {
     const tentry_t *e = predef_entry(mem);
-    if (!e || H5Tequal(t, mem) <= 0 || H5Tcommitted(t) != 0)
+    if (!e || tb_h5t_equal(t, mem) <= 0 || H5Tcommitted(t) != 0)
         return false;
     *enc_out = e->enc;
     *n_out   = e->n;
@@ -293,7 +293,7 @@ tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
      * attribute a first open records. */
     _Static_assert(H5S_MAX_RANK <= TB_IX_SPACE_MAXRANK, "a dataspace of HDF5's largest rank fits the form");
     hsize_t dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
-    int     rank = H5Sget_simple_extent_dims(s, dims, maxdims);
+    int     rank = tb_h5s_dims(s, dims, maxdims);
     if (rank < 0)
         return TB_ERR_HDF5;
     H5S_class_t cls = rank > 0 ? H5S_SIMPLE : H5Sget_simple_extent_type(s);

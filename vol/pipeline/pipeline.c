@@ -177,7 +177,7 @@ chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_o
 static int
 type_plain(hid_t t)
 {
-    switch (H5Tget_class(t)) {
+    switch (tb_h5t_class(t)) {
         case H5T_INTEGER:
         case H5T_FLOAT:
         case H5T_BITFIELD:
@@ -310,7 +310,7 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 
     if ((type = dset_get_id(o, H5VL_DATASET_GET_TYPE, dxpl_id)) < 0 || !type_plain(type))
         goto done;
-    p->type_nbytes = H5Tget_size(type);
+    p->type_nbytes = tb_h5t_size(type);
     if (p->type_nbytes == 0)
         goto done;
     /* A transient copy: the dataset's own type may be a committed one, which keeps its file open. */
@@ -414,7 +414,7 @@ tb_pipe_release(tb_obj_t *o)
 static int
 type_numeric(hid_t t)
 {
-    H5T_class_t c = H5Tget_class(t);
+    H5T_class_t c = tb_h5t_class(t);
     return c == H5T_INTEGER || c == H5T_FLOAT;
 }
 
@@ -439,11 +439,11 @@ ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out, 
         (writing && !(intent & H5F_ACC_RDWR)))
         return NULL;
     *convert_out = 0;
-    htri_t eq    = H5Tequal(mem_type_id, p->type_id);
+    htri_t eq    = tb_h5t_equal(mem_type_id, p->type_id);
     if (eq < 0)
         return NULL;
     if (eq == 0) {
-        if (!type_numeric(p->type_id) || !type_numeric(mem_type_id) || H5Tget_size(mem_type_id) == 0)
+        if (!type_numeric(p->type_id) || !type_numeric(mem_type_id) || tb_h5t_size(mem_type_id) == 0)
             return NULL;
         *convert_out = 1;
     }
@@ -462,7 +462,7 @@ current_dims(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t dxpl_id, hsize_t *dims)
     hid_t space = dset_get_id(o, H5VL_DATASET_GET_SPACE, dxpl_id);
     if (space < 0)
         return 0;
-    int ok = H5Sget_simple_extent_ndims(space) == p->rank && H5Sget_simple_extent_dims(space, dims, NULL) >= 0;
+    int ok = H5Sget_simple_extent_ndims(space) == p->rank && tb_h5s_dims(space, dims, NULL) >= 0;
     H5Sclose(space);
     return ok;
 }
@@ -945,7 +945,7 @@ native_index(hid_t t)
                            H5T_NATIVE_UINT32, H5T_NATIVE_INT32, H5T_NATIVE_UINT64, H5T_NATIVE_INT64,
                            H5T_NATIVE_FLOAT,  H5T_NATIVE_DOUBLE};
     for (int k = 0; k < 10; k++)
-        if (H5Tequal(t, nat[k]) > 0)
+        if (tb_h5t_equal(t, nat[k]) > 0)
             return k;
     return -1;
 }
@@ -1779,7 +1779,7 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
     tb_quiet_on(&q);
     tb_pipe_dset_t *p = wc->p = ready(o, mem_type_id, dxpl_id, 1, &wc->edc, &wc->convert);
     hsize_t         dims[TB_PIPE_RANK];
-    size_t          mes = p && wc->convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
+    size_t          mes = p && wc->convert ? tb_h5t_size(mem_type_id) : p ? p->type_nbytes : 0;
     wc->made = p && !(wc->convert && has_conv_cb(dxpl_id)) && current_dims(o, p, dxpl_id, dims) &&
                tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, wc->convert, TB_PIPE_PLAN_WRITE,
                                  &wc->plan);
@@ -2030,7 +2030,7 @@ small_in_one_chunk(tb_obj_t *o, const tb_pipe_dset_t *p, hid_t mem_type_id, hid_
         return 0; /* (not small whatever the type) */
     }
     if ((size_t)npoints * 16 >= min) {
-        size_t es = H5Tget_size(mem_type_id);
+        size_t es = tb_h5t_size(mem_type_id);
         if (es == 0 || (size_t)npoints * es >= min) {
             H5Eclear2(H5E_DEFAULT);
             return 0;
@@ -2062,10 +2062,10 @@ typedef struct mem_box {
 static int
 mem_box(hid_t ms, hssize_t npoints, hsize_t run, mem_box_t *mb)
 {
-    H5S_sel_type t = H5Sget_select_type(ms);
+    H5S_sel_type t = tb_h5s_select_type(ms);
     int          r = H5Sget_simple_extent_ndims(ms);
     if ((t != H5S_SEL_ALL && t != H5S_SEL_HYPERSLABS) || r < 0 || r > TB_PIPE_RANK + 1 ||
-        H5Sget_select_npoints(ms) != npoints || H5Sget_simple_extent_dims(ms, mb->dims, NULL) < 0)
+        H5Sget_select_npoints(ms) != npoints || tb_h5s_dims(ms, mb->dims, NULL) < 0)
         return 0;
     hsize_t hi[TB_PIPE_RANK + 1], box = 1;
     mb->rank = r ? r : 1;
@@ -2153,10 +2153,10 @@ small_from_cache(tb_obj_t *o, tb_pipe_dset_t *p, hid_t mem_type_id, hid_t mem_sp
         H5Eclear2(H5E_DEFAULT);
         return 0;
     }
-    H5S_sel_type fsel = H5Sget_select_type(file_space_id);
+    H5S_sel_type fsel = tb_h5s_select_type(file_space_id);
     mem_box_t    mb;
     if ((fsel != H5S_SEL_HYPERSLABS && fsel != H5S_SEL_ALL) ||
-        !mem_box(mem_space_id, npoints, ext[p->rank - 1], &mb) || H5Tequal(mem_type_id, p->type_id) <= 0) {
+        !mem_box(mem_space_id, npoints, ext[p->rank - 1], &mb) || tb_h5t_equal(mem_type_id, p->type_id) <= 0) {
         H5Eclear2(H5E_DEFAULT);
         return 0;
     }
@@ -2254,7 +2254,7 @@ read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, 
     }
 #endif
     hsize_t dims[TB_PIPE_RANK];
-    size_t  mes = p && rc->convert ? H5Tget_size(mem_type_id) : p ? p->type_nbytes : 0;
+    size_t  mes = p && rc->convert ? tb_h5t_size(mem_type_id) : p ? p->type_nbytes : 0;
     rc->planned = p && current_dims(o, p, dxpl_id, dims) &&
                   tb_pipe_plan_make(p, dims, file_space_id, mem_space_id, mes, rc->convert,
                                     o->ctx->cfg.pipeline_min_nbytes ? 0 : TB_PIPE_PLAN_DENSE, &rc->plan);

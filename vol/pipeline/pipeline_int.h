@@ -5,6 +5,7 @@
 #define TB_PIPELINE_INT_H
 
 #include "pipeline.h"
+#include "tb_h5query.h"
 
 #if defined(__has_include)
 #if __has_include("tb_blosc_codec.h")

@@ -14,7 +14,7 @@
 static int
 select_box(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *count, hsize_t *npoints_out)
 {
-    H5S_sel_type t = H5Sget_select_type(space);
+    H5S_sel_type t = tb_h5s_select_type(space);
     hsize_t      n = 1;
     if (t == H5S_SEL_ALL) {
         for (int d = 0; d < rank; d++) {
@@ -50,7 +50,7 @@ static int
 select_strided(hid_t space, int rank, const hsize_t *dims, hsize_t *start, hsize_t *count, hsize_t *stride,
                hsize_t *npoints_out)
 {
-    if (H5Sget_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
+    if (tb_h5s_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
         return 0;
     hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], lo[TB_PIPE_RANK],
         hi[TB_PIPE_RANK], n = 1;
@@ -88,7 +88,7 @@ static int
 select_blocked(hid_t space, int rank, const hsize_t *dims, hsize_t *first, hsize_t *count, hsize_t *block,
                hsize_t *stride)
 {
-    if (rank < 1 || H5Sget_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
+    if (rank < 1 || tb_h5s_select_type(space) != H5S_SEL_HYPERSLABS || H5Sis_regular_hyperslab(space) <= 0)
         return 0;
     hsize_t st[TB_PIPE_RANK], sd[TB_PIPE_RANK], ct[TB_PIPE_RANK], bk[TB_PIPE_RANK], lo[TB_PIPE_RANK],
         hi[TB_PIPE_RANK];
@@ -917,7 +917,7 @@ blocks_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, tb
 {
     int    rank = plan->rank;
     size_t r    = (size_t)rank;
-    if (H5Sget_select_type(file_space_id) != H5S_SEL_HYPERSLABS)
+    if (tb_h5s_select_type(file_space_id) != H5S_SEL_HYPERSLABS)
         return 0;
     hssize_t nb = H5Sget_select_hyper_nblocks(file_space_id), np = H5Sget_select_npoints(file_space_id);
     hsize_t  lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
@@ -956,7 +956,7 @@ blocks_plan(const tb_pipe_dset_t *p, hid_t file_space_id, hid_t mem_space_id, tb
     if (!plan->mem_all) {
         hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mnp = 0;
         int     mrank = H5Sget_simple_extent_ndims(mem_space_id);
-        if (mrank < 1 || mrank > TB_PIPE_RANK || H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
+        if (mrank < 1 || mrank > TB_PIPE_RANK || tb_h5s_dims(mem_space_id, mdims, NULL) < 0 ||
             !select_box(mem_space_id, mrank, mdims, mstart, plan->mcount, &mnp) || mnp != (hsize_t)np)
             return 0;
         plan->mrank = mrank;
@@ -1003,7 +1003,7 @@ tb_pipe_plan_make(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space
     /* (plan_structured checked the file extent against dims when it got that far; again here.) */
     hsize_t fdims[TB_PIPE_RANK];
     if (H5Sget_simple_extent_ndims(file_space_id) != p->rank ||
-        H5Sget_simple_extent_dims(file_space_id, fdims, NULL) < 0)
+        tb_h5s_dims(file_space_id, fdims, NULL) < 0)
         return 0;
     for (int d = 0; d < p->rank; d++)
         if (fdims[d] != dims[d])
@@ -1053,7 +1053,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
     else {
         hsize_t fdims[TB_PIPE_RANK];
         if (H5Sget_simple_extent_ndims(file_space_id) != rank ||
-            H5Sget_simple_extent_dims(file_space_id, fdims, NULL) < 0)
+            tb_h5s_dims(file_space_id, fdims, NULL) < 0)
             return 0;
         for (int d = 0; d < rank; d++)
             if (fdims[d] != dims[d])
@@ -1062,7 +1062,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
             ;
         else if (select_strided(file_space_id, rank, dims, plan->fstart, plan->fcount, plan->fstride, &npoints))
             plan->kind = TB_PLAN_STRIDED;
-        else if (!(how & TB_PIPE_PLAN_WRITE) && H5Sget_select_type(file_space_id) == H5S_SEL_POINTS) {
+        else if (!(how & TB_PIPE_PLAN_WRITE) && tb_h5s_select_type(file_space_id) == H5S_SEL_POINTS) {
             hssize_t np = H5Sget_select_npoints(file_space_id);
             if (np <= 0)
                 return 0;
@@ -1083,7 +1083,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
         if (!mem_all) {
             int     mrank = H5Sget_simple_extent_ndims(mem_space_id);
             hsize_t mdims[TB_PIPE_RANK], mstart[TB_PIPE_RANK], mcount[TB_PIPE_RANK], mnp = 1;
-            if (mrank < 1 || mrank > TB_PIPE_RANK || H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0 ||
+            if (mrank < 1 || mrank > TB_PIPE_RANK || tb_h5s_dims(mem_space_id, mdims, NULL) < 0 ||
                 !select_box(mem_space_id, mrank, mdims, mstart, mcount, &mnp) || mnp != npoints)
                 return 0;
             int k = 0;
@@ -1124,7 +1124,7 @@ plan_structured(const tb_pipe_dset_t *p, const hsize_t *dims, hid_t file_space_i
         for (int d = 0; d < TB_PIPE_RANK; d++)
             mstep[d] = 1;
         if (mrank > 0) {
-            if (H5Sget_simple_extent_dims(mem_space_id, mdims, NULL) < 0)
+            if (tb_h5s_dims(mem_space_id, mdims, NULL) < 0)
                 return 0;
             /* A box, or a regular hyperslab whose every dimension is a run or single elements a
              * step apart (every third element of a buffer: channels interleaved). */
