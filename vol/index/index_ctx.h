@@ -86,8 +86,8 @@ struct tb_index_obj {
     bool no_capture;
     /* An attribute opened for real whose strings its first read may keep: 1 + its record. */
     uint32_t strings;
-    /* A dataset opened by token, or by name and recognised, where tb_ix_can_evict holds: its
-     * metadata leaves HDF5's cache when it closes. */
+    /* A dataset opened by token, or a dataset or group opened by name and recognised, where
+     * tb_ix_can_evict holds: its metadata leaves HDF5's cache when it closes. */
     bool evict;
     /* A real dataset's or group's object record + 1 once its dataset record exists (index_dset.c):
      * what its next gets look at first, to record nothing known already. */
