@@ -183,15 +183,17 @@ void    ixd_ds_counts(hid_t f);
 #define IXD_RW "read-write modifications"
 void ixd_modify(ixd_t *run, int q, int *ok);
 
+/* The line a run prints in a step where an HDF5 call failed on a defect of HDF5 1.14's metadata
+ * cache ("Read only entry modified??": a dense group's fractal-heap free-space header found
+ * dirtied while protected read-only, seen in read-write runs when H5Ovisit1 asks every object's
+ * heap sizes). It depends on what the cache holds at that moment, which any other reader of the
+ * same metadata changes; compare compares the transcripts up to the step where stock's shows it.
+ * ixd_watch_defects has HDF5 report such failures instead of printing errors. */
+#define IXD_DEFECT_LINE                                                                                    \
+    "  (HDF5 metadata cache defect in this call: \"Read only entry modified??\"; not compared from here)"
+void ixd_watch_defects(void);
 /* The transcripts' comparison (index_diff_compare.c): 0 identical, 1 (the first difference named
  * on stdout), 2 unreadable. */
-/* The line a run prints in a step where an HDF5 call failed on a defect of HDF5 1.14's metadata cache
- * ("Read only entry modified??": a dense group's fractal-heap free-space header found dirtied while
- * protected read-only, seen in read-write runs when H5Ovisit1 asks every object's heap sizes). It
- * depends on what the cache holds at that moment, which any other reader of the same metadata
- * changes; compare compares the transcripts up to the step where stock's shows it. */
-#define IXD_DEFECT_LINE "  (HDF5 metadata cache defect in this call: \"Read only entry modified??\"; not compared from here)"
-void ixd_watch_defects(void);
-int  ixd_compare(const char *stock, const char *turbo);
+int ixd_compare(const char *stock, const char *turbo);
 
 #endif

@@ -120,10 +120,10 @@ tb_ix_evict_unused(void *file, const uint8_t *token)
 }
 
 /* A dataset or group marked to evict (a dataset opened by token, or either opened by name and
- * recognised: only where tb_ix_can_evict held) has closed: its object header (and what else HDF5 tagged with it) leaves
- * the metadata cache, as under HDF5's evict-on-close. With the index answering the walks and
- * queries, each header is a miss, the adaptive cache grows and every header would stay, decoded
- * (bench/index README). */
+ * recognised: only where tb_ix_can_evict held) has closed: its object header (and what else HDF5
+ * tagged with it) leaves the metadata cache, as under HDF5's evict-on-close. With the index
+ * answering the walks and queries, each header is a miss, the adaptive cache grows and every
+ * header would stay, decoded (bench/index README). */
 static void
 evict_closed(const tb_obj_t *o)
 {
