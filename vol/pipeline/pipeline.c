@@ -38,13 +38,13 @@ print_stats(void *ctx)
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
-            "listed_reads=%zu selection_writes=%zu set_reads=%zu set_writes=%zu app_cpu_ms=%.1f "
+            "listed_reads=%zu selection_writes=%zu set_reads=%zu set_writes=%zu writer_left=%zu app_cpu_ms=%.1f "
             "codec_app_cpu_ms=%.1f codec_worker_cpu_ms=%.1f map_walk_cpu_ms=%.1f walk_codec_cpu_ms=%.1f "
             "native_filtered=%zu native_unfiltered=%zu native_pieced=%zu\n",
             s->writes, s->reads, s->chunks_written, s->chunks_read, s->chunks_rmw, s->forwarded_writes,
             s->forwarded_reads, s->fallbacks, s->behind_writes, s->converted_reads, s->converted_writes,
             s->worker_conv_writes, s->chunks_pread, s->chunks_cache_hits, s->small_cached_reads, s->block_reads,
-            s->listed_reads, s->selection_writes, s->set_reads, s->set_writes, (double)s->app_ns / 1e6,
+            s->listed_reads, s->selection_writes, s->set_reads, s->set_writes, s->writer_left, (double)s->app_ns / 1e6,
             (double)s->codec_app_ns / 1e6, (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6,
             (double)s->map_walk_ns / 1e6, (double)__atomic_load_n(&s->walk_codec_ns, __ATOMIC_RELAXED) / 1e6, nf,
             nu, np);
@@ -554,10 +554,25 @@ typedef struct wjob {
  * takes for H5Dwrite_multi): the workers filter the jobs' chunks in order, moving to the next job
  * once a job's chunks are all claimed, while the application's thread writes them in order. */
 typedef struct wset {
-    set_core_t c; /* its mutex protects the jobs' fields from `next` on */
+    set_core_t c; /* its mutex protects the jobs' fields from `next` on, and what follows them */
     wjob_t   **jobs;
     size_t     njobs;
+    unsigned   workers;       /* workers running the set (not counting the application's thread) */
+    uint64_t   wr_ns, wr_n;   /* the application's thread's chunk writes: wall time, count */
+    uint64_t   enc_ns, enc_n; /* chunks filtered (any thread): wall time, count */
 } wset_t;
+
+/* The ratio of a chunk's write to its filtering (wall time, 1/65536ths) of the last set that
+ * measured both (0: none yet): what write_stream goes by until its own set has measured both. */
+static uint32_t write_ratio_g;
+
+static uint64_t
+mono_ns(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
 
 static void
 wchunk_release(wchunk_t *c)
@@ -659,6 +674,20 @@ encode_chunk(wjob_t *j, size_t i)
 }
 
 
+/* Filters chunk i of job j (any thread, the set's mutex not held; returns with it held, the
+ * chunk done) and adds its wall time to the set's. */
+static void
+encode_timed(wset_t *s, wjob_t *j, size_t i)
+{
+    uint64_t t0 = mono_ns();
+    encode_one(j, i);
+    uint64_t dt = mono_ns() - t0;
+    pthread_mutex_lock(&s->c.mu);
+    s->enc_ns += dt;
+    s->enc_n++;
+    j->c[i].done = 1;
+}
+
 /* A worker: filters the set's chunks in order, job after job, each job at most `window` chunks
  * ahead of what the application's thread has written of it. */
 static void
@@ -670,6 +699,7 @@ write_worker(void *arg)
     if (pthread_equal(pthread_self(), s->c.owner))
         return;
     pthread_mutex_lock(&s->c.mu);
+    s->workers++;
     for (size_t k = 0; k < s->njobs; k++) {
         wjob_t *j = s->jobs[k];
         for (;;) {
@@ -679,23 +709,47 @@ write_worker(void *arg)
                 break;
             size_t i = j->next++;
             pthread_mutex_unlock(&s->c.mu);
-            encode_one(j, i);
-            pthread_mutex_lock(&s->c.mu);
-            j->c[i].done = 1;
+            encode_timed(s, j, i);
             pthread_cond_broadcast(&s->c.cv);
         }
     }
+    s->workers--;
     pthread_mutex_unlock(&s->c.mu);
 }
 
+/* Whether the application's thread, waiting for chunk w of job j to be filtered, should filter
+ * chunk h->next of job h itself: always when that is chunk w (nobody has it) or no worker runs;
+ * otherwise only where the workers alone cannot keep up with its writes (workers x a chunk's
+ * write < a chunk's filtering). Where they can, its writes bound the set, and a chunk it filters
+ * holds back the write of chunk w, ready meanwhile, by up to a chunk's filtering (on 16 cores the
+ * module writes spent 92 of 242 ms there: bench/pipeline README, thread sweep). Until the set has
+ * measured both, the last set's ratio stands in; with neither, it filters. */
+static int
+app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
+{
+    if ((h == j && h->next == w) || s->workers == 0)
+        return 1;
+    double ratio;
+    if (s->wr_n && s->enc_n && s->enc_ns)
+        ratio = ((double)s->wr_ns / (double)s->wr_n) / ((double)s->enc_ns / (double)s->enc_n);
+    else {
+        uint32_t g = __atomic_load_n(&write_ratio_g, __ATOMIC_RELAXED);
+        if (!g)
+            return 1;
+        ratio = g / 65536.0;
+    }
+    return (double)s->workers * ratio < 1.0;
+}
+
 /* The application's thread: writes job k's chunks in order as they become ready, filtering
- * chunks itself whenever the next one to write is not ready yet (a failure: the job's `abort`). */
+ * chunks itself while the next one to write is not ready yet where app_filters says so (a
+ * failure: the job's `abort`). */
 static void
 write_stream(wset_t *s, size_t k)
 {
     wjob_t *j      = s->jobs[k];
     int     failed = 0;
-    size_t  w      = 0;
+    size_t  w = 0, left = SIZE_MAX;
     pthread_mutex_lock(&s->c.mu);
     while (w < j->n && !failed) {
         if (j->c[w].done) {
@@ -703,31 +757,38 @@ write_stream(wset_t *s, size_t k)
             wchunk_t *c = &j->c[w];
             hsize_t   off[TB_PIPE_RANK];
             tb_pipe_chunk_offset(j->p, j->plan, w, off);
+            uint64_t t0 = mono_ns();
             if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
                 tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_nbytes, c->out) < 0)
                 failed = 1;
+            uint64_t dt = mono_ns() - t0;
             wchunk_release(c);
             w++;
             pthread_mutex_lock(&s->c.mu);
+            s->wr_ns += dt;
+            s->wr_n++;
             j->written = w;
             pthread_cond_broadcast(&s->c.cv);
             continue;
         }
         /* Filter a chunk of this job or, all of its own claimed, of a later one (a job of one
-         * chunk a worker took would leave this thread idle) while chunk w is not ready. */
+         * chunk a worker took would leave this thread idle) while chunk w is not ready, where
+         * that does not hold back the writes (app_filters). */
         wjob_t *h = NULL;
         for (size_t q = k; q < s->njobs && !h; q++)
             if (!s->jobs[q]->abort && s->jobs[q]->next < s->jobs[q]->n &&
                 s->jobs[q]->next - s->jobs[q]->written < s->jobs[q]->window)
                 h = s->jobs[q];
-        if (h) {
+        if (h && app_filters(s, j, w, h)) {
             size_t i = h->next++;
             pthread_mutex_unlock(&s->c.mu);
-            encode_one(h, i);
-            pthread_mutex_lock(&s->c.mu);
-            h->c[i].done = 1;
+            encode_timed(s, h, i);
             pthread_cond_broadcast(&s->c.cv);
             continue;
+        }
+        if (h && left != w) {
+            tb_pipe_stats_g.writer_left++;
+            left = w;
         }
         pthread_cond_wait(&s->c.cv, &s->c.mu);
     }
@@ -835,6 +896,11 @@ write_jobs_run(wjob_t **jobs, size_t n, unsigned threads)
         total += jobs[k]->n;
     }
     set_run(&s.c, &s, total, threads, write_worker, write_app);
+    if (s.wr_n && s.enc_n && s.enc_ns) {
+        double   r = ((double)s.wr_ns / (double)s.wr_n) / ((double)s.enc_ns / (double)s.enc_n) * 65536.0;
+        uint32_t g = r < 1.0 ? 1u : r > 4294967295.0 ? UINT32_MAX : (uint32_t)r;
+        __atomic_store_n(&write_ratio_g, g, __ATOMIC_RELAXED);
+    }
 }
 
 /* A job's result once its set ran, its memory freed: 1 done; -1 failed before finishing (the

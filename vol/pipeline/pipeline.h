@@ -79,6 +79,9 @@ typedef struct tb_pipe_stats {
     size_t set_reads;                     /* reads of H5Dread_multi run on the pool together with
                                            * another dataset's (also in reads) */
     size_t set_writes;                    /* writes of H5Dwrite_multi run likewise (also in writes) */
+    size_t writer_left;                   /* chunks the application's thread, waiting to write
+                                           * one, left to the workers rather than filter itself
+                                           * (its writes bound the set: write_stream) */
     /* CPU time (ns) with H5TURBO_STATS set, for the serial fraction: of the application's thread
      * in the calls the pipeline handled (synchronous ones), and of chunk codec work (unfilter,
      * filter, copies, in the workers or on the application's thread) within them. What the
