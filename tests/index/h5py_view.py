@@ -1,8 +1,8 @@
 """h5py_view.py FILE PATHS — prints what h5py sees of FILE: visititems, keys() of every group,
 `in` for every listed path (and variants), get(getlink=True) classes, attrs keys, objects as
-dictionary keys and compared (h5py hashes them with H5Gget_objinfo), h5o.get_info of every group
-(H5Oget_info1), and the contents, shape and dtype of every listed small dataset (read twice:
-h5turbo's index may have cached it by then). Run under stock HDF5 and under h5turbo by
+dictionary keys and compared (h5py hashes them with H5Gget_objinfo), h5o.get_info and len(attrs)
+of every group and dataset (H5Oget_info1), and the contents, shape and dtype of every listed
+small dataset (read twice: h5turbo's index may have cached it by then). Run under stock HDF5 and under h5turbo by
 h5py_view.sh; the outputs must be identical."""
 import sys
 import h5py
@@ -45,9 +45,9 @@ for p in paths[:40]:
     try:
         a, b = f[p], f[p]
         print("EQ", p, a == b, hash(a) == hash(b), a in seen)
-        if isinstance(a, h5py.Group):
+        if isinstance(a, (h5py.Group, h5py.Dataset)):
             i = h5py.h5o.get_info(a.id)
-            print("OI", p, i.type, i.rc, i.num_attrs, i.addr, i.hdr.nmesgs, i.hdr.space.total)
+            print("OI", p, i.type, i.rc, i.num_attrs, i.addr, i.hdr.nmesgs, i.hdr.space.total, len(a.attrs))
     except Exception as e:
         print("EQ", p, "error", type(e).__name__)
 for p in small * 2:

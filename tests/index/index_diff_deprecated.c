@@ -130,6 +130,19 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
                 printf(" type=%d rc=%u addr=%llu na=%llu", (int)oi.type, oi.rc,
                        run->rw ? 0ULL : (unsigned long long)oi.addr, (unsigned long long)oi.num_attrs);
                 print_native(run, &oi.hdr, &oi.meta_size.obj, &oi.meta_size.attr);
+                /* The same of the object opened (no draw): h5py's h5o.get_info(obj.id) and
+                 * len(obj.attrs), of a lazy object on a second open of a read-only file. */
+                hid_t       obj = H5Oopen(loc, name, H5P_DEFAULT);
+                H5O_info1_t si;
+                herr_t      rs = obj >= 0 ? H5Oget_info1(obj, &si) : -1;
+                printf(" self r=%d", rs);
+                if (rs >= 0) {
+                    printf(" type=%d rc=%u addr=%llu na=%llu", (int)si.type, si.rc,
+                           run->rw ? 0ULL : (unsigned long long)si.addr, (unsigned long long)si.num_attrs);
+                    print_native(run, &si.hdr, &si.meta_size.obj, &si.meta_size.attr);
+                }
+                if (obj >= 0)
+                    H5Oclose(obj);
             }
             H5G_stat_t sb;
             r = H5Gget_objinfo(loc, name, (hbool_t)follow, &sb);
