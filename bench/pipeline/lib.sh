@@ -15,28 +15,29 @@ export XDG_CACHE_HOME="$work/cache"
 
 stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH "$@"; }
 turbo() { env HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo "$@"; }
-# Every case runs once per round, REPEAT rounds, interleaved so that load from other processes
-# hits all cases alike; each case keeps its best (smallest) time. case NAME CMD... records
-# seconds into $work/NAME.t (minimum) and the output line into $work/NAME.out.
-case_run() {
-  local name=$1; shift
-  local line s
+# run_case NAME CMD...: runs a case, keeps its output line in $work/NAME.out and its seconds in
+# $secs (a failing command stops the script, as set -e does).
+run_case() {
+  local name=$1 line
+  shift
   line=$("$@")
   echo "$line" > "$work/$name.out"
-  s=${line#seconds=}; s=${s%% *}
-  if [ ! -s "$work/$name.t" ] || awk "BEGIN{exit !($s < $(cat "$work/$name.t"))}"; then echo "$s" > "$work/$name.t"; fi
+  secs=${line#seconds=}
+  secs=${secs%% *}
+}
+# Every case runs once per round, REPEAT rounds, interleaved so that load from other processes
+# hits all cases alike; case_run NAME CMD... keeps the best (smallest) time in $work/NAME.t.
+case_run() {
+  run_case "$@"
+  if [ ! -s "$work/$1.t" ] || awk "BEGIN{exit !($secs < $(cat "$work/$1.t"))}"; then echo "$secs" > "$work/$1.t"; fi
 }
 t() { cat "$work/$1.t"; }
 field() { tr ' ' '\n' < "$work/$1.out" | sed -n "s/^$2=//p"; }
 ratio() { awk "BEGIN{printf \"%.2f\", $1 / $2}"; }
 # case_all NAME CMD...: appends the seconds to $work/NAME.all (median NAME takes their median).
 case_all() {
-  local name=$1; shift
-  local line s
-  line=$("$@")
-  echo "$line" > "$work/$name.out"
-  s=${line#seconds=}; s=${s%% *}
-  echo "$s" >> "$work/$name.all"
+  run_case "$@"
+  echo "$secs" >> "$work/$1.all"
 }
 median() { sort -g "$work/$1.all" | awk '{a[NR]=$1} END{if (NR % 2) print a[(NR+1)/2]; else printf "%.4f\n", (a[NR/2]+a[NR/2+1])/2}'; }
 
