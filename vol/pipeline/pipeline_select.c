@@ -192,25 +192,35 @@ pt_key_cmp(const void *a, const void *b)
 
 /* Points grouped by chunk, the groups in chunk order (points read in row-major order through
  * chunks of whole rows often come so): the plan's chunks taken as the points are given, a
- * division per chunk (a point in the chunk of the one before needs none). 0 when they are not so
- * grouped; -1 when a point lies outside the extent or memory ran out. */
+ * division per chunk (a point in the chunk of the one before needs none), and each dimension's
+ * least coordinate into `least`. 0 when they are not so grouped (`least` then incomplete); -1 when
+ * a point lies outside the extent or memory ran out. One pass, without branches per dimension:
+ * this is the application's thread's work for every point of a read (its serial part). */
 static int
-points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan)
+points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan, hsize_t *least)
 {
     int     rank = plan->rank;
     size_t  n = plan->npoints, r = (size_t)rank, nchunks = 0, cap = 0, prev = 0;
-    hsize_t nchunk_dim[TB_PIPE_RANK], lo[TB_PIPE_RANK];
-    for (int d = 0; d < rank; d++)
-        nchunk_dim[d] = (plan->dims[d] + p->chunk[d] - 1) / p->chunk[d];
+    hsize_t nchunk_dim[TB_PIPE_RANK], lo[TB_PIPE_RANK], dm[TB_PIPE_RANK], ck[TB_PIPE_RANK], mn[TB_PIPE_RANK];
+    for (int d = 0; d < rank; d++) {
+        dm[d]         = plan->dims[d];
+        ck[d]         = p->chunk[d];
+        nchunk_dim[d] = (dm[d] + ck[d] - 1) / ck[d];
+        mn[d]         = HSIZE_UNDEF;
+        lo[d]         = 0;
+    }
     for (size_t k = 0; k < n; k++) {
-        const hsize_t *x    = given + k * r;
-        int            same = k > 0;
+        const hsize_t *x   = given + k * r;
+        hsize_t        out = 0, far = 0;
         for (int d = 0; d < rank; d++) {
-            if (x[d] >= plan->dims[d])
-                return -1; /* outside the extent: native reports it */
-            same = same && x[d] - lo[d] < p->chunk[d] && x[d] >= lo[d];
+            hsize_t v = x[d];
+            out |= (hsize_t)(v >= dm[d]);
+            far |= (hsize_t)(v - lo[d] >= ck[d]); /* (unsigned: below lo[d] wraps past the chunk) */
+            mn[d] = v < mn[d] ? v : mn[d];
         }
-        if (same)
+        if (out)
+            return -1; /* outside the extent: native reports it */
+        if (!far && k > 0)
             continue;
         size_t c = 0;
         for (int d = 0; d < rank; d++) {
@@ -237,19 +247,26 @@ points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *pl
     }
     plan->pt_first[nchunks] = n;
     plan->nchunks           = nchunks;
+    memcpy(least, mn, r * sizeof(hsize_t));
     return 1;
 }
 
 /* given: the points (npoints x rank, kept in the plan or freed here; NULL: declined), the k-th
  * going to the user's buffer at mbase + k * es or, with mem_all, into a buffer shaped like the
- * dataset. */
+ * dataset. bounds_lo: the selection's bounds (H5Sget_select_bounds), which include an offset set
+ * with H5Soffset_simple where the listed points do not: a moved selection is declined (listed as
+ * runs: HDF5's iterators apply the offset). */
 static int
-points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, int mem_all, tb_pipe_plan_t *plan)
+points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, const hsize_t *bounds_lo, int mem_all,
+                 tb_pipe_plan_t *plan)
 {
-    int    rank = plan->rank;
-    size_t n = plan->npoints, r = (size_t)rank;
+    int     rank = plan->rank;
+    size_t  n = plan->npoints, r = (size_t)rank;
+    hsize_t least[TB_PIPE_RANK];
     plan->mem_all = mem_all;
-    int g = given ? points_grouped(p, given, plan) : -1;
+    int g = given ? points_grouped(p, given, plan, least) : -1;
+    if (g > 0 && memcmp(least, bounds_lo, r * sizeof(hsize_t)) != 0)
+        g = -1; /* moved */
     if (g != 0) {
         if (g < 0) {
             free(given);
@@ -270,8 +287,10 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, int mem_all, tb_pipe_p
         ok                = plan->pts && plan->pt_user_off;
     }
     hsize_t nchunk_dim[TB_PIPE_RANK];
-    for (int d = 0; d < rank; d++)
+    for (int d = 0; d < rank; d++) {
         nchunk_dim[d] = (plan->dims[d] + p->chunk[d] - 1) / p->chunk[d];
+        least[d]      = HSIZE_UNDEF;
+    }
     for (size_t k = 0; ok && k < n; k++) {
         size_t c = 0;
         for (int d = 0; d < rank; d++) {
@@ -280,11 +299,14 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, int mem_all, tb_pipe_p
                 ok = 0; /* outside the extent: native reports it */
                 break;
             }
-            c = c * (size_t)nchunk_dim[d] + (size_t)(x / p->chunk[d]);
+            least[d] = x < least[d] ? x : least[d];
+            c        = c * (size_t)nchunk_dim[d] + (size_t)(x / p->chunk[d]);
         }
         keys[k].chunk = c;
         keys[k].k     = k;
     }
+    if (ok && memcmp(least, bounds_lo, r * sizeof(hsize_t)) != 0)
+        ok = 0; /* moved */
     size_t nchunks = 0;
     if (ok) {
         qsort(keys, n, sizeof(*keys), pt_key_cmp);
@@ -323,37 +345,18 @@ points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, int mem_all, tb_pipe_p
     return ok;
 }
 
-/* Whether the n points listed (rank coordinates each) are where selection `space` has them: the
- * list leaves out an offset set with H5Soffset_simple, the bounds include it. */
-static int
-points_unmoved(hid_t space, const hsize_t *pts, size_t n, int rank)
-{
-    hsize_t lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
-    if (H5Sget_select_bounds(space, lo, hi) < 0)
-        return 0;
-    for (int d = 0; d < rank; d++) {
-        hsize_t least = pts[d];
-        for (size_t k = 1; k < n; k++)
-            if (pts[k * (size_t)rank + (size_t)d] < least)
-                least = pts[k * (size_t)rank + (size_t)d];
-        if (least != lo[d])
-            return 0;
-    }
-    return 1;
-}
-
-/* A point plan; a moved selection is declined (listed as runs: HDF5's iterators apply the
- * offset). */
+/* A point plan; a moved selection is declined (points_plan_from). */
 static int
 points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *plan)
 {
     size_t   n     = plan->npoints;
     hsize_t *given = malloc(n * (size_t)plan->rank * sizeof(hsize_t));
-    if (given && (H5Sget_select_elem_pointlist(space, 0, n, given) < 0 || !points_unmoved(space, given, n, plan->rank))) {
+    hsize_t  lo[TB_PIPE_RANK], hi[TB_PIPE_RANK];
+    if (given && (H5Sget_select_elem_pointlist(space, 0, n, given) < 0 || H5Sget_select_bounds(space, lo, hi) < 0)) {
         free(given);
         given = NULL; /* (points_plan_from declines) */
     }
-    return points_plan_from(p, given, mem_all, plan);
+    return points_plan_from(p, given, lo, mem_all, plan);
 }
 
 /* ---- any other selection pair, on reads: as runs. Both selections are walked in the order HDF5
