@@ -252,37 +252,43 @@ tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
     tb_err_drop();
 }
 
-/* A group creation list as native builds one: a copy of the default list, then the properties the
- * group's header has messages for set on it (H5G__get_create_plist), so that it lists them in
- * native's order (H5Pencode2, H5Piterate: the properties set first, then the class's others) and
- * not H5Pdecode's (every property set). Which ones native set is not in the encoding, only their
- * order: the first k properties of the encoding, for the k whose values set on the default list
- * (H5Pget/H5Pset, as native sets them; H5Pcopy_prop would leave the class's property marked
- * deleted) encode to the same bytes, found once per distinct encoding (most groups of a file share
- * one) and kept in a small table. The decoded list as it is when none does, and for a group whose
- * link storage has filters (their pipeline's copy would have to be freed by HDF5's internals). */
-#define GCPL_NAMES 24
+/* A creation list as native builds one (a group's, H5G__get_create_plist, or a dataset's, at its
+ * open): a copy of the default list, then the properties the object's header has messages for
+ * set on it, so that it lists them in native's order (H5Pencode2, H5Piterate: the properties set
+ * first, then the class's others) and not H5Pdecode's (every property set). Which ones native set
+ * is not in the encoding, only their order: the first k properties of the encoding, for the k
+ * whose values set on the default list (H5Pget/H5Pset, as native sets them; H5Pcopy_prop would
+ * leave the class's property marked deleted) encode to the same bytes, found once per distinct
+ * encoding (most objects of a file share a few) and kept in a small table. The values of a
+ * layout, fill value, external file list or filter pipeline hold memory of their own: H5Pget
+ * hands out a copy, which HDF5's internal H5O_msg_reset frees (where the library exports it;
+ * where it does not, such lists stay decoded). When no k does: the decoded list as it is, or,
+ * with `exact`, none (H5Pdecode drops the filters' names, which native's lists of filtered
+ * datasets hold: such a question is left to native). */
+extern herr_t H5O_msg_reset(unsigned type_id, void *native) __attribute__((weak));
+
+#define CPL_NAMES 24
 typedef struct {
     uint64_t h;
     size_t   n;
     int      k; /* -1: none */
-    char     names[GCPL_NAMES][48];
-} gcpl_form_t;
-static gcpl_form_t gcpl_forms[8];
-static unsigned    gcpl_next;
+    char     names[CPL_NAMES][48];
+} cpl_form_t;
+static cpl_form_t cpl_forms[8];
+static unsigned   cpl_next;
 
 typedef struct {
-    char names[GCPL_NAMES][48];
+    char names[CPL_NAMES][48];
     int  n;
     bool full;
-} gcpl_names_t;
+} cpl_names_t;
 
 static herr_t
-gcpl_name_cb(hid_t id, const char *name, void *data)
+cpl_name_cb(hid_t id, const char *name, void *data)
 {
-    gcpl_names_t *l = data;
+    cpl_names_t *l = data;
     (void)id;
-    if (l->n == GCPL_NAMES || strlen(name) >= sizeof(l->names[0])) {
+    if (l->n == CPL_NAMES || strlen(name) >= sizeof(l->names[0])) {
         l->full = true;
         return 1;
     }
@@ -290,16 +296,43 @@ gcpl_name_cb(hid_t id, const char *name, void *data)
     return 0;
 }
 
-/* The default list with the values of the first k of `names` in q set on it, or -1. */
-static hid_t
-gcpl_build(hid_t q, char (*names)[48], int k)
+/* The object header message whose native form a creation property holds (H5Oprivate.h's IDs,
+ * the ones its get and set callbacks copy with), or 0 for a plain value. */
+static unsigned
+cpl_msg_type(const char *name)
 {
-    hid_t l = H5Pcopy(H5P_GROUP_CREATE_DEFAULT);
+    if (!strcmp(name, "layout"))
+        return 0x0008; /* H5O_LAYOUT_ID */
+    if (!strcmp(name, "efl"))
+        return 0x0007; /* H5O_EFL_ID */
+    if (!strcmp(name, "pline"))
+        return 0x000b; /* H5O_PLINE_ID */
+    if (!strcmp(name, "fill_value"))
+        return 0x0004; /* H5O_FILL_ID */
+    return 0;
+}
+
+/* The default list `deflt` with the values of the first k of `names` in q set on it, or -1. */
+static hid_t
+cpl_build(hid_t q, hid_t deflt, char (*names)[48], int k)
+{
+    hid_t l = H5Pcopy(deflt);
     for (int i = 0; l >= 0 && i < k; i++) {
-        uint64_t value[64]; /* (a group creation list's values are a few bytes to a few dozen) */
+        unsigned msg  = cpl_msg_type(names[i]);
         size_t   size = 0;
-        if (H5Pget_size(q, names[i], &size) < 0 || size > sizeof(value) || H5Pget(q, names[i], value) < 0 ||
-            H5Pset(l, names[i], value) < 0) {
+        void    *value;
+        bool     ok   = (!msg || H5O_msg_reset) && H5Pget_size(q, names[i], &size) >= 0 &&
+                  (value = calloc(1, size ? size : 1)) != NULL;
+        if (ok) {
+            ok = H5Pget(q, names[i], value) >= 0;
+            if (ok) {
+                ok = H5Pset(l, names[i], value) >= 0; /* (the list keeps a copy of its own) */
+                if (msg)
+                    (void)H5O_msg_reset(msg, value); /* (H5Pget's copy) */
+            }
+            free(value);
+        }
+        if (!ok) {
             H5Pclose(l);
             l = H5I_INVALID_HID;
         }
@@ -308,7 +341,7 @@ gcpl_build(hid_t q, char (*names)[48], int k)
 }
 
 static bool
-gcpl_encodes_to(hid_t l, const uint8_t *enc, size_t n)
+cpl_encodes_to(hid_t l, const uint8_t *enc, size_t n)
 {
     size_t m = 0;
     if (H5Pencode2(l, NULL, &m, H5P_DEFAULT) < 0 || m != n)
@@ -319,8 +352,10 @@ gcpl_encodes_to(hid_t l, const uint8_t *enc, size_t n)
     return eq;
 }
 
+/* The list native's encoding `enc` came from, built as native builds it from `deflt`; with
+ * `exact`, -1 (no error left) unless it encodes to `enc`. */
 static hid_t
-gcpl_like_native(const uint8_t *enc, size_t n)
+cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
 {
     hid_t q = H5Pdecode(enc);
     if (q < 0)
@@ -328,25 +363,25 @@ gcpl_like_native(const uint8_t *enc, size_t n)
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ enc[i]) * 1099511628211ull;
-    gcpl_form_t *f = NULL;
-    for (unsigned i = 0; i < sizeof(gcpl_forms) / sizeof(gcpl_forms[0]) && !f; i++)
-        if (gcpl_forms[i].n == n && gcpl_forms[i].h == h)
-            f = &gcpl_forms[i];
+    cpl_form_t *f = NULL;
+    for (unsigned i = 0; i < sizeof(cpl_forms) / sizeof(cpl_forms[0]) && !f; i++)
+        if (cpl_forms[i].n == n && cpl_forms[i].h == h)
+            f = &cpl_forms[i];
     if (!f) {
         /* The properties' names, in the encoding's order (each name is in it, NUL-terminated). */
-        gcpl_names_t l = {0};
-        long         at[GCPL_NAMES];
-        f = &gcpl_forms[gcpl_next++ % (sizeof(gcpl_forms) / sizeof(gcpl_forms[0]))];
-        *f = (gcpl_form_t){.h = h, .n = n, .k = -1};
-        if (H5Pget_nfilters(q) != 0 || H5Piterate(q, NULL, gcpl_name_cb, &l) < 0 || l.full)
-            return q;
-        for (int i = 0; i < l.n; i++) {
+        cpl_names_t l = {0};
+        long        at[CPL_NAMES];
+        f = &cpl_forms[cpl_next++ % (sizeof(cpl_forms) / sizeof(cpl_forms[0]))];
+        *f = (cpl_form_t){.h = h, .n = n, .k = -1};
+        bool named = H5Piterate(q, NULL, cpl_name_cb, &l) >= 0 && !l.full;
+        for (int i = 0; named && i < l.n; i++) {
             size_t         len = strlen(l.names[i]) + 1;
             const uint8_t *p   = len <= n ? memmem(enc, n, l.names[i], len) : NULL;
             at[i]              = p ? (long)(p - enc) : -1;
-            if (at[i] < 0)
-                return q;
+            named              = at[i] >= 0;
         }
+        if (!named)
+            l.n = -1; /* (no k to try) */
         for (int i = 0; i < l.n; i++) /* (a handful: insertion sort by position) */
             for (int j = i; j > 0 && at[j] < at[j - 1]; j--) {
                 long t    = at[j];
@@ -359,16 +394,19 @@ gcpl_like_native(const uint8_t *enc, size_t n)
             }
         memcpy(f->names, l.names, sizeof(f->names));
         for (int k = 0; k <= l.n && f->k < 0; k++) {
-            hid_t c = gcpl_build(q, f->names, k);
-            if (c >= 0 && gcpl_encodes_to(c, enc, n))
+            hid_t c = cpl_build(q, deflt, f->names, k);
+            if (c >= 0 && cpl_encodes_to(c, enc, n))
                 f->k = k;
             if (c >= 0)
                 H5Pclose(c);
         }
     }
-    hid_t c = f->k >= 0 ? gcpl_build(q, f->names, f->k) : H5I_INVALID_HID;
-    if (c < 0)
-        return q;
+    hid_t c = f->k >= 0 ? cpl_build(q, deflt, f->names, f->k) : H5I_INVALID_HID;
+    if (c < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        if (!exact)
+            return q;
+    }
     H5Pclose(q);
     return c;
 }
@@ -383,7 +421,7 @@ tb_index_group_gcpl(tb_obj_t *o, H5VL_group_get_args_t *args, herr_t *ret_out)
     uint32_t            k = d->objs[lz->obj].dset;
     if (k == TB_IX_NONE || !(d->dsets[k].have & TB_IX_DS_DCPL))
         return TB_FORWARD;
-    hid_t p = gcpl_like_native(d->dsets[k].dcpl_enc, d->dsets[k].dcpl_nbytes);
+    hid_t p = cpl_like_native(d->dsets[k].dcpl_enc, d->dsets[k].dcpl_nbytes, H5P_GROUP_CREATE_DEFAULT, false);
     if (p < 0) {
         H5Eclear2(H5E_DEFAULT);
         return TB_FORWARD;
@@ -781,7 +819,8 @@ tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
             goto answered;
         }
         case H5VL_DATASET_GET_DCPL: {
-            hid_t p = (x->have & TB_IX_DS_DCPL) ? H5Pdecode(x->dcpl_enc) : H5I_INVALID_HID;
+            hid_t p = (x->have & TB_IX_DS_DCPL) ? cpl_like_native(x->dcpl_enc, x->dcpl_nbytes, H5P_DATASET_CREATE_DEFAULT, true)
+                                                : H5I_INVALID_HID;
             if (p < 0)
                 break;
             args->args.get_dcpl.dcpl_id = p;
