@@ -65,6 +65,7 @@ struct tb_index_file {
     void                  *standins[3];
     hid_t                  standin_vol;  /* the connector below them */
     struct tb_index_file *standin_next; /* the listing's other files with dataset or datatype ones open */
+    int                    standin_listed; /* on the listing's list (standin_next) */
     /* Whether native has converted a variable-length string of this open for a read (the first
      * such read of a cached attribute is forwarded: index_attr.c says why). */
     bool vstr_converted;
@@ -296,6 +297,8 @@ void tb_ix_permit(const tb_ix_data_t *d);
  * adapter asks for o's native form right after the object info the index answered for o, only
  * to turn that info's token into an address. */
 void tb_ix_permit_obj(const tb_obj_t *o);
+/* Closes f's dataset and datatype stand-ins, if open (index_lazy.c says when). */
+void tb_ix_standins_release(struct tb_index_file *f);
 
 /* Variable-length strings (index_attr.c), cached as tb_ix_vstr_check says. The strings ptrs
  * points to encoded at *blob + at (realloc'd): their length, or 0 when above max (or out of memory). */

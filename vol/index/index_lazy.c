@@ -213,16 +213,20 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
  *  - in the 1.8 calls' adapters for link iteration and object visits, which turn each token into
  *    an address (H5VLnative_token_to_addr: the file's address size) before calling the
  *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit);
- *  - in H5Oget_info1's adapter (h5py's h5o.get_info, and len() of a group's attrs), which does the
- *    same with the token of the object info the index just answered: permitted once, for that
- *    lazy group (tb_ix_permit_obj).
- * The group stand-in stays open until its file closes (a group native holds open changes
- * nothing); dataset and datatype stand-ins are closed when the listing ends: a dataset native
- * holds open cannot be opened again with another external-file prefix. */
+ *  - in H5Oget_info1's adapter (h5py's h5o.get_info, and len() of an object's attrs), which does
+ *    the same with the token of the object info the index just answered: permitted once, for that
+ *    lazy object (tb_ix_permit_obj).
+ * One stand-in of each kind per file, opened by the token of the first lazy object that needed
+ * it. The group stand-in stays open until its file closes (a group native holds open changes
+ * nothing). Dataset and datatype stand-ins are closed when the listing that opened them ends,
+ * else when their file closes or a dataset of it is opened with an access list of its own
+ * (tb_ix_standins_release): native's first open of a dataset sets the chunk cache and prefixes
+ * its later opens share, and refuses another open of it under another external-file prefix. A
+ * dataset held open by a stand-in is otherwise opened as stock opens it (the default list). */
 static _Thread_local int                    listing;
 static _Thread_local struct tb_index_file *listed; /* files with stand-ins open (standin_next) */
 static _Thread_local const tb_ix_data_t   *permit; /* a file whose lazy group may stand in, once */
-static _Thread_local const tb_obj_t       *permit_obj; /* a lazy group that may stand in, once */
+static _Thread_local const tb_obj_t       *permit_obj; /* a lazy object that may stand in, once */
 
 enum { SI_GROUP, SI_DATASET, SI_DATATYPE };
 
@@ -232,15 +236,24 @@ tb_index_listing(int on)
     listing = on;
     if (on)
         return;
-    hid_t saved = tb_err_save();
     while (listed) {
         struct tb_index_file *f = listed;
         listed                  = f->standin_next;
-        tb_ix_close_under(f->standins[SI_DATASET], H5I_DATASET, f->standin_vol);
-        tb_ix_close_under(f->standins[SI_DATATYPE], H5I_DATATYPE, f->standin_vol);
-        f->standins[SI_DATASET] = f->standins[SI_DATATYPE] = NULL;
-        f->standin_next                                   = NULL;
+        f->standin_next         = NULL;
+        f->standin_listed       = 0;
+        tb_ix_standins_release(f);
     }
+}
+
+void
+tb_ix_standins_release(struct tb_index_file *f)
+{
+    if (!f->standins[SI_DATASET] && !f->standins[SI_DATATYPE])
+        return;
+    hid_t saved = tb_err_save();
+    tb_ix_close_under(f->standins[SI_DATASET], H5I_DATASET, f->standin_vol);
+    tb_ix_close_under(f->standins[SI_DATATYPE], H5I_DATATYPE, f->standin_vol);
+    f->standins[SI_DATASET] = f->standins[SI_DATATYPE] = NULL;
     tb_err_restore(saved);
 }
 
@@ -265,23 +278,23 @@ tb_index_standin(const tb_obj_t *o)
     struct tb_index_file *f = lz->node.f;
     if (lz->kind == H5I_ATTR)
         return f->sentinel;
-    bool permitted = lz->kind == H5I_GROUP && ((permit && permit == f->d) || permit_obj == o);
+    bool permitted = (lz->kind == H5I_GROUP && permit && permit == f->d) || permit_obj == o;
     permit_obj     = NULL; /* (for the next stand-in asked only) */
     if (!(listing || permitted) || !f->file_under)
         return NULL;
     permit = NULL;
     int k  = lz->kind == H5I_GROUP ? SI_GROUP : lz->kind == H5I_DATASET ? SI_DATASET : SI_DATATYPE;
     if (!f->standins[k]) {
-        bool  in_list  = f->standins[SI_DATASET] || f->standins[SI_DATATYPE];
         hid_t saved    = tb_err_save();
         f->standins[k] = standin_open(o, lz);
         tb_err_restore(saved);
         if (!f->standins[k])
             return NULL;
         f->standin_vol = o->under_vol_id;
-        if (k != SI_GROUP && !in_list) {
-            f->standin_next = listed;
-            listed          = f;
+        if (k != SI_GROUP && listing && !f->standin_listed) {
+            f->standin_next   = listed;
+            listed            = f;
+            f->standin_listed = 1;
         }
     }
     return f->standins[k];
@@ -314,6 +327,7 @@ tb_index_file_closing(tb_obj_t *file)
             H5Eclear2(H5E_DEFAULT);
         }
     }
+    tb_ix_standins_release(f); /* (not listed: no listing closes a file) */
     hid_t saved = tb_err_save();
     if (f->sentinel)
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);

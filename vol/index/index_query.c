@@ -1591,6 +1591,9 @@ dapl_prefixed(hid_t apl)
 int
 tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id)
 {
+    /* A dataset stand-in must not be the first open of the one opened here (index_lazy.c). */
+    if (dapl_id != H5P_DEFAULT && dapl_id != H5P_DATASET_ACCESS_DEFAULT && o->ctx->index)
+        tb_ix_standins_release(o->ctx->index);
     if (dapl_id == H5P_DEFAULT || dapl_id == H5P_DATASET_ACCESS_DEFAULT || !o->ctx->index ||
         loc->type != H5VL_OBJECT_BY_SELF || !name || !dapl_prefixed(dapl_id))
         return 0;
