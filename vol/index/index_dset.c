@@ -261,35 +261,12 @@ tb_index_group_get_done(tb_obj_t *o, const H5VL_group_get_args_t *args)
  * leave the class's property marked deleted) encode to the same bytes, found once per distinct
  * encoding (most objects of a file share a few) and kept in a small table. The values of a
  * layout, fill value, external file list or filter pipeline hold memory of their own: H5Pget
- * hands out a copy, which HDF5's internal H5O_msg_reset frees (where the library exports it;
- * where it does not, such lists stay decoded). When no k does: the decoded list as it is, or,
+ * hands out a copy, which HDF5's internal H5O_msg_reset frees (where the library exports it: its
+ * own 1.14 builds, and the h5py and netCDF4 wheels' 1.14.6, 2.0.0 and 2.2.0; where it does not,
+ * such lists stay decoded). When no k does: the decoded list as it is, or,
  * with `exact`, none (H5Pdecode drops the filters' names, which native's lists of filtered
  * datasets hold: such a question is left to native). */
-#if H5_VERS_MAJOR == 1
 extern herr_t H5O_msg_reset(unsigned type_id, void *native) __attribute__((weak));
-#endif
-
-/* Whether msg_reset can free H5Pget's copies (the build for HDF5 2.x binds no internal routine). */
-static bool
-msg_reset_bound(void)
-{
-#if H5_VERS_MAJOR == 1
-    return H5O_msg_reset != NULL;
-#else
-    return false;
-#endif
-}
-
-static void
-msg_reset(unsigned type_id, void *native)
-{
-#if H5_VERS_MAJOR == 1
-    (void)H5O_msg_reset(type_id, native);
-#else
-    (void)type_id;
-    (void)native;
-#endif
-}
 
 #define CPL_NAMES 24
 typedef struct {
@@ -345,14 +322,14 @@ cpl_build(hid_t q, hid_t deflt, char (*names)[48], int k)
         unsigned msg  = cpl_msg_type(names[i]);
         size_t   size = 0;
         void    *value;
-        bool     ok   = (!msg || msg_reset_bound()) && H5Pget_size(q, names[i], &size) >= 0 &&
+        bool     ok   = (!msg || H5O_msg_reset) && H5Pget_size(q, names[i], &size) >= 0 &&
                   (value = calloc(1, size ? size : 1)) != NULL;
         if (ok) {
             ok = H5Pget(q, names[i], value) >= 0;
             if (ok) {
                 ok = H5Pset(l, names[i], value) >= 0; /* (the list keeps a copy of its own) */
                 if (msg)
-                    msg_reset(msg, value); /* (H5Pget's copy) */
+                    (void)H5O_msg_reset(msg, value); /* (H5Pget's copy) */
             }
             free(value);
         }
