@@ -724,15 +724,22 @@ write_worker(void *arg)
  * holds back the write of chunk w, ready meanwhile, by up to a chunk's filtering (on 16 cores the
  * module writes spent 92 of 242 ms there: bench/pipeline README, thread sweep). Until the set has
  * measured both, the last set's ratio stands in; with neither, it filters. */
+/* A chunk's write over its filtering (wall time), as set s measured them; -1 before it has both. */
+static double
+set_write_ratio(const wset_t *s)
+{
+    if (!s->wr_n || !s->enc_n || !s->enc_ns)
+        return -1;
+    return ((double)s->wr_ns / (double)s->wr_n) / ((double)s->enc_ns / (double)s->enc_n);
+}
+
 static int
 app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
 {
     if ((h == j && h->next == w) || s->workers == 0)
         return 1;
-    double ratio;
-    if (s->wr_n && s->enc_n && s->enc_ns)
-        ratio = ((double)s->wr_ns / (double)s->wr_n) / ((double)s->enc_ns / (double)s->enc_n);
-    else {
+    double ratio = set_write_ratio(s);
+    if (ratio < 0) {
         uint32_t g = __atomic_load_n(&write_ratio_g, __ATOMIC_RELAXED);
         if (!g)
             return 1;
@@ -896,8 +903,8 @@ write_jobs_run(wjob_t **jobs, size_t n, unsigned threads)
         total += jobs[k]->n;
     }
     set_run(&s.c, &s, total, threads, write_worker, write_app);
-    if (s.wr_n && s.enc_n && s.enc_ns) {
-        double   r = ((double)s.wr_ns / (double)s.wr_n) / ((double)s.enc_ns / (double)s.enc_n) * 65536.0;
+    double r = set_write_ratio(&s) * 65536.0;
+    if (r >= 0) {
         uint32_t g = r < 1.0 ? 1u : r > 4294967295.0 ? UINT32_MAX : (uint32_t)r;
         __atomic_store_n(&write_ratio_g, g, __ATOMIC_RELAXED);
     }
