@@ -2,8 +2,9 @@
 `in` for every listed path (and variants), get(getlink=True) classes, attrs keys, objects as
 dictionary keys and compared (h5py hashes them with H5Gget_objinfo), h5o.get_info and len(attrs)
 of every group and dataset (H5Oget_info1), a dataset opened with an external-file prefix of its
-own, and the contents, shape and dtype of every listed small dataset (read twice: h5turbo's index may have cached it by then). Run under stock HDF5 and under h5turbo by
-h5py_view.sh; the outputs must be identical."""
+own, and the contents, shape and dtype of every listed small dataset (read twice: h5turbo's
+index may have cached it by then). Run under stock HDF5 and under h5turbo by h5py_view.sh; the
+outputs must be identical."""
 import sys
 import h5py
 

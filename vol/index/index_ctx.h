@@ -65,7 +65,6 @@ struct tb_index_file {
     void                  *standins[3];
     hid_t                  standin_vol;  /* the connector below them */
     struct tb_index_file *standin_next; /* the listing's other files with dataset or datatype ones open */
-    int                    standin_listed; /* on the listing's list (standin_next) */
     /* Whether native has converted a variable-length string of this open for a read (the first
      * such read of a cached attribute is forwarded: index_attr.c says why). */
     bool vstr_converted;

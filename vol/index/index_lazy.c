@@ -240,7 +240,6 @@ tb_index_listing(int on)
         struct tb_index_file *f = listed;
         listed                  = f->standin_next;
         f->standin_next         = NULL;
-        f->standin_listed       = 0;
         tb_ix_standins_release(f);
     }
 }
@@ -255,6 +254,16 @@ tb_ix_standins_release(struct tb_index_file *f)
     tb_ix_close_under(f->standins[SI_DATATYPE], H5I_DATATYPE, f->standin_vol);
     f->standins[SI_DATASET] = f->standins[SI_DATATYPE] = NULL;
     tb_err_restore(saved);
+}
+
+/* Whether f is on this listing's list (a few files at most). */
+static bool
+on_listed(const struct tb_index_file *f)
+{
+    for (const struct tb_index_file *l = listed; l; l = l->standin_next)
+        if (l == f)
+            return true;
+    return false;
 }
 
 void
@@ -291,10 +300,9 @@ tb_index_standin(const tb_obj_t *o)
         if (!f->standins[k])
             return NULL;
         f->standin_vol = o->under_vol_id;
-        if (k != SI_GROUP && listing && !f->standin_listed) {
-            f->standin_next   = listed;
-            listed            = f;
-            f->standin_listed = 1;
+        if (k != SI_GROUP && listing && !on_listed(f)) {
+            f->standin_next = listed;
+            listed          = f;
         }
     }
     return f->standins[k];
@@ -327,7 +335,7 @@ tb_index_file_closing(tb_obj_t *file)
             H5Eclear2(H5E_DEFAULT);
         }
     }
-    tb_ix_standins_release(f); /* (not listed: no listing closes a file) */
+    tb_ix_standins_release(f); /* (`listed` holds files only during a listing, which closes none) */
     hid_t saved = tb_err_save();
     if (f->sentinel)
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);

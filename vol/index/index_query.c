@@ -1591,11 +1591,11 @@ dapl_prefixed(hid_t apl)
 int
 tb_index_dset_open_prefix(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id)
 {
+    bool own = dapl_id != H5P_DEFAULT && dapl_id != H5P_DATASET_ACCESS_DEFAULT;
     /* A dataset stand-in must not be the first open of the one opened here (index_lazy.c). */
-    if (dapl_id != H5P_DEFAULT && dapl_id != H5P_DATASET_ACCESS_DEFAULT && o->ctx->index)
+    if (own && o->ctx->index)
         tb_ix_standins_release(o->ctx->index);
-    if (dapl_id == H5P_DEFAULT || dapl_id == H5P_DATASET_ACCESS_DEFAULT || !o->ctx->index ||
-        loc->type != H5VL_OBJECT_BY_SELF || !name || !dapl_prefixed(dapl_id))
+    if (!own || !o->ctx->index || loc->type != H5VL_OBJECT_BY_SELF || !name || !dapl_prefixed(dapl_id))
         return 0;
     uint8_t       tok[TB_IX_TOKEN_NBYTES];
     tb_ix_data_t *d;
