@@ -7,8 +7,12 @@
 # Without it (a plugin folder lacking mpi/): every rank reads and publishes its own sidecar; a third
 # run with rank 1's cache emptied has rank 0 answering from a sidecar while rank 1 reads below.
 # Collective transfers reach native on every rank (an answer from rank 0's index would leave rank 1
-# waiting in MPI-IO: the time limit fails the test); every value read must be the one written. With
-# collective metadata reads the index must be off, and H5TURBO_DEBUG must say so on every rank.
+# waiting in MPI-IO: the time limit fails the test); every value read must be the one written.
+# With collective metadata reads (the add-on's runs again): without a sidecar the index is off on
+# every rank, H5TURBO_DEBUG says so, and nothing is published; with the one an independent run
+# published, every rank makes the file's metadata reads independent and answers from it, while only
+# the odd ranks read a larger dataset (its header read collectively by those alone would wait for
+# rank 0's broadcast forever), and the file's access list still reports collective metadata reads.
 source "$(dirname "$0")/mpi_lib.sh"
 np=$1
 : "${TB_MPI_PROG:?}"
@@ -26,19 +30,20 @@ loaded() { grep -c "sidecars loaded=1 " stats.log || true; }
 sidecars() { find "$tmp/cache" -name '*.h5turbo-index' | sed "s|^$tmp/cache/||; s|/.*||" | sort | tr '\n' ' '; }
 # one MODE RUN WANT-LOADED — readsmall under h5turbo with or without the add-on.
 one() {
-  local mode=$1 run=$2 want=$3 rc=0 dir=$TB_PLUGIN_DIR
+  local mode=$1 run=$2 want=$3 rc=0 dir=$TB_PLUGIN_DIR md=0
   [ "$mode" = no-addon ] && dir=$tmp/plugins-no-addon
+  [ "$mode" = coll-md ] && md=1
   for ((r = 0; r < np; r++)); do mkdir -p "$tmp/cache/r$r"; done
   rm -f stats.log
-  TB_PLUGIN_DIR=$dir TB_STATS_LOG=$PWD/stats.log H5TURBO_DEBUG=1 mpi_turbo "$np" "${per_rank[@]}" "$TB_MPI_PROG" \
-    readsmall small.h5 3 > t.out 2> t.err || rc=$?
+  TB_COLL_MD=$md TB_PLUGIN_DIR=$dir TB_STATS_LOG=$PWD/stats.log H5TURBO_DEBUG=1 mpi_turbo "$np" "${per_rank[@]}" \
+    "$TB_MPI_PROG" readsmall small.h5 3 > t.out 2> t.err || rc=$?
   [ $rc -eq 0 ] || { cat t.out t.err; fail "$mode, $run run: readsmall failed under h5turbo (exit $rc)"; }
   grep "^ok: readsmall on $np ranks" t.out > /dev/null || { cat t.out t.err; fail "$mode, $run run: no ok line"; }
   # (the program's own transfer lists: h5turbo's probes of them must print nothing)
   ! grep HDF5-DIAG t.err > /dev/null || { cat t.err; fail "$mode, $run run: HDF5 printed an error stack"; }
   [ "$(loaded)" -eq "$want" ] || { cat stats.log; fail "$mode, $run run: $(loaded) ranks loaded a sidecar, expected $want"; }
   local said; said=$(grep -c "h5turbo: MPI add-on loaded" t.err || true)
-  [ "$mode" = addon ] && [ "$said" -ne "$np" ] && { cat t.err; fail "$mode: the add-on was loaded on $said of $np ranks"; }
+  [ "$mode" != no-addon ] && [ "$said" -ne "$np" ] && { cat t.err; fail "$mode: the add-on was loaded on $said of $np ranks"; }
   [ "$mode" = no-addon ] && [ "$said" -ne 0 ] && { cat t.err; fail "$mode: an add-on was loaded"; }
   echo "ok: $mode, $run run at np $np: values as written, $want ranks answered from a sidecar; sidecars in: $(sidecars)"
 }
@@ -52,8 +57,13 @@ one no-addon first 0
 one no-addon second "$np"
 rm -rf "$tmp/cache/r1"
 one no-addon mixed $((np - 1))
-rc=0; TB_COLL_MD=1 H5TURBO_DEBUG=1 mpi_turbo "$np" "$TB_MPI_PROG" readsmall small.h5 3 > t.out 2> t.err || rc=$?
-[ $rc -eq 0 ] || { cat t.out t.err; fail "collective metadata: readsmall failed under h5turbo (exit $rc)"; }
-n=$(grep -c -F "small.h5: index off (the file driver does MPI I/O, and metadata reads are collective)" t.err || true)
-[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata: 'index off' said $n times, expected $np"; }
-echo "ok: collective metadata reads at np $np: index off on every rank, values as written"
+rm -rf "$tmp/cache"
+one coll-md first 0
+n=$(grep -c -F "small.h5: index off (the file driver does MPI I/O, metadata reads are collective, and rank 0 found no sidecar" t.err || true)
+[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata, no sidecar: 'index off' said $n times, expected $np"; }
+[ -z "$(sidecars)" ] || fail "collective metadata, index off: sidecars were published in $(sidecars)"
+one addon first 0
+one coll-md second "$np"
+n=$(grep -c -F "small.h5: metadata reads made independent on every rank" t.err || true)
+[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata with a sidecar: 'made independent' said $n times, expected $np"; }
+echo "ok: collective metadata reads at np $np: index off on every rank without a sidecar, answered from rank 0's with one"

@@ -190,9 +190,11 @@ cmd_reopen(const char *path, int times, int coll_md)
 }
 
 /* The small datasets of `small`/`readsmall`: what the index caches whole (contiguous, chunked and
- * filtered, compact), each element a function of its dataset and index. */
+ * filtered, compact), each element a function of its dataset and index; and `entry/big`, too large
+ * for the index to cache (BIG_N ints, element i is i), which only some ranks read. */
 static const char *const small_names[] = {"contig", "chunked", "compact"};
 #define SMALL_N 24
+#define BIG_N   8192
 
 static int
 small_at(int k, int i)
@@ -239,6 +241,20 @@ cmd_small(const char *path)
             CHECK(H5Pclose(dcpl));
         }
         H5Sclose(space);
+        hsize_t nbig = BIG_N;
+        int    *big  = malloc(sizeof(int) * BIG_N);
+        hid_t   bsp  = H5Screate_simple(1, &nbig, NULL);
+        CHECK(bsp);
+        if (!big)
+            MPI_Abort(MPI_COMM_WORLD, 3);
+        for (int i = 0; i < BIG_N; i++)
+            big[i] = i;
+        hid_t d = H5Dcreate2(g, "big", H5T_STD_I32LE, bsp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(d);
+        CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, big));
+        CHECK(H5Dclose(d));
+        H5Sclose(bsp);
+        free(big);
         CHECK(H5Gclose(g));
         CHECK(H5Fclose(file));
     }
@@ -247,9 +263,13 @@ cmd_small(const char *path)
 }
 
 /* Every rank opens the file read-only through MPI-IO, reads each small dataset whole `times` times,
- * alternately with a collective and an independent transfer, and its group's attribute; every
- * value must be the one written. A rank answering a collective read from its index while another
- * reads below would leave that one waiting in MPI-IO (the test's time limit). */
+ * alternately with a collective and an independent transfer, and its group's attribute; the
+ * odd-numbered ranks alone then read a slice of `entry/big` independently (as applications with
+ * collective metadata reads may: HDF5 reads its chunk index independently for them). Every value
+ * must be the one written, and with collective metadata reads the file's access list must say so.
+ * A rank answering a collective read from its index while another reads below, or reading an
+ * object header collectively that the other ranks do not read, would leave a rank waiting (the
+ * test's time limit). */
 static int
 cmd_readsmall(const char *path, int times, int coll_md)
 {
@@ -283,6 +303,36 @@ cmd_readsmall(const char *path, int times, int coll_md)
                 }
             CHECK(H5Dclose(d));
         }
+    hid_t big = H5Dopen2(file, "entry/big", H5P_DEFAULT);
+    CHECK(big);
+    if (rank_g % 2 == 1) {
+        hsize_t start = (hsize_t)rank_g * 64, count = 64;
+        int     buf[64];
+        hid_t   fsel = H5Dget_space(big), msel = H5Screate_simple(1, &count, NULL);
+        CHECK(fsel);
+        CHECK(msel);
+        CHECK(H5Sselect_hyperslab(fsel, H5S_SELECT_SET, &start, NULL, &count, NULL));
+        CHECK(H5Dread(big, H5T_NATIVE_INT, msel, fsel, indep, buf));
+        for (int i = 0; i < 64; i++)
+            if (buf[i] != (int)start + i) {
+                fprintf(stderr, "rank %d: big[%d] read %d\n", rank_g, (int)start + i, buf[i]);
+                bad = 1;
+                break;
+            }
+        H5Sclose(msel);
+        H5Sclose(fsel);
+    }
+    CHECK(H5Dclose(big));
+    hid_t   got  = H5Fget_access_plist(file);
+    hbool_t coll_got = 0;
+    CHECK(got);
+    CHECK(H5Pget_all_coll_metadata_ops(got, &coll_got));
+    if (!coll_got != !coll_md) {
+        fprintf(stderr, "rank %d: H5Fget_access_plist says collective metadata reads %d, asked %d\n", rank_g,
+                (int)coll_got, coll_md);
+        bad = 1;
+    }
+    H5Pclose(got);
     CHECK(H5Fclose(file));
     H5Pclose(coll);
     H5Pclose(indep);

@@ -90,6 +90,8 @@ file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
     if (tb_enter(o, NULL, TB_USE | TB_DRAIN, dxpl_id) >= 0) {
         ret = H5VLfile_get(o->under, o->under_vol_id, args, dxpl_id, req);
         tb_req_wrap(req, o->ctx);
+        if (ret >= 0 && args->op_type == H5VL_FILE_GET_FAPL && !(req && *req))
+            tb_index_fapl_done(o, args->args.get_fapl.fapl_id);
     }
     if (listing)
         tb_index_listing(0);

@@ -93,6 +93,13 @@ const tb_hooks_t tb_index_hooks = {
 
 /* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */
 extern haddr_t H5F_get_eoa(const void *f, H5FD_mem_t type) __attribute__((weak));
+/* HDF5's switch of a file's collective metadata reads (the flag of the file, shared by its opens,
+ * and the API context's; HDF5 itself sets the file's to H5P_FORCE_FALSE, -1, around reads only one
+ * rank makes, such as chunk-index lookups) and the file's flag: exported by parallel HDF5's shared
+ * library, absent from serial builds (H5P_coll_md_read_flag_t is an int-sized enum). */
+extern void H5F_set_coll_metadata_reads(void *f, int *file_flag, bool *context_flag) __attribute__((weak));
+extern int  H5F_coll_md_read(const void *f) __attribute__((weak));
+#define TB_MD_FORCE_FALSE (-1)
 /* HDF5's internal eviction of an object's metadata, what its evict-on-close does when a dataset
  * closes, and its list of a file's open objects (the object open at an address, or NULL); both
  * exported by its shared libraries and by the h5py and netCDF4 wheels' (1.14.6, 2.0.0, 2.2.0:
@@ -288,9 +295,10 @@ load_for_ranks(void *arg, void **buf_out, size_t *n_out)
 /* The sidecar step of a read-only open on an MPI-IO driver, a collective of the ranks that opened
  * the file: every one of them calls it, with the fresh index it may fill (d) or NULL. Rank 0 reads
  * the sidecar for all, and alone publishes one at close; without the MPI add-on each rank reads
- * its own (and publishes, the store keeping the race safe). */
-static void
-mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d)
+ * its own when `own` (and publishes, the store keeping the race safe). Returns the length of the
+ * sidecar rank 0 broadcast, the same on every rank (0: none, or no add-on). */
+static size_t
+mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
 {
     void       *buf  = NULL;
     size_t      n    = 0;
@@ -299,15 +307,61 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d)
                                          &buf, &n, &rank);
     if (d && rank > 0)
         d->persist = 0; /* (also no check at close: that only decides the publication) */
-    if (st == TB_ERR_UNSUPPORTED && d)
-        try_sidecar(d);
-    else if (st == TB_OK && n > 0 && d) {
+    if (st == TB_ERR_UNSUPPORTED) {
+        if (d && own)
+            try_sidecar(d);
+        return 0;
+    }
+    if (st == TB_OK && n > 0 && d) {
         char where[4096];
         snprintf(where, sizeof(where), "%s (read by rank 0 of the ranks opening it)", d->file.path);
         adopt_sidecar(d, buf, n, where);
     }
     else
         tb_sc_release(buf);
+    return n;
+}
+
+/* Collective metadata reads (H5Pset_all_coll_metadata_ops) make every metadata read a collective
+ * of the file's ranks, so a rank answering from its index while another reads below would leave
+ * the reader waiting. The index serves such an open by making the file's metadata reads
+ * independent, as HDF5 itself does around reads only one rank makes: then every call is local to
+ * the rank making it, as with HDF5's default, whatever each rank's index holds. That pays only
+ * where the index answers nearly everything, so it is done when rank 0 found a sidecar (the same
+ * decision on every rank: the length it broadcast) or the file already reads independently (an
+ * earlier open of it here); otherwise the flags are put back and this open goes without the index,
+ * as stock. tb_index_file_opened set the flags to independent for its own steps (*md_flag,
+ * *md_ctx: what they were). */
+static void
+coll_md_settle(tb_obj_t *file, const char *name, size_t sidecar_n, int md_flag, bool md_ctx)
+{
+    tb_ctx_t *ctx  = file->ctx;
+    bool      keep = sidecar_n > 0 || md_flag == TB_MD_FORCE_FALSE;
+    if (!keep) {
+        H5F_set_coll_metadata_reads(file->under, &md_flag, &md_ctx);
+        tb_index_ctx_release(ctx);
+    }
+    if (ctx->cfg.debug)
+        fprintf(stderr,
+                keep ? "h5turbo: %s: metadata reads made independent on every rank (collective metadata reads "
+                       "asked; the index answers from the sidecar rank 0 read)\n"
+                     : "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are collective, and "
+                       "rank 0 found no sidecar: `h5turbo index build` writes one)\n",
+                name);
+}
+
+void
+tb_index_fapl_done(const tb_obj_t *file, hid_t fapl_id)
+{
+    /* HDF5 copies the file's flag into the list: a file made to read independently above reports
+     * what its opens asked. */
+    if (!file->ctx->file_mpi || !file->ctx->under_native || !H5F_coll_md_read ||
+        H5F_coll_md_read(file->under) != TB_MD_FORCE_FALSE)
+        return;
+    int   asked = 1; /* (H5P_USER_TRUE) */
+    hid_t saved = tb_err_save();
+    (void)H5Pset(fapl_id, "collective_metadata_read", &asked);
+    tb_err_restore(saved);
 }
 
 /* Where this open's sidecars go, from its configuration (d owns the copy of the folder). */
@@ -334,16 +388,18 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         return; /* another process is writing: nothing may be cached */
     int writable = created || (flags & H5F_ACC_RDWR);
     /* A driver doing MPI I/O (known before anything copies the file's access list: a copy
-     * duplicates its communicator): read-only opens with independent metadata reads only, of a
-     * file that is one whole HDF5 file at its name (MPI-IO, whose handle index_mpi.c takes for an
-     * MPI_File; not subfiling). There every call the index answers is local to the rank making it,
-     * whatever the other ranks' indexes hold; opens for writing make every metadata change
-     * collective, and collective metadata reads every read. */
+     * duplicates its communicator): read-only opens only, of a file that is one whole HDF5 file at
+     * its name (MPI-IO, whose handle index_mpi.c takes for an MPI_File; not subfiling), with
+     * independent metadata reads (or made so: coll_md_settle). There every call the index answers
+     * is local to the rank making it, whatever the other ranks' indexes hold; opens for writing
+     * make every metadata change collective. */
     const char *why_off = NULL;
+    bool        coll_md = ctx->file_mpi && coll_md_reads(fapl_id);
     if (ctx->file_mpi && writable)
         why_off = "the file is open for writing";
-    else if (ctx->file_mpi && coll_md_reads(fapl_id))
-        why_off = "metadata reads are collective";
+    else if (coll_md && !(ctx->cfg.index == TB_INDEX_PERSISTENT && ctx->under_native && H5F_set_coll_metadata_reads &&
+                          H5F_coll_md_read))
+        why_off = "metadata reads are collective, which needs a persistent index and HDF5's switch of them";
     else if (ctx->file_mpi && !(tb_fapl_driver_features(fapl_id) & H5FD_FEAT_DEFAULT_VFD_COMPATIBLE))
         why_off = "its file is not one whole HDF5 file (subfiling)"; /* (whose identity the name gives) */
     if (why_off) {
@@ -352,8 +408,14 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         return;
     }
     /* From here on, an MPI-IO open (read-only, persistent index) takes part in the sidecar step
-     * of all the file's ranks whatever this rank finds (mpi_sidecar). */
+     * of all the file's ranks whatever this rank finds (mpi_sidecar). With collective metadata
+     * reads, what the index reads for itself until then is read independently (coll_md_settle). */
     bool mpi_step = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
+    int    md_flag   = TB_MD_FORCE_FALSE;
+    bool   md_ctx    = false;
+    size_t sidecar_n = 0;
+    if (coll_md)
+        H5F_set_coll_metadata_reads(file->under, &md_flag, &md_ctx); /* (now what they were) */
     /* Native underneath only (tokens, native optional operations and the ID wrapping of
      * iteration callbacks all assume it), with the POSIX driver or one doing MPI I/O: only then is
      * the file one whose identity can be taken. */
@@ -427,14 +489,18 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     /* (After the registry's lock: a collective must not hold it. The new index is this open's
      * alone until the open returns: HDF5 serialises VOL callbacks.) */
     if (mpi_step)
-        mpi_sidecar(file, fresh);
+        sidecar_n = mpi_sidecar(file, fresh, !coll_md);
     f->d          = d;
     f->file_under = file->under;
     ctx->index    = f;
+    if (coll_md)
+        coll_md_settle(file, name, sidecar_n, md_flag, md_ctx);
     return;
 skip:
     if (mpi_step)
-        mpi_sidecar(file, NULL);
+        sidecar_n = mpi_sidecar(file, NULL, !coll_md);
+    if (coll_md)
+        coll_md_settle(file, name, sidecar_n, md_flag, md_ctx);
 }
 
 void

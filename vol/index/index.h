@@ -78,6 +78,11 @@ void tb_index_attr_opened(void *attr, const tb_obj_t *parent, const H5VL_loc_par
 void tb_index_callback_location(tb_obj_t *o, const H5VL_loc_params_t *loc);
 void tb_index_callback_location_end(void);
 
+/* After a successful H5Fget_access_plist (H5VL_FILE_GET_FAPL) of `file`: a file opened with
+ * collective metadata reads whose reads the index made independent reports them collective, as
+ * its opens asked. */
+void tb_index_fapl_done(const tb_obj_t *file, hid_t fapl_id);
+
 /* ---- the small-attribute cache (index_attr.c), read-only files only */
 
 /* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */

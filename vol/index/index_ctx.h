@@ -135,7 +135,9 @@ typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, void **buf_out, size_t *n_ou
  * (malloc'd; none: NULL and 0), and its rank among them in *rank_out (-1 without the add-on). A
  * collective of those ranks: each one calls it, whatever it found.
  * TB_OK; TB_ERR_UNSUPPORTED when there is no MPI add-on or communicator (on every rank alike: the
- * caller reads the sidecar itself); TB_ERR_IO or TB_ERR_NOMEM: nothing for this rank (a miss). */
+ * caller reads the sidecar itself); TB_ERR_IO or TB_ERR_NOMEM: nothing for this rank (a miss).
+ * *n_out is the length rank 0 broadcast, the same on every rank, once that broadcast succeeded
+ * (also with TB_ERR_NOMEM: a rank short of memory for the bytes still knows there were some). */
 tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn load, void *arg,
                               void **buf_out, size_t *n_out, int *rank_out);
 

@@ -97,6 +97,7 @@ tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn loa
         tb_sc_release(buf);
         return TB_ERR_IO;
     }
+    *n_out = n <= SIZE_MAX ? (size_t)n : SIZE_MAX; /* (the length every rank now knows) */
     if (n > 0 && rank != 0)
         buf = n <= SIZE_MAX ? malloc((size_t)n) : NULL; /* (NULL: this rank takes part and drops them) */
     if (n > 0 && api->bcast(comm, buf, (size_t)n, 0) != 0) {
@@ -106,6 +107,5 @@ tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn loa
     if (n > 0 && !buf)
         return TB_ERR_NOMEM;
     *buf_out = buf;
-    *n_out   = (size_t)n;
     return TB_OK;
 }
