@@ -5,7 +5,9 @@
 # With the MPI add-on (plugins/mpi/): on the first run rank 0 alone publishes; on the second rank 0
 # reads the sidecar and broadcasts it, and every rank answers from it.
 # Without it (a plugin folder lacking mpi/): every rank reads and publishes its own sidecar; a third
-# run with rank 1's cache emptied has rank 0 answering from a sidecar while rank 1 reads below.
+# run with rank 1's cache emptied has rank 0 answering from a sidecar while rank 1 reads below,
+# also in a call whose own link access list asks collective metadata reads (h5turbo makes the
+# file's metadata reads independent on every rank; left collective, rank 1 waits for rank 0).
 # Collective transfers reach native on every rank (an answer from rank 0's index would leave rank 1
 # waiting in MPI-IO: the time limit fails the test); every value read must be the one written.
 # With collective metadata reads (the add-on's runs again): without a sidecar the index is off on

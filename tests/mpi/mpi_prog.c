@@ -253,6 +253,9 @@ cmd_small(const char *path)
         CHECK(d);
         CHECK(H5Dwrite(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, big));
         CHECK(H5Dclose(d));
+        hid_t other = H5Dcreate2(g, "other", H5T_STD_I32LE, bsp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+        CHECK(other);
+        CHECK(H5Dclose(other));
         H5Sclose(bsp);
         free(big);
         CHECK(H5Gclose(g));
@@ -265,8 +268,10 @@ cmd_small(const char *path)
 /* Every rank opens the file read-only through MPI-IO, reads each small dataset whole `times` times,
  * alternately with a collective and an independent transfer, and its group's attribute; the
  * odd-numbered ranks alone then read a slice of `entry/big` independently (as applications with
- * collective metadata reads may: HDF5 reads its chunk index independently for them). Every value
- * must be the one written, and with collective metadata reads the file's access list must say so.
+ * collective metadata reads may: HDF5 reads its chunk index independently for them), and every
+ * rank asks the info of `entry/other` with collective metadata reads on that call's link access
+ * list. Every value must be the one written, and with collective metadata reads the file's access
+ * list must say so.
  * A rank answering a collective read from its index while another reads below, or reading an
  * object header collectively that the other ranks do not read, would leave a rank waiting (the
  * test's time limit). */
@@ -323,6 +328,15 @@ cmd_readsmall(const char *path, int times, int coll_md)
         H5Sclose(fsel);
     }
     CHECK(H5Dclose(big));
+    /* Collective metadata reads asked by one call's link access list, on every rank (the file's
+     * own list may ask none): a rank whose index answers leaves a rank reading below waiting. */
+    hid_t       lapl = H5Pcreate(H5P_LINK_ACCESS);
+    H5O_info2_t oi;
+    CHECK(lapl);
+    CHECK(H5Pset_all_coll_metadata_ops(lapl, 1));
+    CHECK(H5Oget_info_by_name3(file, "entry/other", &oi, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS, lapl));
+    bad |= oi.type != H5O_TYPE_DATASET || oi.num_attrs != 0;
+    H5Pclose(lapl);
     hid_t   got  = H5Fget_access_plist(file);
     hbool_t coll_got = 0;
     CHECK(got);

@@ -199,19 +199,20 @@ file_stat(tb_obj_t *file, const char *name, struct stat *st)
     return S_ISREG(st->st_mode) ? TB_OK : TB_ERR_UNSUPPORTED;
 }
 
-/* Whether an access list asks for collective metadata reads (H5Pset_all_coll_metadata_ops): each
- * metadata read is then a collective of all the file's ranks, and a rank answering from its index
- * while another reads would leave the reader waiting. (The property holds HDF5's
- * H5P_coll_md_read_flag_t: 1 is the user's "true"; it exists in serial builds too.) */
-static bool
-coll_md_reads(hid_t plist)
+/* An access list's collective-metadata-read flag (H5Pset_all_coll_metadata_ops; HDF5's
+ * H5P_coll_md_read_flag_t, 1 the user's "true"; the property exists in serial builds too), 0
+ * where it has none. With 1 on a file's list each metadata read is a collective of all the file's
+ * ranks, and a rank answering from its index while another reads would leave the reader waiting. */
+static int
+md_read_flag(hid_t plist)
 {
     static const char prop[] = "collective_metadata_read";
     hid_t             saved  = tb_err_save();
     int               flag   = 0;
-    bool on = plist >= 0 && H5Pexist(plist, prop) > 0 && H5Pget(plist, prop, &flag) >= 0 && flag == 1;
+    if (plist < 0 || H5Pexist(plist, prop) <= 0 || H5Pget(plist, prop, &flag) < 0)
+        flag = 0;
     tb_err_restore(saved);
-    return on;
+    return flag;
 }
 
 static void
@@ -322,26 +323,31 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
     return n;
 }
 
-/* Collective metadata reads (H5Pset_all_coll_metadata_ops) make every metadata read a collective
- * of the file's ranks, so a rank answering from its index while another reads below would leave
- * the reader waiting. The index serves such an open by making the file's metadata reads
- * independent, as HDF5 itself does around reads only one rank makes: then every call is local to
- * the rank making it, as with HDF5's default, whatever each rank's index holds. That pays only
- * where the index answers nearly everything, so it is done when rank 0 found a sidecar (the same
- * decision on every rank: the length it broadcast) or the file already reads independently (an
- * earlier open of it here); otherwise the flags are put back and this open goes without the index,
- * as stock. tb_index_file_opened set the flags to independent for its own steps (*md_flag,
- * *md_ctx: what they were). */
+/* Metadata reads of read-only MPI-IO files under the index. Collective ones (asked on the file's
+ * access list with H5Pset_all_coll_metadata_ops, or on any call's access list) make each metadata
+ * read a collective of the file's ranks, so a rank answering from its index while another reads
+ * below would leave the reader waiting, and so would a lazy object made real on some ranks only
+ * (their own data reads). So wherever the index serves such a file, every rank makes the file's
+ * metadata reads independent, as HDF5 itself does around reads only one rank makes (its
+ * chunk-index lookups): every call is then local to the rank making it, whatever each rank's index
+ * holds. tb_index_file_opened does so before its own steps (*md_flag, *md_ctx: what the flags
+ * were), and here, after the sidecar step, decides: with collective reads asked of the file, the
+ * index serves it only where rank 0 found a sidecar (the same decision on every rank: the length
+ * it broadcast) or an earlier open here made its reads independent already, since a first run
+ * with independent reads would make every rank read what rank 0 reads for all; otherwise the flags
+ * are put back and this open goes without the index, as stock. */
 static void
-coll_md_settle(tb_obj_t *file, const char *name, size_t sidecar_n, int md_flag, bool md_ctx)
+md_reads_settle(tb_obj_t *file, const char *name, int asked, size_t sidecar_n, int md_flag, bool md_ctx)
 {
     tb_ctx_t *ctx  = file->ctx;
-    bool      keep = sidecar_n > 0 || md_flag == TB_MD_FORCE_FALSE;
+    bool      keep = asked != 1 || sidecar_n > 0 || md_flag == TB_MD_FORCE_FALSE;
     if (!keep) {
         H5F_set_coll_metadata_reads(file->under, &md_flag, &md_ctx);
         tb_index_ctx_release(ctx);
     }
-    if (ctx->cfg.debug)
+    else
+        ctx->md_asked = asked;
+    if (ctx->cfg.debug && asked == 1)
         fprintf(stderr,
                 keep ? "h5turbo: %s: metadata reads made independent on every rank (collective metadata reads "
                        "asked; the index answers from the sidecar rank 0 read)\n"
@@ -353,12 +359,12 @@ coll_md_settle(tb_obj_t *file, const char *name, size_t sidecar_n, int md_flag, 
 void
 tb_index_fapl_done(const tb_obj_t *file, hid_t fapl_id)
 {
-    /* HDF5 copies the file's flag into the list: a file made to read independently above reports
-     * what its opens asked. */
-    if (!file->ctx->file_mpi || !file->ctx->under_native || !H5F_coll_md_read ||
-        H5F_coll_md_read(file->under) != TB_MD_FORCE_FALSE)
+    /* HDF5 copies the file's flag into the list: a file whose reads were made independent above
+     * reports what its open asked. (Of a file opened twice here with different flags, native
+     * reports the first open's for both.) */
+    int asked = file->ctx->md_asked;
+    if (asked == -2 || !H5F_coll_md_read || H5F_coll_md_read(file->under) != TB_MD_FORCE_FALSE)
         return;
-    int   asked = 1; /* (H5P_USER_TRUE) */
     hid_t saved = tb_err_save();
     (void)H5Pset(fapl_id, "collective_metadata_read", &asked);
     tb_err_restore(saved);
@@ -390,15 +396,15 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     /* A driver doing MPI I/O (known before anything copies the file's access list: a copy
      * duplicates its communicator): read-only opens only, of a file that is one whole HDF5 file at
      * its name (MPI-IO, whose handle index_mpi.c takes for an MPI_File; not subfiling), with
-     * independent metadata reads (or made so: coll_md_settle). There every call the index answers
+     * independent metadata reads (made so: md_reads_settle). There every call the index answers
      * is local to the rank making it, whatever the other ranks' indexes hold; opens for writing
      * make every metadata change collective. */
-    const char *why_off = NULL;
-    bool        coll_md = ctx->file_mpi && coll_md_reads(fapl_id);
+    const char *why_off  = NULL;
+    int         md_asked = ctx->file_mpi ? md_read_flag(fapl_id) : 0;
+    bool        md_indep = ctx->file_mpi && ctx->under_native && H5F_set_coll_metadata_reads && H5F_coll_md_read;
     if (ctx->file_mpi && writable)
         why_off = "the file is open for writing";
-    else if (coll_md && !(ctx->cfg.index == TB_INDEX_PERSISTENT && ctx->under_native && H5F_set_coll_metadata_reads &&
-                          H5F_coll_md_read))
+    else if (md_asked == 1 && !(ctx->cfg.index == TB_INDEX_PERSISTENT && md_indep))
         why_off = "metadata reads are collective, which needs a persistent index and HDF5's switch of them";
     else if (ctx->file_mpi && !(tb_fapl_driver_features(fapl_id) & H5FD_FEAT_DEFAULT_VFD_COMPATIBLE))
         why_off = "its file is not one whole HDF5 file (subfiling)"; /* (whose identity the name gives) */
@@ -408,13 +414,13 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         return;
     }
     /* From here on, an MPI-IO open (read-only, persistent index) takes part in the sidecar step
-     * of all the file's ranks whatever this rank finds (mpi_sidecar). With collective metadata
-     * reads, what the index reads for itself until then is read independently (coll_md_settle). */
-    bool mpi_step = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
+     * of all the file's ranks whatever this rank finds (mpi_sidecar), its metadata reads made
+     * independent first (md_reads_settle). */
+    bool   mpi_step  = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
     int    md_flag   = TB_MD_FORCE_FALSE;
     bool   md_ctx    = false;
     size_t sidecar_n = 0;
-    if (coll_md)
+    if (md_indep)
         H5F_set_coll_metadata_reads(file->under, &md_flag, &md_ctx); /* (now what they were) */
     /* Native underneath only (tokens, native optional operations and the ID wrapping of
      * iteration callbacks all assume it), with the POSIX driver or one doing MPI I/O: only then is
@@ -489,18 +495,18 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     /* (After the registry's lock: a collective must not hold it. The new index is this open's
      * alone until the open returns: HDF5 serialises VOL callbacks.) */
     if (mpi_step)
-        sidecar_n = mpi_sidecar(file, fresh, !coll_md);
+        sidecar_n = mpi_sidecar(file, fresh, md_asked != 1);
     f->d          = d;
     f->file_under = file->under;
     ctx->index    = f;
-    if (coll_md)
-        coll_md_settle(file, name, sidecar_n, md_flag, md_ctx);
+    if (md_indep)
+        md_reads_settle(file, name, md_asked, sidecar_n, md_flag, md_ctx);
     return;
 skip:
     if (mpi_step)
-        sidecar_n = mpi_sidecar(file, NULL, !coll_md);
-    if (coll_md)
-        coll_md_settle(file, name, sidecar_n, md_flag, md_ctx);
+        sidecar_n = mpi_sidecar(file, NULL, md_asked != 1);
+    if (md_indep)
+        md_reads_settle(file, name, md_asked, sidecar_n, md_flag, md_ctx);
 }
 
 void

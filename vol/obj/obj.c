@@ -27,6 +27,7 @@ tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg)
     ctx->under_vol_id = under_vol_id;
     ctx->cfg          = *cfg;
     ctx->sec2_fd      = -2;
+    ctx->md_asked     = -2;
     ctx->under_native = H5VLget_value(under_vol_id, &val) >= 0 && val == H5_VOL_NATIVE;
     ctx_live++;
     return ctx;

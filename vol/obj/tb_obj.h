@@ -31,6 +31,9 @@ typedef struct tb_ctx {
                                         * once at the open): the pipeline stays off, the index
                                         * serves read-only opens only (index.c) */
     int                   sec2_fd;     /* tb_file_sec2_fd's answer for the file, -2 until asked */
+    int                   md_asked;    /* the file access list's collective-metadata-read flag
+                                        * where the index made the file's metadata reads
+                                        * independent (index.c), -2 where it did not */
     const H5VL_class_t   *term_cls;    /* the terminal connector's class, asked of the file at its
                                         * open or create (the same for every object of the
                                         * context): HDF5's "is this native?" checks need no real
