@@ -194,38 +194,38 @@ pt_key_cmp(const void *a, const void *b)
  * chunks of whole rows often come so): the plan's chunks taken as the points are given, a
  * division per chunk (a point in the chunk of the one before needs none), and each dimension's
  * least coordinate into `least`. 0 when they are not so grouped (`least` then incomplete); -1 when
- * a point lies outside the extent or memory ran out. One pass, without branches per dimension:
- * this is the application's thread's work for every point of a read (its serial part). */
-static int
-points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan, hsize_t *least)
+ * memory ran out. (No point lies outside the extent: points_plan_from checked the selection's
+ * bounds, and the least coordinates tell whether those were the points'.) One pass, without
+ * branches per dimension:
+ * this is the application's thread's work for every point of a read (its serial part), so it is
+ * compiled once per common rank (points_grouped), its loops over the dimensions unrolled. */
+static inline __attribute__((always_inline)) int
+points_grouped_rank(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan, hsize_t *least,
+                    const int rank)
 {
-    int     rank = plan->rank;
     size_t  n = plan->npoints, r = (size_t)rank, nchunks = 0, cap = 0, prev = 0;
-    hsize_t nchunk_dim[TB_PIPE_RANK], lo[TB_PIPE_RANK], dm[TB_PIPE_RANK], ck[TB_PIPE_RANK], mn[TB_PIPE_RANK];
+    hsize_t nchunk_dim[TB_PIPE_RANK], lo[TB_PIPE_RANK], ck[TB_PIPE_RANK], mn[TB_PIPE_RANK];
     for (int d = 0; d < rank; d++) {
-        dm[d]         = plan->dims[d];
         ck[d]         = p->chunk[d];
-        nchunk_dim[d] = (dm[d] + ck[d] - 1) / ck[d];
+        nchunk_dim[d] = (plan->dims[d] + ck[d] - 1) / ck[d];
         mn[d]         = HSIZE_UNDEF;
         lo[d]         = 0;
     }
     for (size_t k = 0; k < n; k++) {
         const hsize_t *x   = given + k * r;
-        hsize_t        out = 0, far = 0;
+        hsize_t        far = 0;
+#pragma GCC unroll 4
         for (int d = 0; d < rank; d++) {
             hsize_t v = x[d];
-            out |= (hsize_t)(v >= dm[d]);
             far |= (hsize_t)(v - lo[d] >= ck[d]); /* (unsigned: below lo[d] wraps past the chunk) */
             mn[d] = v < mn[d] ? v : mn[d];
         }
-        if (out)
-            return -1; /* outside the extent: native reports it */
         if (!far && k > 0)
             continue;
         size_t c = 0;
         for (int d = 0; d < rank; d++) {
-            hsize_t q = x[d] / p->chunk[d];
-            lo[d]     = q * p->chunk[d];
+            hsize_t q = x[d] / ck[d];
+            lo[d]     = q * ck[d];
             c         = c * (size_t)nchunk_dim[d] + (size_t)q;
         }
         if (k > 0 && c <= prev)
@@ -242,28 +242,51 @@ points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *pl
             plan->coffs = coffs;
         }
         plan->pt_first[nchunks] = k;
-        memcpy(plan->coffs + nchunks * r, lo, r * sizeof(hsize_t));
+        for (int d = 0; d < rank; d++)
+            plan->coffs[nchunks * r + (size_t)d] = lo[d];
         nchunks++;
     }
     plan->pt_first[nchunks] = n;
     plan->nchunks           = nchunks;
-    memcpy(least, mn, r * sizeof(hsize_t));
+    for (int d = 0; d < rank; d++)
+        least[d] = mn[d];
     return 1;
+}
+
+static int
+points_grouped(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan, hsize_t *least)
+{
+    switch (plan->rank) {
+        case 1:
+            return points_grouped_rank(p, given, plan, least, 1);
+        case 2:
+            return points_grouped_rank(p, given, plan, least, 2);
+        case 3:
+            return points_grouped_rank(p, given, plan, least, 3);
+        default:
+            return points_grouped_rank(p, given, plan, least, plan->rank);
+    }
 }
 
 /* given: the points (npoints x rank, kept in the plan or freed here; NULL: declined), the k-th
  * going to the user's buffer at mbase + k * es or, with mem_all, into a buffer shaped like the
- * dataset. bounds_lo: the selection's bounds (H5Sget_select_bounds), which include an offset set
- * with H5Soffset_simple where the listed points do not: a moved selection is declined (listed as
- * runs: HDF5's iterators apply the offset). */
+ * dataset. bounds_lo, bounds_hi: the selection's bounds (H5Sget_select_bounds), which include an
+ * offset set with H5Soffset_simple where the listed points do not: a moved selection is declined
+ * (listed as runs: HDF5's iterators apply the offset), and so are bounds past the extent (a point
+ * outside it, or a selection moved there: native reports it). */
 static int
-points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, const hsize_t *bounds_lo, int mem_all,
-                 tb_pipe_plan_t *plan)
+points_plan_from(const tb_pipe_dset_t *p, hsize_t *given, const hsize_t *bounds_lo, const hsize_t *bounds_hi,
+                 int mem_all, tb_pipe_plan_t *plan)
 {
     int     rank = plan->rank;
     size_t  n = plan->npoints, r = (size_t)rank;
     hsize_t least[TB_PIPE_RANK];
     plan->mem_all = mem_all;
+    for (int d = 0; given && d < rank; d++)
+        if (bounds_hi[d] >= plan->dims[d]) {
+            free(given);
+            given = NULL;
+        }
     int g = given ? points_grouped(p, given, plan, least) : -1;
     if (g > 0 && memcmp(least, bounds_lo, r * sizeof(hsize_t)) != 0)
         g = -1; /* moved */
@@ -356,7 +379,7 @@ points_plan(const tb_pipe_dset_t *p, hid_t space, int mem_all, tb_pipe_plan_t *p
         free(given);
         given = NULL; /* (points_plan_from declines) */
     }
-    return points_plan_from(p, given, lo, mem_all, plan);
+    return points_plan_from(p, given, lo, hi, mem_all, plan);
 }
 
 /* ---- any other selection pair, on reads: as runs. Both selections are walked in the order HDF5
