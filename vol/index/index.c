@@ -360,8 +360,8 @@ void
 tb_index_fapl_done(const tb_obj_t *file, hid_t fapl_id)
 {
     /* HDF5 copies the file's flag into the list: a file whose reads were made independent above
-     * reports what its open asked. (Of a file opened twice here with different flags, native
-     * reports the first open's for both.) */
+     * reports what its open asked. (Of a file opened twice here with different flags each open
+     * reports its own, where native reports the first open's for both: the flag is the file's.) */
     int asked = file->ctx->md_asked;
     if (asked == -2 || !H5F_coll_md_read || H5F_coll_md_read(file->under) != TB_MD_FORCE_FALSE)
         return;

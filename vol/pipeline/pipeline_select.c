@@ -196,9 +196,9 @@ pt_key_cmp(const void *a, const void *b)
  * least coordinate into `least`. 0 when they are not so grouped (`least` then incomplete); -1 when
  * memory ran out. (No point lies outside the extent: points_plan_from checked the selection's
  * bounds, and the least coordinates tell whether those were the points'.) One pass, without
- * branches per dimension:
- * this is the application's thread's work for every point of a read (its serial part), so it is
- * compiled once per common rank (points_grouped), its loops over the dimensions unrolled. */
+ * branches per dimension: this is the application's thread's work for every point of a read (its
+ * serial part), so it is compiled once per common rank (points_grouped), its loops over the
+ * dimensions unrolled. */
 static inline __attribute__((always_inline)) int
 points_grouped_rank(const tb_pipe_dset_t *p, const hsize_t *given, tb_pipe_plan_t *plan, hsize_t *least,
                     const int rank)
