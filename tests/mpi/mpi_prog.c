@@ -337,13 +337,17 @@ cmd_readsmall(const char *path, int times, int coll_md)
     CHECK(H5Oget_info_by_name3(file, "entry/other", &oi, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS, lapl));
     bad |= oi.type != H5O_TYPE_DATASET || oi.num_attrs != 0;
     H5Pclose(lapl);
+    /* The file's access list as native gives it: the flag's own value (HDF5's enum, whose -1 a
+     * file whose reads were made independent holds inside) as well as the public getter's. */
     hid_t   got  = H5Fget_access_plist(file);
     hbool_t coll_got = 0;
+    int     raw      = -9;
     CHECK(got);
     CHECK(H5Pget_all_coll_metadata_ops(got, &coll_got));
-    if (!coll_got != !coll_md) {
-        fprintf(stderr, "rank %d: H5Fget_access_plist says collective metadata reads %d, asked %d\n", rank_g,
-                (int)coll_got, coll_md);
+    CHECK(H5Pget(got, "collective_metadata_read", &raw));
+    if (!coll_got != !coll_md || raw != coll_md) {
+        fprintf(stderr, "rank %d: H5Fget_access_plist says collective metadata reads %d (flag %d), asked %d\n",
+                rank_g, (int)coll_got, raw, coll_md);
         bad = 1;
     }
     H5Pclose(got);
