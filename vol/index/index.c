@@ -297,8 +297,8 @@ load_for_ranks(void *arg, void **buf_out, size_t *n_out)
  * the file: every one of them calls it, with the fresh index it may fill (d) or NULL. Rank 0 reads
  * the sidecar for all, and alone publishes one at close; without the MPI add-on each rank reads
  * its own when `own` (and publishes, the store keeping the race safe). Returns the length of the
- * sidecar rank 0 broadcast, the same on every rank (0: none, or no add-on). */
-static size_t
+ * sidecar rank 0 broadcast, the same on every rank (0: none), or -1 without the add-on. */
+static int64_t
 mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
 {
     void       *buf  = NULL;
@@ -311,7 +311,7 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
     if (st == TB_ERR_UNSUPPORTED) {
         if (d && own)
             try_sidecar(d);
-        return 0;
+        return -1;
     }
     if (st == TB_OK && n > 0 && d) {
         char where[4096];
@@ -320,7 +320,7 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
     }
     else
         tb_sc_release(buf);
-    return n;
+    return n <= INT64_MAX ? (int64_t)n : INT64_MAX;
 }
 
 /* Metadata reads of read-only MPI-IO files under the index. Collective ones (asked on the file's
@@ -337,7 +337,7 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
  * with independent reads would make every rank read what rank 0 reads for all; otherwise the flags
  * are put back and this open goes without the index, as stock. */
 static void
-md_reads_settle(tb_obj_t *file, const char *name, int asked, size_t sidecar_n, int md_flag, bool md_ctx)
+md_reads_settle(tb_obj_t *file, const char *name, int asked, int64_t sidecar_n, int md_flag, bool md_ctx)
 {
     tb_ctx_t *ctx  = file->ctx;
     bool      keep = asked != 1 || sidecar_n > 0 || md_flag == TB_MD_FORCE_FALSE;
@@ -349,10 +349,12 @@ md_reads_settle(tb_obj_t *file, const char *name, int asked, size_t sidecar_n, i
         ctx->md_asked = asked;
     if (ctx->cfg.debug && asked == 1)
         fprintf(stderr,
-                keep ? "h5turbo: %s: metadata reads made independent on every rank (collective metadata reads "
-                       "asked; the index answers from the sidecar rank 0 read)\n"
-                     : "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are collective, and "
-                       "rank 0 found no sidecar: `h5turbo index build` writes one)\n",
+                keep              ? "h5turbo: %s: metadata reads made independent on every rank (collective metadata "
+                                    "reads asked; the index answers from the sidecar rank 0 read)\n"
+                : sidecar_n < 0 ? "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are "
+                                  "collective, and no MPI add-on hands rank 0's sidecar to the others)\n"
+                                : "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are "
+                                  "collective, and rank 0 found no sidecar: `h5turbo index build` writes one)\n",
                 name);
 }
 
@@ -416,10 +418,10 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     /* From here on, an MPI-IO open (read-only, persistent index) takes part in the sidecar step
      * of all the file's ranks whatever this rank finds (mpi_sidecar), its metadata reads made
      * independent first (md_reads_settle). */
-    bool   mpi_step  = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
-    int    md_flag   = TB_MD_FORCE_FALSE;
-    bool   md_ctx    = false;
-    size_t sidecar_n = 0;
+    bool    mpi_step  = ctx->file_mpi && ctx->cfg.index == TB_INDEX_PERSISTENT;
+    int     md_flag   = TB_MD_FORCE_FALSE;
+    bool    md_ctx    = false;
+    int64_t sidecar_n = 0;
     if (md_indep)
         H5F_set_coll_metadata_reads(file->under, &md_flag, &md_ctx); /* (now what they were) */
     /* Native underneath only (tokens, native optional operations and the ID wrapping of
