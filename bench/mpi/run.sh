@@ -10,13 +10,17 @@
 # With collective metadata reads (mpio-collmd) the first run goes without the index and publishes
 # nothing, so the second run's sidecars are written by `h5turbo index build` of the M files in
 # between (not timed; its time is printed once per cell on stderr).
-# Environment: FRAMES (64), ATOMS (1000), WORK=<folder> (keep the files), PLUGINS=<folder>.
+# Environment: FRAMES (64), ATOMS (1000), WORK=<folder> (keep the files), PLUGINS=<folder>,
+# CREATE_US=<microseconds>: every file created in the sidecar cache folder takes that long first
+# (bench/common's slow_create, as a cache folder on a network file system would), in every mode.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/../.." && pwd)
 build=$(cd "${1:-$root/build}" && pwd)
 chain=$build/bench/mpi/tb_bench_chain
 iocount=$build/bench/common/libtb_io_count.so
+preload=$iocount
+[ -z "${CREATE_US:-}" ] || preload=$iocount:$build/bench/common/libtb_slow_create.so
 [ -x "$chain" ] || { echo "no $chain: build with a parallel HDF5 (scripts/setup-mpi)" >&2; exit 2; }
 plugins=${PLUGINS:-$build/plugins}
 files_list=${FILES:-16 32}; ranks_list=${RANKS:-2 4 8}; drivers=${DRIVERS:-sec2 mpio mpio-collmd}
@@ -30,13 +34,14 @@ unset HDF5_VOL_CONNECTOR HDF5_PLUGIN_PATH
 # one MODE N M DRIVER — one read; prints "SLOWEST READS RESULT-LINE".
 one() {
   local mode=$1 n=$2 m=$3 drv=$4 out; out=$(mktemp)
-  local env=(TB_IO_COUNT_FILE="$work/m$m/traj-000.h5md" TB_IO_COUNT_OUT="$out.io")
+  local env=(TB_IO_COUNT_FILE="$work/m$m/traj-000.h5md" TB_IO_COUNT_OUT="$out.io"
+             TB_SLOW_CREATE_DIR="$work/cache" TB_SLOW_CREATE_US="${CREATE_US:-}")
   case $mode in
     stock) ;;
     first) rm -rf "$work/cache"; env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo) ;;
     second) env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo) ;;
   esac
-  env XDG_CACHE_HOME="$work/cache" "${env[@]}" "${mpi[@]}" -n "$n" env LD_PRELOAD="$iocount" \
+  env XDG_CACHE_HOME="$work/cache" "${env[@]}" "${mpi[@]}" -n "$n" env LD_PRELOAD="$preload" \
     "$chain" read "$work/m$m" "$m" "$drv" > "$out" 2> "$out.err" || { cat "$out" "$out.err" >&2; exit 1; }
   local res; res=$(grep '^result:' "$out")
   local reads; reads=$(awk '/^io_count:/ { for (i = 1; i <= NF; i++) if ($i ~ /^data_reads=/) { split($i, a, "="); s += a[2]; n++ } }
