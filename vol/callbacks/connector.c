@@ -21,6 +21,7 @@ vol_init(hid_t vipl_id)
 static herr_t
 vol_term(void)
 {
+    tb_index_drain_publications(); /* (before HDF5 may unload this plugin) */
     if (tb_config_process()->stats) {
         tb_vol_stats_t s;
         size_t         wm, wr, wl;

@@ -28,14 +28,22 @@ static tb_ix_data_t  *registry;
 static tb_objpool_t ixobj_pool = TB_OBJPOOL_INIT(struct tb_index_obj, 4096);
 
 void
+tb_index_drain_publications(void)
+{
+    tb_ix_publish_drain();
+}
+
+void
 tb_index_get_stats(tb_index_stats_t *out)
 {
+    tb_ix_publish_drain(); /* (what queued publications wrote counts) */
     *out = tb_ix_stats;
 }
 
 void
 tb_index_print_stats(FILE *out)
 {
+    tb_ix_publish_drain();
     /* One write for the whole line: processes sharing one stderr (MPI ranks under mpiexec) must
      * not cut into each other's lines. */
     char   line[2048];
@@ -58,6 +66,8 @@ tb_index_print_stats(FILE *out)
             TB_IX_LINE(" %s=%zu", tb_sc_outcome_key((tb_sc_outcome_t)o), tb_sc_tally[o]);
             any = 1;
         }
+    if (tb_ix_stats.sidecar_queued)
+        TB_IX_LINE(" queued=%zu", tb_ix_stats.sidecar_queued);
     TB_IX_LINE("%s\n", any ? "" : " none");
 #undef TB_IX_LINE
     fputs(line, out);
@@ -442,6 +452,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     }
     if (!(f = calloc(1, sizeof(*f))))
         goto skip;
+    tb_ix_publish_wait_for(id.dev, id.ino); /* (this process's own last index of it, if queued) */
     f->fileno      = fileno;
     f->standin_vol = H5I_INVALID_HID;
     f->debug       = ctx->cfg.debug;
@@ -531,14 +542,36 @@ tb_ix_check_unchanged(struct tb_index_file *f, tb_obj_t *file)
     }
 }
 
-/* Publishes the sidecar of a read-only file whose index learned something. */
-static void
-maybe_publish(tb_ix_data_t *d)
+/* Whether the index of a read-only file learned something its sidecar is to keep. */
+static bool
+wants_publish(const tb_ix_data_t *d)
 {
-    if (!d->persist || !d->dirty || !d->file.path || !d->have_id)
-        return;
-    if (tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
-        tb_ix_stats.sidecar_writes++;
+    return d->persist && d->dirty && d->file.path && d->have_id;
+}
+
+/* Publishes d's sidecar (any thread: d is out of the registry, its own). */
+static void
+publish(tb_ix_data_t *d)
+{
+    if (wants_publish(d) && tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
+        __atomic_fetch_add(&tb_ix_stats.sidecar_writes, 1, __ATOMIC_RELAXED);
+}
+
+static void
+data_free(tb_ix_data_t *d)
+{
+    tb_ix_data_clear(d);
+    tb_ix_spill_free(d->spill);
+    free((char *)d->file.path);
+    free((char *)d->policy.dir);
+    free(d);
+}
+
+void
+tb_ix_data_finish(tb_ix_data_t *d)
+{
+    publish(d);
+    data_free(d);
 }
 
 /* Memory held by d's tables (allocations, not counting allocator overhead): records, hash tables,
@@ -595,8 +628,12 @@ tb_index_ctx_release(tb_ctx_t *ctx)
         *pp = d->next;
     }
     pthread_mutex_unlock(&registry_mu);
+    /* The last close of a read-only file publishes what its index learned: here, or in an MPI job
+     * on the publisher thread (index_publish.c), off the path every rank waits on. */
+    bool later = last && wants_publish(d) && tb_ix_publish_in_background();
+    if (last && !later)
+        publish(d);
     if (last) {
-        maybe_publish(d);
         if (f->debug) {
             size_t nlinks = 0, nbytes = 0;
             tb_ix_memory(d, &nlinks, &nbytes);
@@ -608,7 +645,8 @@ tb_index_ctx_release(tb_ctx_t *ctx)
                     "%u dataset records (%llu bytes) %zu links %zu bytes (%.1f bytes/entry)\n",
                     d->file.path ? d->file.path : "?", tb_ix_stats.answered, tb_ix_stats.forwarded,
                     tb_ix_stats.groups_loaded, tb_ix_stats.sidecar_loads, tb_ix_stats.sidecar_rejects,
-                    tb_ix_stats.sidecar_writes, tb_ix_stats.groups_lazy, tb_ix_stats.groups_materialised,
+                    __atomic_load_n(&tb_ix_stats.sidecar_writes, __ATOMIC_RELAXED), tb_ix_stats.groups_lazy,
+                    tb_ix_stats.groups_materialised,
                     tb_ix_stats.attrs_lazy, tb_ix_stats.attrs_materialised, tb_ix_stats.dsets_cached,
                     tb_ix_stats.dsets_lazy, tb_ix_stats.dsets_materialised, tb_ix_stats.dsets_by_token,
                     tb_ix_stats.types_lazy, tb_ix_stats.types_materialised, d->nobj,
@@ -621,11 +659,10 @@ tb_index_ctx_release(tb_ctx_t *ctx)
                         "bytes in all)\n", d->file.path ? d->file.path : "?", (unsigned long long)in_file,
                         (unsigned long long)allocated);
         }
-        tb_ix_data_clear(d);
-        tb_ix_spill_free(d->spill);
-        free((char *)d->file.path);
-        free((char *)d->policy.dir);
-        free(d);
+        if (later)
+            tb_ix_publish_queue(d);
+        else
+            data_free(d);
     }
     free(f);
 }

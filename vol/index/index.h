@@ -183,6 +183,10 @@ void tb_index_dtype_get_done(tb_obj_t *o, const H5VL_datatype_get_args_t *args);
  * or TB_FORWARD when the caller must make it real (tb_enter with TB_USE) and forward. */
 tb_answer_t tb_index_dtype_get(tb_obj_t *o, H5VL_datatype_get_args_t *args, herr_t *ret_out);
 
+/* Waits until the sidecars queued for publication (MPI jobs) are written, and stops the thread
+ * writing them: at the connector's end, before HDF5 may unload it. */
+void tb_index_drain_publications(void);
+
 /* ---- statistics for tests and the benchmark */
 typedef struct tb_index_stats {
     size_t answered;      /* queries answered from the index */
@@ -191,6 +195,7 @@ typedef struct tb_index_stats {
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;
+    size_t sidecar_queued; /* publications handed to the publisher thread (MPI jobs) */
     size_t groups_lazy;        /* groups opened from the index */
     size_t groups_materialised; /* lazy groups made real */
     size_t types_lazy;         /* named datatypes opened from the index */

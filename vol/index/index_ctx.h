@@ -127,6 +127,20 @@ void tb_index_obj_wrapped(tb_obj_t *w); /* index_query.c: a callback object gets
  * opened (a rewrite in place), no sidecar is written for it. */
 void tb_ix_check_unchanged(struct tb_index_file *f, tb_obj_t *file);
 
+/* A finished index (out of the registry): its sidecar published if it learned something, then
+ * its memory freed (index.c; any thread). */
+void tb_ix_data_finish(tb_ix_data_t *d);
+
+/* index_publish.c: sidecars published off the application's thread in MPI jobs. Whether the
+ * process is one (an MPI library of a known family is mapped); d queued for the publisher thread
+ * (tb_ix_data_finish there; here when no thread can be started); waiting until no publication of
+ * the file (dev, ino) is queued or running; and waiting for all, the thread then stopped (at the
+ * connector's end, before HDF5 unloads it, and before statistics are read). */
+bool tb_ix_publish_in_background(void);
+void tb_ix_publish_queue(tb_ix_data_t *d);
+void tb_ix_publish_wait_for(uint64_t dev, uint64_t ino);
+void tb_ix_publish_drain(void);
+
 /* index_mpi.c. What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
  * (malloc'd), or a miss. */
 typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, void **buf_out, size_t *n_out);

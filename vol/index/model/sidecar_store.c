@@ -107,8 +107,8 @@ tb_sc_outcome_key(tb_sc_outcome_t o)
 void
 tb_sc_note(const tb_sc_policy_t *p, tb_sc_outcome_t o, const char *where)
 {
-    if ((unsigned)o < TB_SC_NOUTCOMES)
-        tb_sc_tally[o]++;
+    if ((unsigned)o < TB_SC_NOUTCOMES) /* (atomic: MPI jobs publish on a thread of their own) */
+        __atomic_fetch_add(&tb_sc_tally[o], 1, __ATOMIC_RELAXED);
     if (p && p->debug)
         fprintf(stderr, "h5turbo index: %s: %s\n", tb_sc_outcome_str(o), where && *where ? where : "?");
 }
