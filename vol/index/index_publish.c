@@ -42,7 +42,23 @@ publisher(void *arg)
     return NULL;
 }
 
-/* A forked child has no publisher: what the parent had queued is the parent's to publish. */
+/* fork() waits for the publication in progress (which may hold the sidecar store's locks) and
+ * keeps the next one from starting until it returns; a forked child has no publisher: what the
+ * parent had queued is the parent's to publish. */
+static void
+atfork_prepare(void)
+{
+    pthread_mutex_lock(&pub_mu);
+    while (pub_busy)
+        pthread_cond_wait(&pub_done, &pub_mu);
+}
+
+static void
+atfork_parent(void)
+{
+    pthread_mutex_unlock(&pub_mu);
+}
+
 static void
 atfork_child(void)
 {
@@ -56,7 +72,7 @@ atfork_child(void)
 static void
 register_atfork(void)
 {
-    pthread_atfork(NULL, NULL, atfork_child);
+    pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
 bool
