@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # publish_thread.sh — sidecars published by the publisher thread of MPI jobs (publish_thread.c poses
-# as one): a first read of 6 files queues 6 publications and writes 6 sidecars, and its reopen of
-# f0 (which waits for f0's queued publication) loads f0's; a second read loads all 7, writes and
-# queues none; what was walked equals stock's; a fork right after a queued publication leaves the
+# as one): a first read of 6 files queues 6 publications and writes 6 sidecars, and its reopens of
+# them (each waits for that file's queued publication) load all 6; a second read loads all 12,
+# writes and queues none; what was walked equals stock's; a fork right after a queued publication leaves the
 # child (which reads another file and exits) and the parent both well. Also in the TSan build.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_PUBLISH_THREAD:?}"
@@ -25,9 +25,9 @@ run() { # RUN WANT-LOADED WANT-WRITTEN WANT-QUEUED
   echo "ok: $1 run: loaded=$l written=$w queued=${q:-0}"
 }
 cd "$tmp"
-run first 1 $n $n
+run first $n $n $n
 [ "$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)" -eq $n ] || fail "not $n sidecars after the first run"
-run second $((n + 1)) 0 0
+run second $((2 * n)) 0 0
 rm -rf "$XDG_CACHE_HOME"
 rc=0; turbo "$TB_PUBLISH_THREAD" fork "$tmp" > fork.out 2> fork.err || rc=$?
 [ $rc -eq 0 ] || { cat fork.out fork.err; fail "fork run failed (exit $rc)"; }

@@ -13,7 +13,8 @@ static pthread_mutex_t pub_mu   = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t  pub_work = PTHREAD_COND_INITIALIZER; /* something queued, or stop */
 static pthread_cond_t  pub_done = PTHREAD_COND_INITIALIZER; /* a publication ended */
 static tb_ix_data_t   *pub_head, *pub_tail;                 /* the queue, linked by d->next */
-static tb_ix_data_t   *pub_busy;                            /* the one being published */
+static bool            pub_busy;                            /* one is being published: */
+static uint64_t        pub_busy_dev, pub_busy_ino;          /* its file (d itself is freed then) */
 static pthread_t       pub_thread;
 static int             pub_running, pub_stop;
 static pthread_once_t  pub_once = PTHREAD_ONCE_INIT;
@@ -31,11 +32,13 @@ publisher(void *arg)
         tb_ix_data_t *d = pub_head;
         if (!(pub_head = d->next))
             pub_tail = NULL;
-        pub_busy = d;
+        pub_busy     = true;
+        pub_busy_dev = d->dev;
+        pub_busy_ino = d->ino;
         pthread_mutex_unlock(&pub_mu);
         tb_ix_data_finish(d);
         pthread_mutex_lock(&pub_mu);
-        pub_busy = NULL;
+        pub_busy = false;
         pthread_cond_broadcast(&pub_done);
     }
     pthread_mutex_unlock(&pub_mu);
@@ -65,7 +68,8 @@ atfork_child(void)
     pthread_mutex_init(&pub_mu, NULL);
     pthread_cond_init(&pub_work, NULL);
     pthread_cond_init(&pub_done, NULL);
-    pub_head = pub_tail = pub_busy = NULL;
+    pub_head = pub_tail = NULL;
+    pub_busy            = false;
     pub_running = pub_stop = 0;
 }
 
@@ -115,7 +119,7 @@ tb_ix_publish_wait_for(uint64_t dev, uint64_t ino)
 {
     pthread_mutex_lock(&pub_mu);
     for (;;) {
-        bool queued = pub_busy && pub_busy->dev == dev && pub_busy->ino == ino;
+        bool queued = pub_busy && pub_busy_dev == dev && pub_busy_ino == ino;
         for (const tb_ix_data_t *q = pub_head; q && !queued; q = q->next)
             queued = q->dev == dev && q->ino == ino;
         if (!queued)
