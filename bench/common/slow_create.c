@@ -45,23 +45,23 @@ static void
 maybe_sleep(int dirfd, const char *path, int flags)
 {
     const char *us = getenv("TB_SLOW_CREATE_US");
-    if (us && ((flags & O_CREAT) || (flags & __O_TMPFILE) == __O_TMPFILE) && slow_here(dirfd, path))
+    if (us && (flags & O_CREAT || (flags & __O_TMPFILE) == __O_TMPFILE) && slow_here(dirfd, path))
         usleep((useconds_t)atoi(us));
 }
+
+/* The mode argument of an open that creates (absent otherwise). */
+#define CREATES(flags) (((flags) & O_CREAT) || ((flags) & __O_TMPFILE) == __O_TMPFILE)
 
 int
 openat(int dirfd, const char *path, int flags, ...)
 {
     static int (*real)(int, const char *, int, ...);
-    mode_t     mode = 0;
+    va_list    ap;
+    va_start(ap, flags);
+    mode_t mode = CREATES(flags) ? (mode_t)va_arg(ap, int) : 0;
+    va_end(ap);
     if (!real)
         real = (int (*)(int, const char *, int, ...))dlsym(RTLD_NEXT, "openat");
-    if ((flags & O_CREAT) || (flags & __O_TMPFILE) == __O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = (mode_t)va_arg(ap, int);
-        va_end(ap);
-    }
     maybe_sleep(dirfd, path, flags);
     return real(dirfd, path, flags, mode);
 }
@@ -69,16 +69,9 @@ openat(int dirfd, const char *path, int flags, ...)
 int
 open(const char *path, int flags, ...)
 {
-    static int (*real)(const char *, int, ...);
-    mode_t     mode = 0;
-    if (!real)
-        real = (int (*)(const char *, int, ...))dlsym(RTLD_NEXT, "open");
-    if ((flags & O_CREAT) || (flags & __O_TMPFILE) == __O_TMPFILE) {
-        va_list ap;
-        va_start(ap, flags);
-        mode = (mode_t)va_arg(ap, int);
-        va_end(ap);
-    }
-    maybe_sleep(AT_FDCWD, path, flags);
-    return real(path, flags, mode);
+    va_list ap;
+    va_start(ap, flags);
+    mode_t mode = CREATES(flags) ? (mode_t)va_arg(ap, int) : 0;
+    va_end(ap);
+    return openat(AT_FDCWD, path, flags, mode); /* (the one above) */
 }

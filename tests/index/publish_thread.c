@@ -7,6 +7,8 @@
  *   fork DIR     f0 read and closed, then a fork whose child reads f1 and exits normally while the
  *                parent waits for it
  * Each prints what it walked; publish_thread.sh checks the counts and the sidecars. */
+#include "tb_test.h"
+
 #include <hdf5.h>
 
 #include <stdio.h>
@@ -18,48 +20,40 @@
 /* What the connector takes for an MPI job (OpenMPI's world communicator symbol). */
 __attribute__((visibility("default"))) int ompi_mpi_comm_world;
 
-#define CHECK(x)                                                                                   \
-    do {                                                                                           \
-        if ((x) < 0) {                                                                             \
-            fprintf(stderr, "%s:%d: %s failed\n", __FILE__, __LINE__, #x);                         \
-            exit(2);                                                                               \
-        }                                                                                          \
-    } while (0)
-
 static void
 make_one(const char *path, int k)
 {
     hid_t f = H5Fcreate(path, H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
-    CHECK(f);
+    ASSERT_H5(f);
     hsize_t n = 16;
     hid_t   sp = H5Screate_simple(1, &n, NULL), sc = H5Screate(H5S_SCALAR);
-    CHECK(sp);
-    CHECK(sc);
+    ASSERT_H5(sp);
+    ASSERT_H5(sc);
     for (int g = 0; g < 4; g++) {
         char name[32];
         snprintf(name, sizeof(name), "entry_%d", g);
         hid_t gr = H5Gcreate2(f, name, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-        CHECK(gr);
+        ASSERT_H5(gr);
         int   v = k * 10 + g;
         hid_t a = H5Acreate2(gr, "version", H5T_NATIVE_INT, sc, H5P_DEFAULT, H5P_DEFAULT);
-        CHECK(a);
-        CHECK(H5Awrite(a, H5T_NATIVE_INT, &v));
-        CHECK(H5Aclose(a));
+        ASSERT_H5(a);
+        ASSERT_H5(H5Awrite(a, H5T_NATIVE_INT, &v));
+        ASSERT_H5(H5Aclose(a));
         for (int d = 0; d < 3; d++) {
             int buf[16];
             for (int i = 0; i < 16; i++)
                 buf[i] = v * 100 + d * 16 + i;
             snprintf(name, sizeof(name), "data_%d", d);
             hid_t ds = H5Dcreate2(gr, name, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-            CHECK(ds);
-            CHECK(H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
-            CHECK(H5Dclose(ds));
+            ASSERT_H5(ds);
+            ASSERT_H5(H5Dwrite(ds, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+            ASSERT_H5(H5Dclose(ds));
         }
-        CHECK(H5Gclose(gr));
+        ASSERT_H5(H5Gclose(gr));
     }
     H5Sclose(sp);
     H5Sclose(sc);
-    CHECK(H5Fclose(f));
+    ASSERT_H5(H5Fclose(f));
 }
 
 static herr_t
@@ -77,20 +71,20 @@ static long
 walk(const char *path)
 {
     hid_t f = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
-    CHECK(f);
+    ASSERT_H5(f);
     long sum = 0;
-    CHECK(H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &sum, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS));
+    ASSERT_H5(H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &sum, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS));
     for (int g = 0; g < 4; g++) {
         char name[32];
         int  v = -1;
         snprintf(name, sizeof(name), "entry_%d", g);
         hid_t a = H5Aopen_by_name(f, name, "version", H5P_DEFAULT, H5P_DEFAULT);
-        CHECK(a);
-        CHECK(H5Aread(a, H5T_NATIVE_INT, &v));
-        CHECK(H5Aclose(a));
+        ASSERT_H5(a);
+        ASSERT_H5(H5Aread(a, H5T_NATIVE_INT, &v));
+        ASSERT_H5(H5Aclose(a));
         sum += v;
     }
-    CHECK(H5Fclose(f));
+    ASSERT_H5(H5Fclose(f));
     return sum;
 }
 
@@ -118,7 +112,7 @@ main(int argc, char **argv)
             snprintf(path, sizeof(path), "%s/f%d.h5", dir, k);
             printf("f%d again %ld\n", k, walk(path));
         }
-        CHECK(H5close());
+        ASSERT_H5(H5close());
         return 0;
     }
     if (strcmp(argv[1], "fork") == 0) {
@@ -128,7 +122,7 @@ main(int argc, char **argv)
         /* TSan cannot follow threads a forked child of a threaded process starts (it dies, or
          * reports a duplicate thread id): the other builds run the fork. */
         printf("fork: skipped under TSan\n");
-        CHECK(H5close());
+        ASSERT_H5(H5close());
         return 0;
 #endif
         fflush(stdout);
@@ -145,7 +139,7 @@ main(int argc, char **argv)
             fprintf(stderr, "the child failed (status %d)\n", st);
             return 1;
         }
-        CHECK(H5close());
+        ASSERT_H5(H5close());
         return 0;
     }
     return 2;
