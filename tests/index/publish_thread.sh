@@ -2,8 +2,9 @@
 # publish_thread.sh — sidecars published by the publisher thread of MPI jobs (publish_thread.c poses
 # as one): a first read of 6 files queues 6 publications and writes 6 sidecars, and its reopens of
 # them (each waits for that file's queued publication) load all 6; a second read loads all 12,
-# writes and queues none; what was walked equals stock's; a fork right after a queued publication leaves the
-# child (which reads another file and exits) and the parent both well. Also in the TSan build.
+# writes and queues none; what was walked equals stock's; a fork right after a queued publication
+# leaves the child (which reads another file and exits) and the parent both well. Also in the
+# TSan build (without the fork) and the ASan build.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_PUBLISH_THREAD:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

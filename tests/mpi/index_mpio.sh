@@ -30,6 +30,11 @@ rc=0; mpi_stock "$np" "$TB_MPI_PROG" readsmall small.h5 3 > stock.out 2>&1 || rc
 per_rank=(bash -c 'XDG_CACHE_HOME=$0/r${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}} exec "$@"' "$tmp/cache")
 loaded() { grep -c "sidecars loaded=1 " stats.log || true; }
 sidecars() { find "$tmp/cache" -name '*.h5turbo-index' | sed "s|^$tmp/cache/||; s|/.*||" | sort | tr '\n' ' '; }
+# each_rank_said MESSAGE — H5TURBO_DEBUG of the last run said MESSAGE (a fixed string) once on every rank.
+each_rank_said() {
+  local n; n=$(grep -c -F "$1" t.err || true)
+  [ "$n" -eq "$np" ] || { cat t.err; fail "'$1' said $n times, expected $np"; }
+}
 # one MODE RUN WANT-LOADED — readsmall under h5turbo with or without the add-on.
 one() {
   local mode=$1 run=$2 want=$3 rc=0 dir=$TB_PLUGIN_DIR md=0
@@ -63,15 +68,12 @@ rm -rf "$tmp/cache/r1"
 one no-addon mixed $((np - 1))
 rm -rf "$tmp/cache"
 one coll-md first 0
-n=$(grep -c -F "small.h5: index off (the file driver does MPI I/O, metadata reads are collective, and rank 0 found no sidecar" t.err || true)
-[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata, no sidecar: 'index off' said $n times, expected $np"; }
+each_rank_said "small.h5: index off (the file driver does MPI I/O, metadata reads are collective, and rank 0 found no sidecar"
 [ -z "$(sidecars)" ] || fail "collective metadata, index off: sidecars were published in $(sidecars)"
 one addon first 0
 one coll-md second "$np"
-n=$(grep -c -F "small.h5: metadata reads made independent on every rank" t.err || true)
-[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata with a sidecar: 'made independent' said $n times, expected $np"; }
+each_rank_said "small.h5: metadata reads made independent on every rank"
 # Without the add-on no rank can know what rank 0 found: the index stays off on every rank.
 one coll-md-no-addon sidecar-there 0
-n=$(grep -c -F "small.h5: index off (the file driver does MPI I/O, metadata reads are collective, and no MPI add-on" t.err || true)
-[ "$n" -eq "$np" ] || { cat t.err; fail "collective metadata without the add-on: 'index off' said $n times, expected $np"; }
+each_rank_said "small.h5: index off (the file driver does MPI I/O, metadata reads are collective, and no MPI add-on"
 echo "ok: collective metadata reads at np $np: index off on every rank without a sidecar or without the add-on, answered from rank 0's sidecar with both"

@@ -141,7 +141,11 @@ void tb_ix_publish_queue(tb_ix_data_t *d);
 void tb_ix_publish_wait_for(uint64_t dev, uint64_t ino);
 void tb_ix_publish_drain(void);
 
-/* index_mpi.c. What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
+/* index_mpi.c. The family of the MPI library the process has mapped ("openmpi": OpenMPI's
+ * defines ompi_mpi_comm_world; "mpich": MPICH's MPIR_Init_thread), or NULL: not an MPI job. */
+const char *tb_ix_mpi_family(void);
+
+/* What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
  * (malloc'd), or a miss. */
 typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, void **buf_out, size_t *n_out);
 /* The sidecar step of a read-only open on an MPI-IO driver: rank 0 of the ranks that opened the

@@ -14,9 +14,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The add-on for the MPI library the process has mapped, or NULL (looked for once). OpenMPI's
- * library defines ompi_mpi_comm_world, MPICH's MPIR_Init_thread; the add-on is in plugins/mpi/,
- * beside this build's folder (plugins/hdf5-<major>/). */
+const char *
+tb_ix_mpi_family(void)
+{
+    return dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") ? "openmpi"
+           : dlsym(RTLD_DEFAULT, "MPIR_Init_thread")  ? "mpich"
+                                                      : NULL;
+}
+
+/* The add-on for the MPI library the process has mapped, or NULL (looked for once); it is in
+ * plugins/mpi/, beside this build's folder (plugins/hdf5-<major>/). */
 static const tb_mpi_api_t *
 addon(bool debug)
 {
@@ -25,9 +32,7 @@ addon(bool debug)
     if (looked)
         return api;
     looked          = 1;
-    const char *abi = dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") ? "openmpi"
-                      : dlsym(RTLD_DEFAULT, "MPIR_Init_thread")  ? "mpich"
-                                                                 : NULL;
+    const char *abi = tb_ix_mpi_family();
     Dl_info     self;
     char        path[PATH_MAX];
     const char *why = NULL;

@@ -4,7 +4,6 @@
  * publisher thread per process takes finished indexes from a queue (bench/mpi README, CREATE_US). */
 #include "index_ctx.h"
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -82,8 +81,7 @@ register_atfork(void)
 bool
 tb_ix_publish_in_background(void)
 {
-    /* (the families index_mpi.c's add-on serves: OpenMPI's and MPICH's) */
-    return dlsym(RTLD_DEFAULT, "ompi_mpi_comm_world") || dlsym(RTLD_DEFAULT, "MPIR_Init_thread");
+    return tb_ix_mpi_family() != NULL;
 }
 
 void
