@@ -127,7 +127,7 @@ tb_blosc_set_local(hid_t dcpl, hid_t type, hid_t space)
 }
 
 static size_t
-filter_compress(const tb_blosc_params_t *p, size_t nbytes, size_t *buf_size, void **buf)
+filter_compress(const tb_blosc_params_t *p, int optional, size_t nbytes, size_t *buf_size, void **buf)
 {
     size_t cap = tb_blosc_max_compressed_nbytes(nbytes);
     void  *out = H5allocate_memory(cap, false);
@@ -140,6 +140,14 @@ filter_compress(const tb_blosc_params_t *p, size_t nbytes, size_t *buf_size, voi
     if (st != TB_OK) {
         report(st, "compressing a %zu-byte chunk with %s level %u failed",
                  nbytes, tb_blosc_compressor_name(p->compressor), p->clevel);
+        H5free_memory(out);
+        return 0;
+    }
+    /* hdf5-blosc compresses into a buffer of the chunk's size and fails when the frame does not
+     * fit; HDF5 then stores an optional filter's chunk unfiltered (PyTables and h5py set Blosc
+     * optional). So do we, that the same data is stored the same whichever plugin wrote it. A
+     * mandatory filter keeps the frame (a plain copy at worst), where hdf5-blosc fails the write. */
+    if (optional && out_nbytes > nbytes) {
         H5free_memory(out);
         return 0;
     }
@@ -202,7 +210,7 @@ tb_blosc_filter(unsigned flags, size_t cd_nelmts, const unsigned cd_values[], si
         report(st, "%s", why);
         return 0;
     }
-    return filter_compress(&p, nbytes, buf_size, buf);
+    return filter_compress(&p, (flags & H5Z_FLAG_OPTIONAL) != 0, nbytes, buf_size, buf);
 }
 
 static const H5Z_class2_t tb_blosc_class = {

@@ -7,7 +7,8 @@
  *   blosc_interop write-one FILE                      one float64, filter mandatory
  *   blosc_interop verify FILE                         reads every /blosc dataset, compares
  *   blosc_interop params FILE                         prints each dataset's cd_values
- *   blosc_interop chunks A B                          compares the stored chunks of two files */
+ *   blosc_interop chunks A B                          compares the stored chunks of two files
+ *   blosc_interop chunks-same A B                     the same, filter masks equal too */
 #include <hdf5.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ make_type(const char *dtype)
 {
     if (!strcmp(dtype, "u1"))
         return H5Tcopy(H5T_STD_U8LE);
-    if (!strcmp(dtype, "u2"))
+    if (!strcmp(dtype, "u2") || !strcmp(dtype, "n2"))
         return H5Tcopy(H5T_STD_U16LE);
     if (!strcmp(dtype, "u4"))
         return H5Tcopy(H5T_STD_U32LE);
@@ -66,6 +67,14 @@ write_pair(hid_t file, const char *name, const char *dtype, int rank, const hsiz
         n *= dims[i];
     uint8_t *buf = malloc(n);
     fill(buf, n, esize, seed);
+    if (!strcmp(dtype, "n2")) {
+        /* Noise: no compressor shrinks it. */
+        uint64_t x = 0x9e3779b97f4a7c15ull * seed;
+        for (size_t i = 0; i < n; i++) {
+            x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+            buf[i] = (uint8_t)(x >> 24);
+        }
+    }
     if (!strcmp(dtype, "f8") || !strcmp(dtype, "cmpd")) {
         /* Keep floating-point fields finite: NaN payloads would make h5py's comparison fail. */
         size_t cnt = n / esize;
@@ -140,6 +149,14 @@ do_write(const char *fname, unsigned flags)
         snprintf(name, sizeof(name), "big_c%u_f8", comp);
         hsize_t bigf[1] = {300000}, bigfchunk[1] = {131072};
         fails += write_pair(file, name, "f8", 1, bigf, bigfchunk, flags, 7, cdb, seed++) != 0;
+        /* Incompressible chunks, and compressible ones at level 0: no frame fits in the chunk's
+         * size, so an optional filter is left out of those chunks (hdf5-blosc fails there). */
+        snprintf(name, sizeof(name), "noise_c%u_n2", comp);
+        unsigned cdn[7] = {0, 0, 0, 0, 5, comp % 3, comp};
+        fails += write_pair(file, name, "n2", 2, big, bigchunk, flags, 7, cdn, seed++) != 0;
+        snprintf(name, sizeof(name), "level0_c%u_u2", comp);
+        unsigned cd0[7] = {0, 0, 0, 0, 0, 1, comp};
+        fails += write_pair(file, name, "u2", 2, big, bigchunk, flags, 7, cd0, seed++) != 0;
     }
     /* No optional cd_values at all: hdf5-blosc's defaults (level 5, shuffle, blosclz). */
     hsize_t dims[2] = {37, 53}, chunk[2] = {16, 20};
@@ -234,12 +251,15 @@ params_one(hid_t g, const char *name, const H5L_info2_t *info, void *arg)
 }
 
 /* Compares the raw chunks of every /blosc dataset of two files written from the same data.
- * Chunks both sides compressed (filter mask 0) must be identical; the reference leaves chunks
- * that do not shrink unfiltered (mask 1) where we store a plain-copy frame, so those are counted
- * apart. Snappy frames may legitimately be smaller on our side (see tb_blosc_codec.h). */
+ * Chunks both sides compressed (filter mask 0) must be identical. With the filter mandatory in
+ * the first file and optional in the second, the reference leaves chunks that do not shrink
+ * unfiltered (mask 1) where we store a plain-copy frame: counted apart (`chunks`). Both optional
+ * (`chunks-same`), the masks must be equal too, and unfiltered chunks identical. Snappy frames
+ * may legitimately be smaller on our side (see tb_blosc_codec.h). */
 typedef struct cctx {
     hid_t a, b;
-    int   same, differ, unfiltered_b, snappy_smaller;
+    int   same_masks;
+    int   same, differ, unfiltered_b, unfiltered_both, snappy_smaller;
 } cctx_t;
 
 static herr_t
@@ -264,7 +284,13 @@ chunks_one(hid_t g, const char *name, const H5L_info2_t *info, void *arg)
         uint8_t *ba = malloc(na ? na : 1), *bb = malloc(nb ? nb : 1);
         H5Dread_chunk(da, H5P_DEFAULT, off, &ma, ba);
         H5Dread_chunk(db, H5P_DEFAULT, off, &mb, bb);
-        if (ma != 0 || mb != 0)
+        if (c->same_masks && ma != mb) {
+            fprintf(stderr, "chunk %llu of %s: filter mask %u vs %u\n", (unsigned long long)i, name, ma, mb);
+            c->differ++;
+        }
+        else if (ma != 0 && ma == mb && na == nb && memcmp(ba, bb, na) == 0)
+            c->unfiltered_both++;
+        else if (ma != 0 || mb != 0)
             c->unfiltered_b++;
         else if (na == nb && memcmp(ba, bb, na) == 0)
             c->same++;
@@ -284,8 +310,9 @@ chunks_one(hid_t g, const char *name, const H5L_info2_t *info, void *arg)
 int
 main(int argc, char **argv)
 {
-    if (argc >= 4 && !strcmp(argv[1], "chunks")) {
+    if (argc >= 4 && (!strcmp(argv[1], "chunks") || !strcmp(argv[1], "chunks-same"))) {
         cctx_t c = {0};
+        c.same_masks = !strcmp(argv[1], "chunks-same");
         c.a      = H5Fopen(argv[2], H5F_ACC_RDONLY, H5P_DEFAULT);
         c.b      = H5Fopen(argv[3], H5F_ACC_RDONLY, H5P_DEFAULT);
         if (c.a < 0 || c.b < 0)
@@ -293,9 +320,10 @@ main(int argc, char **argv)
         hid_t g = H5Gopen2(c.a, "/blosc", H5P_DEFAULT);
         H5Literate2(g, H5_INDEX_NAME, H5_ITER_INC, NULL, chunks_one, &c);
         H5Gclose(g), H5Fclose(c.a), H5Fclose(c.b);
-        printf("chunks: %d identical, %d differ, %d unfiltered on one side, %d snappy frames smaller in the first\n",
-               c.same, c.differ, c.unfiltered_b, c.snappy_smaller);
-        return (c.differ || c.same == 0) ? 1 : 0;
+        printf("chunks: %d identical, %d differ, %d unfiltered on both sides alike, %d unfiltered on one side, "
+               "%d snappy frames smaller in the first\n",
+               c.same, c.differ, c.unfiltered_both, c.unfiltered_b, c.snappy_smaller);
+        return (c.differ || c.same == 0 || (c.same_masks && (c.unfiltered_b || c.unfiltered_both == 0))) ? 1 : 0;
     }
     if (argc >= 3 && !strcmp(argv[1], "write"))
         return do_write(argv[2], argc >= 4 && !strcmp(argv[3], "optional") ? H5Z_FLAG_OPTIONAL : H5Z_FLAG_MANDATORY);

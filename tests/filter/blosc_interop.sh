@@ -35,6 +35,20 @@ echo "== the reference writes (optional: it cannot store one-element chunks), ou
 with_ref "$INTEROP" write "$work/ref.h5" optional || fail "writing through the reference plugin"
 with_ours "$INTEROP" verify "$work/ref.h5" || fail "ours cannot read the reference's chunks"
 
+echo "== ours writes with the filter optional: what does not shrink is stored unfiltered, as by the reference"
+with_ours "$INTEROP" write "$work/ours_opt.h5" optional || fail "writing through our plugin (optional)"
+with_ref  "$INTEROP" verify "$work/ours_opt.h5" || fail "hdf5-blosc reference cannot read our optional file"
+with_ours "$INTEROP" chunks-same "$work/ours_opt.h5" "$work/ref.h5" \
+  || fail "our chunks or filter masks differ from the reference's (both optional)"
+
+echo "== the chunk pipeline writes with the filter optional: the same chunks and masks"
+env XDG_CACHE_HOME="$work/cache" HDF5_PLUGIN_PATH="$TB_BUILD/plugins" HDF5_VOL_CONNECTOR=h5turbo H5TURBO_STATS=1 \
+  "$INTEROP" write "$work/pipe_opt.h5" optional 2> "$work/pipe.stats" || { cat "$work/pipe.stats"; fail "writing through the pipeline"; }
+grep -Eq 'chunks_written=[1-9]' "$work/pipe.stats" || { cat "$work/pipe.stats"; fail "the pipeline wrote no chunk"; }
+with_ref  "$INTEROP" verify "$work/pipe_opt.h5" || fail "hdf5-blosc reference cannot read the pipeline's file"
+with_ours "$INTEROP" chunks-same "$work/pipe_opt.h5" "$work/ref.h5" \
+  || fail "the pipeline's chunks or filter masks differ from the reference's (both optional)"
+
 echo "== a one-element float64 dataset with the filter mandatory"
 with_ours "$INTEROP" write-one "$work/one.h5" || fail "ours cannot write a mandatory one-element dataset"
 with_ref "$INTEROP" verify "$work/one.h5" || fail "reference cannot read our one-element chunk"

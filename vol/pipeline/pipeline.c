@@ -126,11 +126,12 @@ chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out
 }
 
 herr_t
-tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t nbytes, const void *buf)
+tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
+                    const void *buf)
 {
     H5VL_native_dataset_optional_args_t na;
     na.chunk_write.offset  = offset;
-    na.chunk_write.filters = 0;
+    na.chunk_write.filters = mask;
     na.chunk_write.size    = (uint32_t)nbytes;
     na.chunk_write.buf     = buf;
     return native_opt(o, H5VL_NATIVE_DATASET_CHUNK_WRITE, &na, dxpl_id);
@@ -243,7 +244,8 @@ stage_from_dcpl(hid_t dcpl, unsigned idx, tb_pipe_stage_t *s)
             if (ncd > 16 || tb_blosc_params_from_cd(ncd, cd, &s->blosc, NULL, 0) != TB_OK ||
                 !tb_blosc_compressor_available(s->blosc.compressor))
                 return 0;
-            s->kind = TB_STAGE_BLOSC;
+            s->kind     = TB_STAGE_BLOSC;
+            s->optional = (flags & H5Z_FLAG_OPTIONAL) != 0;
             return 1;
 #endif
         default:
@@ -526,6 +528,7 @@ typedef struct wchunk {
     void        *bufs[2];  /* codec buffers, tb_buf */
     const void  *out;      /* the filtered chunk, in one of bufs */
     size_t       out_nbytes;
+    uint32_t     out_mask; /* the optional stages skipped */
     tb_status_t st;
     int          done;     /* set mutex */
 } wchunk_t;
@@ -670,7 +673,7 @@ encode_chunk(wjob_t *j, size_t i)
         }
         in = chunk;
     }
-    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, j->s->c.inner_threads);
+    c->st = tb_pipe_encode(p, in, c->bufs, &c->out, &c->out_nbytes, &c->out_mask, j->s->c.inner_threads);
 }
 
 
@@ -766,7 +769,7 @@ write_stream(wset_t *s, size_t k)
             tb_pipe_chunk_offset(j->p, j->plan, w, off);
             uint64_t t0 = mono_ns();
             if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
-                tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_nbytes, c->out) < 0)
+                tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out) < 0)
                 failed = 1;
             uint64_t dt = mono_ns() - t0;
             wchunk_release(c);

@@ -21,6 +21,7 @@ typedef struct behind_chunk {
     void                *bufs[2];   /* bufs[0] holds the gathered chunk; tb_buf */
     const void          *out;       /* written by the worker before `done` */
     size_t               out_nbytes;
+    uint32_t             out_mask;
     tb_status_t         st;
     int                  done;      /* q->mu */
 } behind_chunk_t;
@@ -58,10 +59,12 @@ encode_task(void *arg)
     tb_behind_q_t *q   = c->q;
     const void     *out = NULL;
     size_t          n   = 0;
-    tb_status_t    st  = tb_pipe_encode(q->p, c->bufs[0], c->bufs, &out, &n, 1);
+    uint32_t        m   = 0;
+    tb_status_t    st  = tb_pipe_encode(q->p, c->bufs[0], c->bufs, &out, &n, &m, 1);
     pthread_mutex_lock(&q->mu);
     c->out        = out;
     c->out_nbytes = n;
+    c->out_mask   = m;
     c->st         = st;
     c->done       = 1;
     pthread_cond_broadcast(&q->cv);
@@ -82,7 +85,7 @@ write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
         if (!done)
             break;
         if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
-            tb_pipe_chunk_write(q->obj, c->offset, dxpl_id, c->out_nbytes, c->out) < 0)
+            tb_pipe_chunk_write(q->obj, c->offset, dxpl_id, c->out_mask, c->out_nbytes, c->out) < 0)
             q->failed = 1;
         else
             tb_pipe_stats_g.chunks_written++;

@@ -54,10 +54,11 @@ is_ours(const void *ptr, void *bufs[2])
 
 tb_status_t
 tb_pipe_encode(const tb_pipe_dset_t *p, const void *in, void *bufs[2], const void **out, size_t *out_nbytes,
-                unsigned inner_threads)
+                uint32_t *mask_out, unsigned inner_threads)
 {
-    const uint8_t *cur = in;
-    size_t         n   = p->chunk_nbytes;
+    const uint8_t *cur  = in;
+    size_t         n    = p->chunk_nbytes;
+    uint32_t       mask = 0;
     for (int i = 0; i < p->nstages; i++) {
         const tb_pipe_stage_t *s   = &p->stages[i];
         uint8_t                *dst = (cur == bufs[0]) ? bufs[1] : bufs[0];
@@ -91,21 +92,32 @@ tb_pipe_encode(const tb_pipe_dset_t *p, const void *in, void *bufs[2], const voi
                 tb_fletcher32_append((uint8_t *)(uintptr_t)cur, n);
                 n += TB_FLETCHER32_NBYTES;
                 break;
-            case TB_STAGE_BLOSC:
+            case TB_STAGE_BLOSC: {
 #ifdef TB_PIPE_HAVE_BLOSC
-                st  = tb_blosc_compress(&s->blosc, cur, n, dst, p->buf_nbytes, &n, inner_threads);
+                size_t m = 0;
+                st       = tb_blosc_compress(&s->blosc, cur, n, dst, p->buf_nbytes, &m, inner_threads);
+                /* hdf5-blosc (PyTables, hdf5plugin) compresses into a buffer of the input's size:
+                 * a frame that does not fit fails the filter, and an optional one is then skipped,
+                 * the chunk stored as it entered (the stage's bit in the mask). So here. */
+                if (st == TB_OK && s->optional && m > n) {
+                    mask |= 1u << i;
+                    break;
+                }
+                n   = m;
                 cur = dst;
 #else
                 (void)inner_threads;
                 st = TB_ERR_UNSUPPORTED;
 #endif
                 break;
+            }
         }
         if (st != TB_OK)
             return st;
     }
     *out        = cur;
     *out_nbytes = n;
+    *mask_out   = mask;
     return TB_OK;
 }
 

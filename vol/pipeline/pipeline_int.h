@@ -30,6 +30,7 @@ typedef struct tb_pipe_stage {
     tb_stage_kind_t kind;
     unsigned         param;     /* shuffle: element size; deflate: level */
     size_t           in_nbytes; /* size of a full chunk entering this stage on write; 0 if unknown */
+    int              optional;  /* H5Z_FLAG_OPTIONAL: a failing stage is skipped (filter mask bit) */
 #ifdef TB_PIPE_HAVE_BLOSC
     tb_blosc_params_t blosc;
 #endif
@@ -163,7 +164,8 @@ typedef struct tb_pipe_region {
 extern tb_pipe_stats_t tb_pipe_stats_g; /* application's thread only */
 /* The counters are printed at library close (H5TURBO_STATS): registered once, by what uses them. */
 void tb_pipe_register_stats(void);
-herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t nbytes, const void *buf);
+herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
+                            const void *buf);
 
 /* ---- pipeline_behind.c (application's thread) */
 /* Queues the write of plan's chunks (all fully covered, none past the extent) and returns before
@@ -277,10 +279,12 @@ void           tb_pipe_cache_written(void);
  * stage cannot be run by the pipeline. */
 tb_status_t tb_pipe_stages_prepare(tb_pipe_dset_t *p);
 /* Filters a full chunk (chunk_nbytes at `in`) through every stage. bufs: two buffers of
- * p->buf_nbytes. *out points into one of them. inner_threads: threads a codec that can split one
- * chunk (Blosc) may use; 1 when the job already runs a chunk per thread. */
+ * p->buf_nbytes. *out points into one of them (or is `in`, when every stage was skipped).
+ * *mask_out: the filter mask to store with the chunk, a bit per optional stage that failed as
+ * HDF5's filter would and was skipped. inner_threads: threads a codec that can split one chunk
+ * (Blosc) may use; 1 when the job already runs a chunk per thread. */
 tb_status_t tb_pipe_encode(const tb_pipe_dset_t *p, const void *in, void *bufs[2], const void **out,
-                             size_t *out_nbytes, unsigned inner_threads);
+                             size_t *out_nbytes, uint32_t *mask_out, unsigned inner_threads);
 /* Undoes the stages not skipped by `mask` on raw (raw_nbytes, writable; checksums are removed in
  * place). `direct`, when not NULL, is where the chunk_nbytes of output should go if the last
  * stage can write there. *out is the decoded chunk: direct, raw, or one of bufs. edc: verify
