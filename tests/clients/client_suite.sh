@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# client_suite.sh PACKAGE — the test suite of one real client of h5py (installed by
-# scripts/setup-clients into .venv-clients, h5py built against our HDF5), run natively and under
-# h5turbo in the same test and compared test by test; ids that did not pass are rerun once each way.
+# client_suite.sh PACKAGE — the test suite of one real HDF5 client (installed by
+# scripts/setup-clients into .venv-clients: h5py built against our HDF5 and its clients, and
+# PyTables' wheel with its own HDF5), run natively and under h5turbo in the same test and compared
+# test by test; ids that did not pass are rerun once each way.
 source "$(dirname "$0")/../integration/lib.sh"
 here=$(cd "$(dirname "$0")" && pwd)
 pkg=${1:?package}
@@ -34,6 +35,7 @@ mkdir "$tmp/work"
 # Where each suite's tests live: in the installed package, or in its sdist (copied here, with the
 # package's own source removed so that the installed, compiled package is the one tested).
 cwd="$tmp/work"; per_test=600; suite_limit=1500
+runner=()   # empty: pytest
 copy_sdist() {
   local d="$CSRC/$1"
   [ -d "$d" ] || fail "no $d (run scripts/setup-clients)"
@@ -57,6 +59,9 @@ case $pkg in
                   export TB_HYPOTHESIS_MAX_EXAMPLES=100 ;;
   silx)           args=(--rootdir "$SITE/silx" "$SITE/silx/io") ;;
   mdanalysis)     args=(--rootdir "$SITE/MDAnalysisTests" "$SITE/MDAnalysisTests/coordinates/test_h5md.py") ;;
+  # PyTables (the wheel, HDF5 1.14.6 of its own; no h5py): its whole suite, run by its own suite
+  # builder (tables_suite.py), as tables.test() runs it.
+  tables)         runner=("$py" "$here/tables_suite.py"); args=(--all) ;;
   *) fail "unknown client package $pkg" ;;
 esac
 
@@ -78,8 +83,10 @@ pytest_run() {
   local mode=$1 out=$2; shift 2
   local rc=0 stats="$tmp/stats.txt"
   case $out in *_rerun.tsv) stats="$tmp/stats_rerun.txt" ;; esac
-  (cd "$cwd" && TB_OUTCOMES="$out" TB_STATS_LOG="$stats" $mode timeout -k 30 "$suite_limit" \
-      "$VENV/bin/pytest" -p tb_outcomes -p tb_block -p tb_hypothesis -p no:cacheprovider -q -rfE --durations=15 --timeout="$per_test" "$@") \
+  local cmd=("${runner[@]}")
+  [ ${#cmd[@]} -gt 0 ] || cmd=("$VENV/bin/pytest" -p tb_outcomes -p tb_block -p tb_hypothesis -p no:cacheprovider
+                               -q -rfE --durations=15 --timeout="$per_test")
+  (cd "$cwd" && TB_OUTCOMES="$out" TB_STATS_LOG="$stats" $mode timeout -k 30 "$suite_limit" "${cmd[@]}" "$@") \
       > "$out.log" 2>&1 || rc=$?
   if [ $rc -eq 97 ]; then
     case $out in
