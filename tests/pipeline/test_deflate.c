@@ -1,8 +1,9 @@
 /* test_deflate.c — tb_deflate writes zlib streams that zlib decodes, decodes zlib's own streams
  * at every level, with ISA-L and with libdeflate; streams with blocks adapted to the data's
  * layout (shuffled planes coded as separate pieces, or small blocks) are standard zlib streams
- * too, also coded in pieces on several threads, and on shuffled float32 detector frames no bigger
- * than 1.05x zlib's at level 1; and bad
+ * too, also coded in pieces on several threads, and on shuffled float32 detector frames and
+ * PyTables-like table rows (17-byte records, short planes) no bigger than 1.05x zlib's at level 1;
+ * and bad
  * input (truncated, flipped bytes, wrong Adler-32, output larger than expected) is an error,
  * never a crash or an overrun. */
 #include "tb_deflate.h"
@@ -96,7 +97,7 @@ test_layouts(void)
         /* Drifting planes (ramps) and flat ones (noise) in every combination the element sizes
          * make, plus sizes that leave trailing bytes after the planes, tiny ones and empty. */
         size_t sizes[] = {npix * 4, npix * 4 + 3, npix * 2 + 1, 40000, 4096, 7, 0};
-        size_t elems[] = {4, 2, 1, 8, 3, 16};
+        size_t elems[] = {4, 2, 1, 8, 3, 16, 17};
         for (size_t e = 0; e < sizeof elems / sizeof elems[0]; e++)
             for (size_t k = 0; k < sizeof sizes / sizeof sizes[0]; k++) {
                 size_t es = elems[e], n = sizes[k];
@@ -133,6 +134,27 @@ test_layouts(void)
             guard_frame(1, src, chunk, &layout, dst, back, &ours, &theirs);
         }
         guard_check("shuffled", es, 1, ours, theirs);
+    }
+    /* Table rows as PyTables writes them (an int32 event code 0..999, a uint8 flag, a float64
+     * time ramp, a float32 noise value: 17 bytes), 7,710 to a chunk, shuffled: 17 planes too short
+     * to sample, each of its own statistics (1.10x zlib's with one stream over the chunk). */
+    {
+        size_t rows = 7710, es = 17, chunk = rows * es, ours = 0, theirs = 0;
+        for (int c = 0; c < 8; c++) {
+            for (size_t i = 0; i < rows; i++) {
+                int32_t e = rand() % 1000;
+                uint8_t flag = (uint8_t)(e % 3);
+                double  t = (double)(c * rows + i) * 1e-3;
+                double  u1 = (rand() + 1.0) / (RAND_MAX + 2.0), u2 = (rand() + 1.0) / (RAND_MAX + 2.0);
+                float   x = (float)(sqrt(-2 * log(u1)) * cos(6.283185307179586 * u2));
+                uint8_t *r = raw + i * es;
+                memcpy(r, &e, 4), r[4] = flag, memcpy(r + 5, &t, 8), memcpy(r + 13, &x, 4);
+            }
+            tb_shuffle(raw, src, chunk, es);
+            tb_deflate_layout_t layout = {es, 1};
+            guard_frame(1, src, chunk, &layout, dst, back, &ours, &theirs);
+        }
+        guard_check("table rows, shuffled", es, 1, ours, theirs);
     }
 #endif
     /* The same guard at level 3 on gain-like uint8 frames (0, 1 or 2 at 88/10/2 %; 1.12x with
