@@ -1,5 +1,6 @@
 /* index_diff_deprecated.c — the deprecated calls of the index's differential test, as older
- * loaders and h5py make them: H5Literate1, H5Ovisit1, H5Oget_info_by_name1 and H5Gget_objinfo,
+ * loaders, h5py and PyTables make them: H5Literate1, H5Ovisit1, H5Oget_info_by_name1, H5Gget_objinfo
+ * and H5Lget_info1,
  * which report file addresses and header details instead of tokens, and the native info
  * (H5Oget_native_info) those header details come from. */
 #include "index_diff.h"
@@ -149,6 +150,14 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
             ixd_print_stat(run, r, &sb);
             if (r < 0)
                 ixd_print_innermost_error();
+            /* And H5Lget_info1 of it (no draw): PyTables' Group._g_get_objinfo, whose address
+             * comes from the location's native object. */
+            H5L_info1_t l1;
+            r = H5Lget_info1(loc, name, &l1, H5P_DEFAULT);
+            printf(" Lget_info1 r=%d", r);
+            if (r >= 0)
+                printf(" type=%d cset=%d addr=%llu", (int)l1.type, (int)l1.cset,
+                       l1.type == H5L_TYPE_HARD && !run->rw ? (unsigned long long)l1.u.address : 0ULL);
             printf("\n");
             break;
         }

@@ -1,6 +1,7 @@
 /* index_diff_gen.c — the generator scenario of the index's differential test: `gen DIR SEED`
  * builds DIR/tree.h5, a random tree (symbol-table, compact and dense groups, creation order tracked
- * or not, hard links to one object by several paths, soft, dangling and external links, datasets,
+ * or not, groups' attributes in their header or dense, their creation order tracked, indexed or
+ * not, hard links to one object by several paths, soft, dangling and external links, datasets,
  * committed datatypes, attributes, and small datasets of every kind: numeric of both byte orders,
  * strings, compound, array, enum, opaque, references, variable-length, null, scalar, 1-D and 2-D
  * spaces, contiguous, compact, chunked with filters, external, unwritten, of committed types,
@@ -44,6 +45,19 @@ ixd_random_gcpl(ixd_t *run, int *kind_out)
             H5Pset_link_creation_order(gcpl, H5P_CRT_ORDER_TRACKED);
             H5Pset_link_phase_change(gcpl, 0, 0);
             break;
+    }
+    /* The group's attributes: creation order not tracked, tracked, tracked and indexed, in its
+     * header or in dense storage (where native order by creation order is the index's, or
+     * without one the name index's). */
+    switch (ixd_rnd(run, 5)) {
+        case 1: H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED); break;
+        case 2: H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED); break;
+        case 3:
+            H5Pset_attr_creation_order(gcpl, H5P_CRT_ORDER_TRACKED | H5P_CRT_ORDER_INDEXED);
+            H5Pset_attr_phase_change(gcpl, 0, 0);
+            break;
+        case 4: H5Pset_attr_phase_change(gcpl, 0, 0); break;
+        default: break;
     }
     *kind_out = kind;
     return gcpl;

@@ -221,12 +221,16 @@ run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
     return TB_OK;
 }
 
+/* The order a complete list was taken in, for the iterations in native order that can follow it. */
+typedef enum { LIST_NATIVE, LIST_CRT_NATIVE, LIST_OTHER } list_order_t;
+
 /* Makes object oi's run the complete list of the n attributes named (infos beside), in that
- * order (`native`: native's order by name; else another, which native-order iterations then
- * cannot take from the list): records of its partial list are kept (their values with them), the
- * others listed only, or cached from the object open below (obj, of type otype; NULL: none). */
+ * order (`order`: native's by name, native's by creation order, or another, which native-order
+ * iterations then cannot take from the list): records of its partial list are kept (their values
+ * with them), the others listed only, or cached from the object open below (obj, of type otype;
+ * NULL: none). */
 static tb_status_t
-list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *infos, uint32_t n, bool native,
+list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *infos, uint32_t n, list_order_t order,
            void *obj, H5I_type_t otype, hid_t vol)
 {
     if (d->nattr + (uint64_t)n >= TB_IX_NONE)
@@ -274,7 +278,8 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
         r->nattr           = n;
         r->attrs_loaded    = 1;
         r->attrs_partial   = 0;
-        r->attrs_unordered = !native;
+        r->attrs_unordered  = order != LIST_NATIVE;
+        r->attrs_crt_native = order == LIST_CRT_NATIVE;
         d->nattr += n;
         d->dirty = 1;
     }
@@ -310,7 +315,7 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
             ret = c.st; /* (acollect_cb stopped the iteration) */
         goto out;
     }
-    ret = list_attrs(d, oi, c.names, c.infos, c.n, true, obj, otype, a->vol);
+    ret = list_attrs(d, oi, c.names, c.infos, c.n, LIST_NATIVE, obj, otype, a->vol);
 out:
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
@@ -430,6 +435,32 @@ cmp_attr_corder(const void *a, const void *b, void *ctx)
     return (x > y) - (x < y);
 }
 
+/* Native order by creation order and native order by name: HDF5 walks attributes in an object's
+ * header in header order for either index (H5A__attr_sort_table sorts no native walk), and those
+ * in dense storage by the creation-order B-tree where there is one (increasing creation order;
+ * there only when creation order is tracked), else in the name index's order. So the two agree
+ * when there is at most one attribute or creation order is not tracked (any_crt_valid false); and,
+ * `native_increasing`, when the list's order by name natively is increasing creation order. */
+static bool
+any_crt_valid(const tb_ix_attr_t *t, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (t[k].corder_valid)
+            return true;
+    return false;
+}
+
+static bool
+crt_native_is_native(const tb_ix_attr_t *t, uint32_t n)
+{
+    if (n <= 1 || !any_crt_valid(t, n))
+        return true;
+    for (uint32_t k = 0; k < n; k++)
+        if (!t[k].corder_valid || (k > 0 && t[k].corder <= t[k - 1].corder))
+            return false;
+    return true; /* (native_increasing) */
+}
+
 /* The walk of the n attributes at `first` an iteration takes, in *perm_out (malloc'd): TB_OK, or
  * TB_ERR_UNSUPPORTED when the index cannot tell native's order. */
 static tb_status_t
@@ -441,14 +472,21 @@ attr_walk(const tb_ix_data_t *d, uint32_t oi, H5_index_t idx_type, H5_iter_order
         return TB_ERR_UNSUPPORTED;
     if (order != H5_ITER_INC && order != H5_ITER_DEC && order != H5_ITER_NATIVE)
         return TB_ERR_UNSUPPORTED;
-    if (order == H5_ITER_NATIVE && (idx_type == H5_INDEX_CRT_ORDER || d->objs[oi].attrs_unordered))
-        return TB_ERR_UNSUPPORTED; /* (the storage's own order: not recorded) */
+    /* (the storage's own order: known when the list was recorded in it, or in the other native
+     * order where the two agree) */
+    const tb_ix_obj_t *r = &d->objs[oi];
+    if (order == H5_ITER_NATIVE &&
+        (idx_type == H5_INDEX_NAME ? r->attrs_unordered
+                                   : r->attrs_unordered ? !r->attrs_crt_native : !crt_native_is_native(t, n)))
+        return TB_ERR_UNSUPPORTED;
     uint32_t *perm = malloc((size_t)(n ? n : 1) * sizeof(*perm));
     if (!perm)
         return TB_ERR_NOMEM;
     for (uint32_t k = 0; k < n; k++)
         perm[k] = k;
-    if (idx_type == H5_INDEX_CRT_ORDER) {
+    if (order == H5_ITER_NATIVE)
+        ; /* (the list as recorded) */
+    else if (idx_type == H5_INDEX_CRT_ORDER) {
         qsort_r(perm, n, sizeof(*perm), cmp_attr_corder, (void *)t);
         for (uint32_t k = 0; k < n; k++)
             if (!t[perm[k]].corder_valid || (k > 0 && t[perm[k]].corder == t[perm[k - 1]].corder)) {
@@ -456,7 +494,7 @@ attr_walk(const tb_ix_data_t *d, uint32_t oi, H5_index_t idx_type, H5_iter_order
                 return TB_ERR_UNSUPPORTED;
             }
     }
-    else if (order != H5_ITER_NATIVE)
+    else
         qsort_r(perm, n, sizeof(*perm), cmp_attr_name, (void *)t);
     if (order == H5_ITER_DEC)
         for (uint32_t k = 0; k < n / 2; k++) {
@@ -591,9 +629,17 @@ tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watc
                 w->c.names[n - 1 - k] = x;
                 w->c.infos[n - 1 - k] = xi;
             }
-        bool native = w->idx_type == H5_INDEX_NAME && w->order == H5_ITER_NATIVE;
+        /* (by creation order natively: native's by name too, where the two cannot differ) */
+        list_order_t lo = w->order != H5_ITER_NATIVE ? LIST_OTHER
+                          : w->idx_type == H5_INDEX_NAME ? LIST_NATIVE
+                                                         : LIST_CRT_NATIVE;
+        bool tracked = false;
+        for (uint32_t k = 0; k < n; k++)
+            tracked = tracked || w->c.infos[k].corder_valid;
+        if (n <= 1 || (lo == LIST_CRT_NATIVE && !tracked))
+            lo = LIST_NATIVE;
         /* (no object to read values from: HDF5 is not called) */
-        (void)list_attrs(d, oi, w->c.names, w->c.infos, n, native, NULL, H5I_BADID, H5I_INVALID_HID);
+        (void)list_attrs(d, oi, w->c.names, w->c.infos, n, lo, NULL, H5I_BADID, H5I_INVALID_HID);
     }
     else if (ret > 0 && d && !d->writable && oi < d->nobj && !d->objs[oi].attrs_loaded) {
         /* Stopped by the application (napi5's search for NX_class): what it saw is not the whole

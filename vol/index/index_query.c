@@ -1134,6 +1134,9 @@ tb_index_link_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_get_args_
     switch (args->op_type) {
         case H5VL_LINK_GET_INFO:
             fill_linfo(d, l, args->args.get_info.linfo);
+            /* H5Lget_info1 (PyTables' Group._g_get_objinfo) turns a hard link's token into an
+             * address through the location's native object: its file, which a stand-in has. */
+            tb_ix_permit_obj(l->type == H5L_TYPE_HARD && !o->under ? o : NULL);
             ANSWERED(0);
         case H5VL_LINK_GET_NAME: {
             char  *buf  = args->args.get_name.name;

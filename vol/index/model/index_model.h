@@ -134,11 +134,13 @@ typedef struct tb_ix_ninfo {
  * `attrs_loaded` whether its attributes are the run [attr_first, attr_first + nattr) of the
  * attribute table; `attrs_partial` (never with attrs_loaded) that the run holds only some of them:
  * those the application opened (index_attr.c records them from its own opens); `attrs_unordered`
- * (only with attrs_loaded) that the run's order is not native's (the list came from an iteration
- * in another order). */
+ * (only with attrs_loaded) that the run's order is not native's by name (the list came from an
+ * iteration in another order: `attrs_crt_native` when that was native's by creation order). */
 typedef struct tb_ix_obj {
     uint8_t  token[TB_IX_TOKEN_NBYTES];
-    uint8_t  has_info;
+    uint8_t  has_info : 1;
+    uint8_t  attrs_crt_native : 1; /* (with attrs_unordered) the run is in the order of an
+                                    * iteration by creation order natively */
     uint8_t  type; /* H5O_type_t */
     uint8_t  attrs_loaded : 1;
     uint8_t  attrs_partial : 1;

@@ -248,9 +248,10 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
         if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) ||
-            al > (SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
+            al > (SC_ATTRS_CRT_NATIVE | SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
             (al & (SC_ATTRS_PARTIAL | 1u)) == (SC_ATTRS_PARTIAL | 1u) ||
             (al & (SC_ATTRS_UNORDERED | 1u)) == SC_ATTRS_UNORDERED ||
+            (al & (SC_ATTRS_CRT_NATIVE | SC_ATTRS_UNORDERED)) == SC_ATTRS_CRT_NATIVE ||
             SC_GET(o, OBJ, NUM_ATTRS) > UINT32_MAX)
             return TB_ERR_CORRUPT;
         /* Content state only for datasets, dataset records for datasets, named datatypes (holding
@@ -430,6 +431,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         r->attrs_loaded    = attrs & 1;
         r->attrs_partial   = (attrs & SC_ATTRS_PARTIAL) != 0;
         r->attrs_unordered = (attrs & SC_ATTRS_UNORDERED) != 0;
+        r->attrs_crt_native = (attrs & SC_ATTRS_CRT_NATIVE) != 0;
         r->attr_storage    = (attrs >> 1) & 3;
         r->attr_first   = (uint32_t)SC_GET(o, OBJ, ATTR_FIRST);
         r->nattr        = (uint32_t)SC_GET(o, OBJ, NATTR);
@@ -926,6 +928,7 @@ put_objs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
         SC_PUT(ob, OBJ, ATTRS_LOADED,
                (r->attrs_loaded ? 1u : 0u) | (r->attrs_partial ? SC_ATTRS_PARTIAL : 0u) |
                    (r->attrs_loaded && r->attrs_unordered ? SC_ATTRS_UNORDERED : 0u) |
+                   (r->attrs_loaded && r->attrs_unordered && r->attrs_crt_native ? SC_ATTRS_CRT_NATIVE : 0u) |
                    ((unsigned)r->attr_storage << 1));
         if (attrs_listed(r)) {
             SC_PUT(ob, OBJ, ATTR_FIRST, ai);

@@ -14,6 +14,7 @@
  * that a whole list's order is not native's. */
 #define SC_ATTRS_PARTIAL   8u
 #define SC_ATTRS_UNORDERED 16u
+#define SC_ATTRS_CRT_NATIVE 32u /* (with SC_ATTRS_UNORDERED) in native order by creation order */
 #define SC_TRAILER   8u /* checksum of everything before it */
 
 /* One field of a fixed-size record. `size` is 1, 2, 4 or 8 for integers (host byte order, the
