@@ -2,8 +2,10 @@
 its close, written the way h5py programs are written (nothing here knows about h5turbo):
   f  h5py: f.visititems(cb), cb reads obj.attrs.get("NX_class") of every object;
   g  h5py LoadMD-like: per experiment iterate logs, g["value"][()], g["time"][()], v.attrs["units"];
-  h  scippnexus (a NeXus reader from PyPI) loading the whole file: snx.File(path)[()].
-Usage: python mantid_load.py FILE f|g|h. Prints "wall_seconds cpu_seconds mallocs checksum reads
+  h  scippnexus (a NeXus reader from PyPI) loading the whole file: snx.File(path)[()];
+  j  PyTables (its own HDF5, no h5py): walk_nodes of the whole file, NX_class of every node through
+     _v_attrs, and every log's value and time read with the value's units.
+Usage: python mantid_load.py FILE f|g|h|j. Prints "wall_seconds cpu_seconds mallocs checksum reads
 read_bytes sidecar_reads" like mantid_load; the counts come from bench/common's preloaded
 libtb_malloc_count.so / libtb_io_count.so (else -1). TB_REGION_LIB=<libtb_region.so> runs the load
 inside tb_bench_region() for callgrind's --toggle-collect."""
@@ -12,12 +14,7 @@ import os
 import sys
 import time
 
-import h5py
-
-try:
-    import scippnexus as snx
-except ImportError:  # only loader h needs it (.venv-clients has it)
-    snx = None
+h5py = snx = tables = None  # imported by main, for the loader that needs each
 
 
 def counters():
@@ -71,11 +68,23 @@ def load_g(path):
 
 
 def load_h(path):
-    if snx is None:
-        raise SystemExit("mantid_load.py: loader h needs scippnexus (use .venv-clients/bin/python)")
     with snx.File(path) as f:
         dg = f[()]
     return dg
+
+
+def load_j(path):
+    acc = 0.0
+    with tables.open_file(path) as f:
+        for node in f.walk_nodes("/"):
+            attrs = node._v_attrs
+            if "NX_class" in attrs:
+                acc += len(attrs["NX_class"])
+            if node._v_name == "logs":
+                for log in node._f_iter_nodes():
+                    value, t = log.value.read(), log.time.read()
+                    acc += float(value.sum()) + float(t.sum()) + len(log.value.attrs.units)
+    return acc
 
 
 def checksum_h(dg):
@@ -99,9 +108,22 @@ def checksum_h(dg):
 
 def main():
     path, loader = sys.argv[1], sys.argv[2]
-    fn = {"f": load_f, "g": load_g, "h": load_h}.get(loader)
+    global h5py, snx, tables
+    fn = {"f": load_f, "g": load_g, "h": load_h, "j": load_j}.get(loader)
     if fn is None:
-        raise SystemExit(f"mantid_load.py: unknown loader {loader!r} (f, g, h)")
+        raise SystemExit(f"mantid_load.py: unknown loader {loader!r} (f, g, h, j)")
+    try:
+        if loader == "j":
+            import warnings
+
+            import tables
+            warnings.simplefilter("ignore", tables.NaturalNameWarning)
+        else:
+            import h5py
+            if loader == "h":
+                import scippnexus as snx
+    except ImportError as e:
+        raise SystemExit(f"mantid_load.py: loader {loader} needs {e.name} (.venv-clients/bin/python has it)")
     read = counters()
     region = os.environ.get("TB_REGION_LIB")
     out, err = [None], [None]

@@ -7,7 +7,7 @@
 # taking turns; prints CPU (or wall) seconds from H5Fopen to H5Fclose, ratios beside the targets of
 # issue #13, malloc calls, reads of the data file and of the sidecar, peak RSS, then callgrind
 # instruction counts of the same loads and the HDF5 share of the Python loaders' instructions.
-# Environment: CLOCK=cpu|wall, REPS, PYREPS, LOADERS="a b c d e i f g h", INSTR=0 (no callgrind),
+# Environment: CLOCK=cpu|wall, REPS, PYREPS, LOADERS="a b c d e i f g h j", INSTR=0 (no callgrind),
 # INSTR_EXPS (C loaders' callgrind size, default the first size), INSTR_PY_EXPS (Python loaders'
 # callgrind size, default 2), PLUGINS=<folder> (the connector under test, default BUILD/plugins),
 # PYTHON (f, g; default .venv/bin/python), PYTHON_NEXUS (h; default .venv-clients/bin/python),
@@ -21,7 +21,7 @@ exps=${*:-10 40}
 reps=${REPS:-5}
 pyreps=${PYREPS:-3}
 clock=${CLOCK:-cpu}
-loaders=${LOADERS:-a b c d e i f g h}
+loaders=${LOADERS:-a b c d e i f g h j}
 build=$(cd "$build" && pwd)
 gen=$build/bench/index/mantid_gen
 load=$build/bench/index/mantid_load
@@ -53,13 +53,22 @@ if [[ " $loaders " == *" h "* ]]; then
   fi
 fi
 
-is_py() { case $1 in f | g | h) return 0 ;; *) return 1 ;; esac; }
+# Loader j needs PyTables (.venv-clients has its wheel, scripts/setup-clients).
+skip_j=""
+if [[ " $loaders " == *" j "* ]]; then
+  if ! [ -x "$pynx" ] || ! "$pynx" -c 'import tables' 2> /dev/null; then
+    skip_j="no PyTables importable from $pynx (run scripts/setup-clients)"
+    loaders=$(echo " $loaders " | sed 's/ j / /')
+  fi
+fi
+
+is_py() { case $1 in f | g | h | j) return 0 ;; *) return 1 ;; esac; }
 # a b c keep the file they always had; the others read the units/start attributes of --units.
 file_for() { case $1 in a | b | c) echo "$work/mantid_$2.h5" ;; *) echo "$work/mantid_${2}_nx.h5" ;; esac; }
 cmd_for() { # LOADER FILE [bigcache]
   case $1 in
     f | g) echo "$py $pyload $2 $1" ;;
-    h) echo "$pynx $pyload $2 $1" ;;
+    h | j) echo "$pynx $pyload $2 $1" ;;
     *) echo "$load $2 $1 ${3:-}" ;;
   esac
 }
@@ -101,6 +110,7 @@ ratio() { awk "BEGIN{ if ($2 > 0) printf \"%.2fx\", $1/$2; else print \"-\" }"; 
 declare -A T M R S K
 echo "median of $reps runs (Python loaders: $pyreps), modes taking turns; $clock seconds from H5Fopen to H5Fclose"
 [ -z "$skip_h" ] || echo "loader h skipped: $skip_h"
+[ -z "$skip_j" ] || echo "loader j skipped: $skip_j"
 hdr() {
   printf "%-5s %-3s %8s %8s %8s %8s | %7s %7s %7s | %6s %6s\n" exps ldr stock bigcache first second \
     "1st/stk" "2nd/stk" "big/stk" "tgt2nd" "1st>=.95"
