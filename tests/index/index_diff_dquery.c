@@ -669,6 +669,17 @@ ixd_ds_dapl(hid_t d)
         printf(" cache=%zu/%zu/%g prefix=%zd:%s", nslots, nbytes, w0, H5Pget_efile_prefix(dapl, pre, sizeof(pre)), pre);
         H5Pget_virtual_view(dapl, &view);
         printf(" view=%d", (int)view);
+        /* and the whole list as H5Pencode2 gives it (every property, in its order) */
+        size_t enc = 0;
+        if (H5Pencode2(dapl, NULL, &enc, H5P_DEFAULT) >= 0 && enc > 0) {
+            unsigned char *b = malloc(enc);
+            uint32_t       h = 2166136261u;
+            if (b && H5Pencode2(dapl, b, &enc, H5P_DEFAULT) >= 0)
+                for (size_t i = 0; i < enc; i++)
+                    h = (h ^ b[i]) * 16777619u;
+            printf(" enc=%zu/%08x", enc, h);
+            free(b);
+        }
         H5Pclose(dapl);
     }
     printf("\n");
