@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh [BUILD] [EXPERIMENTS...] — the link/object index benchmark in one run: Mantid-like files
 # (10 and 40 experiments by default; 180 and 360 if asked) loaded by the C loaders a b c d e i and
-# the Python loaders f g h (bench/index/README.md says what each models) with stock HDF5, stock
+# the Python loaders f g h j (bench/index/README.md says what each models) with stock HDF5, stock
 # HDF5 with a large metadata cache (C loaders), h5turbo on first open (no sidecar) and h5turbo on
 # second open (sidecar). Median of REPS (5; PYREPS, 3, for the Python loaders) runs with the modes
 # taking turns; prints CPU (or wall) seconds from H5Fopen to H5Fclose, ratios beside the targets of
@@ -10,7 +10,7 @@
 # Environment: CLOCK=cpu|wall, REPS, PYREPS, LOADERS="a b c d e i f g h j", INSTR=0 (no callgrind),
 # INSTR_EXPS (C loaders' callgrind size, default the first size), INSTR_PY_EXPS (Python loaders'
 # callgrind size, default 2), PLUGINS=<folder> (the connector under test, default BUILD/plugins),
-# PYTHON (f, g; default .venv/bin/python), PYTHON_NEXUS (h; default .venv-clients/bin/python),
+# PYTHON (f, g; default .venv/bin/python), PYTHON_NEXUS (h, j; default .venv-clients/bin/python),
 # WORK=<folder> (keep the files), NAPI_FULL_COUNT=1 (loader d counts entries as napi5 does).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
