@@ -324,12 +324,14 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
     run->rw = rw;
     ixd_watch_defects();
     /* The file's chunk cache, which datasets opened with the default access list take (and
-     * H5Dget_access_plist reports): HDF5's default, another, or none; from the seed (no draw). */
+     * H5Dget_access_plist reports): HDF5's default, another, or a small one; from the seed (no
+     * draw). (Not none: with the cache off, HDF5 1.14.5 leaks a decoded chunk of a DEFLATE
+     * dataset in this test under stock too, which the sanitizer build reports.) */
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
     if (seed % 3 == 1)
         H5Pset_cache(fapl, 0, 37 + seed % 50, (size_t)65536 * (1 + seed % 8), 0.5);
     else if (seed % 3 == 2)
-        H5Pset_cache(fapl, 0, 101, 0, 0.25);
+        H5Pset_cache(fapl, 0, 101, 4096, 0.25);
     run->f = H5Fopen(fname, rw ? H5F_ACC_RDWR : H5F_ACC_RDONLY, fapl);
     H5Pclose(fapl);
     ASSERT_H5(run->f);
