@@ -287,29 +287,41 @@ zlib_tail(uint8_t *o, const void *src, size_t n)
     return 4;
 }
 
-/* Shuffled bytes whose planes are too short to sample for drift (small chunks) or too many
- * (compound types: PyTables' table rows, 17-byte elements): each plane has statistics of its own
- * (a field's low bytes noise, its high bytes zeros) that one Huffman table over the whole chunk,
- * as ISA-L's 64 Ki-token blocks make, codes badly (1.10x zlib-1's bytes on PyTables' rows; zlib's
- * 16 Ki-symbol blocks follow them in part). So runs of whole planes of at least PIECE_MIN bytes
- * are each coded by a fresh stream, as the drift-sampled runs below are (0.93x). */
+/* Shuffled bytes as runs of whole byte planes, each coded by a fresh stream (blocks of their own
+ * size) into raw DEFLATE that ends byte-aligned on a sync flush, the runs concatenated in one zlib
+ * stream: header, the pieces, Adler-32 of all of src (what pigz does to compress in parallel). A
+ * piece does not match into the one before it; planes of shuffled data rarely repeat each other.
+ * With `drifts` (one flag a plane, sampled): runs of planes that drift, coded in blocks of
+ * ADAPT_TOKENS, and runs that do not. Without (planes too short to sample, or too many: compound
+ * types, PyTables' 17-byte table rows): each plane has statistics of its own (a field's low bytes
+ * noise, its high bytes zeros) that one Huffman table over the whole chunk, as ISA-L's 64 Ki-token
+ * blocks make, codes badly (1.10x zlib-1's bytes on PyTables' rows; zlib's 16 Ki-symbol blocks
+ * follow them in part), so runs of at least PIECE_MIN bytes (0.93x). */
 #define PIECE_MIN 4096
 static tb_status_t
-isal_planes(codec_ctx_t *c, int level, const uint8_t *in, size_t n, size_t es, uint8_t *o, size_t cap, size_t *out)
+isal_plane_runs(codec_ctx_t *c, int level, const uint8_t *in, size_t n, size_t es, const int *drifts, uint8_t *o,
+                size_t cap, size_t *out)
 {
     size_t plane = n / es;
-    if (cap < 6 || plane * es < PIECE_MIN)
+    if (!drifts && plane * es < PIECE_MIN)
         return isal_run(c, level, 0, 1, 1, in, n, o, cap, out);
+    if (cap < 6)
+        return TB_ERR_CODEC;
     size_t used = zlib_head(o);
     for (size_t k = 0; k < es;) {
         size_t end = k + 1;
-        while (end < es && (end - k) * plane < PIECE_MIN)
-            end++;
-        /* A remainder shorter than a piece joins this one. */
-        if (es - end > 0 && (es - end) * plane < PIECE_MIN)
-            end = es;
+        if (drifts)
+            while (end < es && drifts[end] == drifts[k])
+                end++;
+        else {
+            while (end < es && (end - k) * plane < PIECE_MIN)
+                end++;
+            if (es - end > 0 && (es - end) * plane < PIECE_MIN)
+                end = es; /* (a remainder shorter than a piece joins this one) */
+        }
         size_t      from = k * plane, to = end == es ? n : end * plane, got = 0;
-        tb_status_t st   = isal_run(c, level, 0, 0, end == es, in + from, to - from, o + used, cap - 4 - used, &got);
+        tb_status_t st   = isal_run(c, level, drifts && drifts[k] ? ADAPT_TOKENS : 0, 0, end == es, in + from,
+                                    to - from, o + used, cap - 4 - used, &got);
         if (st != TB_OK)
             return st;
         used += got;
@@ -335,7 +347,7 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
     int            drifts[max_lanes], any = 0;
     size_t         plane  = es ? n / es : 0;
     if (es > 1 && layout->shuffled && (es > max_lanes || plane < DRIFT_SEGMENTS * 2 * DRIFT_SAMPLES))
-        return isal_planes(c, level, in, n, es, o, cap, out);
+        return isal_plane_runs(c, level, in, n, es, NULL, o, cap, out);
     if (es == 0 || es > max_lanes)
         return isal_run(c, level, 0, 1, 1, in, n, o, cap, out);
     pthread_once(&nlog2n_once, make_nlog2n);
@@ -349,29 +361,7 @@ isal_compress(codec_ctx_t *c, int level, const void *src, size_t n, const tb_def
         return isal_run(c, level, ADAPT_TOKENS, 1, 1, in, n, o, cap, out);
     if (!layout->shuffled) /* (interleaved lanes: shorter blocks follow their drift) */
         return isal_run(c, level, ADAPT_TOKENS_LANES, 1, 1, in, n, o, cap, out);
-
-    /* Shuffled: runs of planes that drift, and runs that do not, each coded by a fresh stream
-     * (blocks of their own size) into raw DEFLATE that ends byte-aligned on a sync flush, the
-     * runs concatenated in one zlib stream: header, the pieces, Adler-32 of all of src (what
-     * pigz does to compress in parallel). A piece does not match into the one before it; planes
-     * of shuffled data rarely repeat each other. */
-    if (cap < 6)
-        return TB_ERR_CODEC;
-    size_t used = zlib_head(o);
-    for (size_t k = 0; k < es;) {
-        size_t end = k + 1;
-        while (end < es && drifts[end] == drifts[k])
-            end++;
-        size_t      from = k * plane, to = end == es ? n : end * plane, got = 0;
-        tb_status_t st   = isal_run(c, level, drifts[k] ? ADAPT_TOKENS : 0, 0, end == es, in + from, to - from,
-                                    o + used, cap - 4 - used, &got);
-        if (st != TB_OK)
-            return st;
-        used += got;
-        k = end;
-    }
-    *out = used + zlib_tail(o + used, in, n);
-    return TB_OK;
+    return isal_plane_runs(c, level, in, n, es, drifts, o, cap, out); /* (shuffled) */
 }
 #endif
 

@@ -221,14 +221,41 @@ run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
     return TB_OK;
 }
 
+/* Native order by creation order and native order by name: HDF5 walks attributes in an object's
+ * header in header order for either index (H5A__attr_sort_table sorts no native walk), and those
+ * in dense storage by the creation-order B-tree where there is one (increasing creation order;
+ * there only when creation order is tracked), else in the name index's order. So the two agree
+ * when there is at most one attribute or creation order is not tracked (any_crt_valid false); and,
+ * `native_increasing`, when the list's order by name natively is increasing creation order. */
+static bool
+any_crt_valid(const tb_ix_attr_t *t, uint32_t n)
+{
+    for (uint32_t k = 0; k < n; k++)
+        if (t[k].corder_valid)
+            return true;
+    return false;
+}
+
+static bool
+crt_native_is_native(const tb_ix_attr_t *t, uint32_t n)
+{
+    if (n <= 1 || !any_crt_valid(t, n))
+        return true;
+    for (uint32_t k = 0; k < n; k++)
+        if (!t[k].corder_valid || (k > 0 && t[k].corder <= t[k - 1].corder))
+            return false;
+    return true; /* (native_increasing) */
+}
+
 /* The order a complete list was taken in, for the iterations in native order that can follow it. */
 typedef enum { LIST_NATIVE, LIST_CRT_NATIVE, LIST_OTHER } list_order_t;
 
 /* Makes object oi's run the complete list of the n attributes named (infos beside), in that
  * order (`order`: native's by name, native's by creation order, or another, which native-order
- * iterations then cannot take from the list): records of its partial list are kept (their values
- * with them), the others listed only, or cached from the object open below (obj, of type otype;
- * NULL: none). */
+ * iterations then cannot take from the list; a list of at most one attribute is in every order,
+ * and native's by creation order is native's by name where creation order is untracked):
+ * records of its partial list are kept (their values with them), the others listed only, or
+ * cached from the object open below (obj, of type otype; NULL: none). */
 static tb_status_t
 list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *infos, uint32_t n, list_order_t order,
            void *obj, H5I_type_t otype, hid_t vol)
@@ -274,6 +301,8 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
          * slots are left behind. */
         for (uint32_t j = 0; j < r->nattr; j++)
             orphan_records(d, r->attr_first + j, 1, moved[j]);
+        if (n <= 1 || (order == LIST_CRT_NATIVE && !any_crt_valid(d->attrs + d->nattr, n)))
+            order = LIST_NATIVE;
         r->attr_first      = d->nattr;
         r->nattr           = n;
         r->attrs_loaded    = 1;
@@ -433,32 +462,6 @@ cmp_attr_corder(const void *a, const void *b, void *ctx)
     const tb_ix_attr_t *t = ctx;
     int64_t             x = t[*(const uint32_t *)a].corder, y = t[*(const uint32_t *)b].corder;
     return (x > y) - (x < y);
-}
-
-/* Native order by creation order and native order by name: HDF5 walks attributes in an object's
- * header in header order for either index (H5A__attr_sort_table sorts no native walk), and those
- * in dense storage by the creation-order B-tree where there is one (increasing creation order;
- * there only when creation order is tracked), else in the name index's order. So the two agree
- * when there is at most one attribute or creation order is not tracked (any_crt_valid false); and,
- * `native_increasing`, when the list's order by name natively is increasing creation order. */
-static bool
-any_crt_valid(const tb_ix_attr_t *t, uint32_t n)
-{
-    for (uint32_t k = 0; k < n; k++)
-        if (t[k].corder_valid)
-            return true;
-    return false;
-}
-
-static bool
-crt_native_is_native(const tb_ix_attr_t *t, uint32_t n)
-{
-    if (n <= 1 || !any_crt_valid(t, n))
-        return true;
-    for (uint32_t k = 0; k < n; k++)
-        if (!t[k].corder_valid || (k > 0 && t[k].corder <= t[k - 1].corder))
-            return false;
-    return true; /* (native_increasing) */
 }
 
 /* The walk of the n attributes at `first` an iteration takes, in *perm_out (malloc'd): TB_OK, or
@@ -629,15 +632,9 @@ tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watc
                 w->c.names[n - 1 - k] = x;
                 w->c.infos[n - 1 - k] = xi;
             }
-        /* (by creation order natively: native's by name too, where the two cannot differ) */
         list_order_t lo = w->order != H5_ITER_NATIVE ? LIST_OTHER
                           : w->idx_type == H5_INDEX_NAME ? LIST_NATIVE
                                                          : LIST_CRT_NATIVE;
-        bool tracked = false;
-        for (uint32_t k = 0; k < n; k++)
-            tracked = tracked || w->c.infos[k].corder_valid;
-        if (n <= 1 || (lo == LIST_CRT_NATIVE && !tracked))
-            lo = LIST_NATIVE;
         /* (no object to read values from: HDF5 is not called) */
         (void)list_attrs(d, oi, w->c.names, w->c.infos, n, lo, NULL, H5I_BADID, H5I_INVALID_HID);
     }
