@@ -44,7 +44,7 @@ attr_read(void *obj, hid_t mem_type_id, void *buf, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && tb_index_attr_read(o, mem_type_id, buf, dxpl_id, &ret))
         return ret;
-    /* (a string attribute's value is kept for its next opens) */
+    /* (a small attribute's value is kept for its next opens) */
     TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLattr_read(o->under, o->under_vol_id, mem_type_id, buf, dxpl_id, req),
                     tb_index_attr_read_done(o, mem_type_id, buf));
 }
@@ -64,7 +64,8 @@ attr_get(void *obj, H5VL_attr_get_args_t *args, hid_t dxpl_id, void **req)
     herr_t    ret;
     if (!o->under && tb_index_attr_get(o, args, &ret))
         return ret;
-    TB_FORWARD(o, TB_USE, dxpl_id, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req));
+    TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLattr_get(o->under, o->under_vol_id, args, dxpl_id, req),
+                    tb_index_attr_got(o, args));
 }
 
 static herr_t
@@ -115,6 +116,8 @@ attr_close(void *obj, hid_t dxpl_id, void **req)
         tb_obj_free(o);
         return 0;
     }
+    if (!req)
+        tb_index_attr_closing(o); /* (a value not read meanwhile, kept for the next opens) */
     TB_FORWARD_CLOSE(o, req, H5VLattr_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

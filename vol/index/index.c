@@ -675,6 +675,7 @@ tb_index_obj_release(tb_obj_t *o)
             evict_closed(o);
         if (o->idx->lazy)
             tb_ix_lazy_free(o->idx->lazy);
+        tb_ix_pending_free(o->idx->pending);
         free(o->idx->path);
         tb_objpool_put(&ixobj_pool, o->idx);
         o->idx = NULL;

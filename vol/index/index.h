@@ -123,14 +123,17 @@ void tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr
 tb_answer_t tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_id,
                                void **req, tb_obj_t **out, uint32_t *note_out);
 /* After a forwarded H5Aopen that succeeded, `a` its handle, `note` what tb_index_attr_open said:
- * the object's record of attribute `name`
- * (a new one in its partial list when the index lists only some of its attributes) takes the
- * attribute's info, and its datatype, dataspace and value when small and of a fixed-size type;
- * a variable-length string's value is kept by the handle's first successful H5Aread when that read
- * gave the strings as native gives them to a memory type of the file's character set
- * (tb_index_attr_read_done, after the forwarded read). */
+ * the object's record of attribute `name` (a new one in its partial list when the index lists
+ * only some of its attributes) takes the attribute's info; when small and of a fixed-size type or
+ * of variable-length strings, its datatype, dataspace and value follow from what the application
+ * does with the handle: its successful H5Aget_type / H5Aget_space (tb_index_attr_got), its first
+ * successful H5Aread (tb_index_attr_read_done: strings only when that read gave them as native
+ * gives them to a memory type of the file's character set), or else the handle's close
+ * (tb_index_attr_closing, before the close is forwarded; strings are not read there). */
 void tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note);
+void tb_index_attr_got(tb_obj_t *a, const H5VL_attr_get_args_t *args);
 void tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf);
+void tb_index_attr_closing(tb_obj_t *a);
 /* A forwarded H5Aopen failed (native's error on the stack, kept): when it failed because the
  * object has no such attribute, the index keeps where the object's attributes are stored, which
  * the error names, and lists them all if it did not yet, so that the same failure can be answered

@@ -1,14 +1,17 @@
 /* index_attr.c — the index's small-attribute cache, for read-only files: every object's attribute
- * names, and for small attributes of fixed-size types their datatype, dataspace and value, loaded
- * from the connector below once per object (variable-length strings: kept from the application's
- * own read) and persisted in the sidecar. H5Aexists and H5Aiterate
- * are answered from it, and H5Aopen of a cached attribute hands out a "lazy" attribute (a wrapper with nothing open
- * below) that answers H5Aread and H5Aget_type/space/info/name itself; anything else makes it real
- * first (tb_index_attr_materialise), by replaying the application's open from the file. */
+ * names, and for small attributes of fixed-size types or of variable-length strings their datatype,
+ * dataspace and value, persisted in the sidecar. On a first open they come from what the
+ * application does (the lists from its own iterations, or from its open object; values from its
+ * opens and reads); an object known only from the index has its list and values read by its token.
+ * H5Aexists and H5Aiterate are answered from it, and H5Aopen of a cached attribute hands out a
+ * "lazy" attribute (a wrapper with nothing open below) that answers H5Aread and
+ * H5Aget_type/space/info/name itself; anything else makes it real first
+ * (tb_index_attr_materialise), by replaying the application's open from the file. */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* qsort_r */
 #endif
 #include "index_ctx.h"
+#include "tb_pool.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -93,57 +96,96 @@ tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob,
     return n;
 }
 
-/* Fills the cached part of record x from the open attribute below, or leaves it listed only
- * (whatever stood in the way: the attribute is then read from the file). Variable-length strings
- * are not read here: reading them makes native keep a conversion (index_attr.c's string reads say
- * why that matters), which the application's own read makes when stock's would; they are kept
- * from that read (tb_index_attr_read_done). */
+/* What a record with a value holds besides the value: its datatype (the type table's encoding) and
+ * its dataspace (the caches' form), with what the value's checks need. Taken from the type and the
+ * space an attribute gives, whoever asked for them. */
+typedef struct vshape {
+    const void *tenc;
+    size_t      tn, sn; /* 0: not known yet */
+    size_t      tsize;
+    hssize_t    npoints;
+    bool        vstr; /* variable-length strings */
+    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
+} vshape_t;
+
+typedef enum { SHAPE_OK, SHAPE_NEVER, SHAPE_FAILED } shape_status_t;
+
+/* The type part of *v from t: SHAPE_NEVER for a type no record keeps a value of (variable-length
+ * strings are kept, from the application's read), SHAPE_FAILED when HDF5 or memory failed. */
+static shape_status_t
+shape_type(vshape_t *v, hid_t t)
+{
+    H5T_class_t cls = tb_h5t_class(t);
+    v->vstr         = cls == H5T_STRING && H5Tis_variable_str(t) > 0;
+    if (!v->vstr && !tb_ix_type_cacheable(t, cls))
+        return SHAPE_NEVER;
+    v->tsize = tb_h5t_size(t);
+    return v->tsize && tb_ix_type_encode(t, cls, &v->tenc, &v->tn) == TB_OK ? SHAPE_OK : SHAPE_FAILED;
+}
+
+static shape_status_t
+shape_space(vshape_t *v, hid_t s)
+{
+    v->npoints = tb_h5s_npoints(s);
+    return v->npoints >= 0 && tb_ix_space_encode(s, false, v->senc, &v->sn) == TB_OK ? SHAPE_OK : SHAPE_FAILED;
+}
+
+/* Whatever of *v is not known yet, asked of the open attribute below. */
+static shape_status_t
+shape_of(vshape_t *v, void *attr, hid_t vol)
+{
+    shape_status_t st = SHAPE_OK;
+    if (!v->tn) {
+        H5VL_attr_get_args_t ga  = {.op_type = H5VL_ATTR_GET_TYPE};
+        ga.args.get_type.type_id = H5I_INVALID_HID;
+        if (H5VLattr_get(attr, vol, &ga, DXPL, NULL) < 0)
+            return SHAPE_FAILED;
+        st = shape_type(v, ga.args.get_type.type_id);
+        H5Tclose(ga.args.get_type.type_id);
+    }
+    if (st == SHAPE_OK && !v->sn) {
+        H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
+        gs.args.get_space.space_id = H5I_INVALID_HID;
+        if (H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
+            return SHAPE_FAILED;
+        st = shape_space(v, gs.args.get_space.space_id);
+        H5Sclose(gs.args.get_space.space_id);
+    }
+    return st;
+}
+
+/* Fills the cached part of record x from the open attribute below (its type, space and value,
+ * read into the file type), or leaves it listed only (whatever stood in the way: the attribute is
+ * then read from the file; `novalue` when its type is one no record keeps). Variable-length
+ * strings are not read here: reading them makes native keep a conversion (index_attr.c's string
+ * reads say why that matters), which the application's own read makes when stock's would; they
+ * are kept from that read (tb_index_attr_read_done). */
 static void
 cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
-    hid_t                 t = H5I_INVALID_HID, s = H5I_INVALID_HID;
-    H5VL_attr_get_args_t  ga = {.op_type = H5VL_ATTR_GET_TYPE};
-    ga.args.get_type.type_id = H5I_INVALID_HID;
-    if (H5VLattr_get(attr, vol, &ga, DXPL, NULL) < 0)
-        goto done;
-    t                          = ga.args.get_type.type_id;
-    H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
-    gs.args.get_space.space_id = H5I_INVALID_HID;
-    H5T_class_t cls = tb_h5t_class(t);
-    if (!tb_ix_type_cacheable(t, cls) || H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
-        goto done;
-    s                = gs.args.get_space.space_id;
-    hssize_t    npoints = tb_h5s_npoints(s);
-    size_t      tsize   = tb_h5t_size(t), tn = 0, sn = 0;
-    const void *tenc;
-    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (npoints < 0 || tsize == 0 || (size_t)npoints * tsize != data_size)
-        goto done;
-    if (tb_ix_type_encode(t, cls, &tenc, &tn) != TB_OK || tb_ix_space_encode(s, false, senc, &sn) != TB_OK)
-        goto done;
-    size_t   need = *blen + tn + sn + data_size;
+    vshape_t       v  = {0};
+    shape_status_t st = shape_of(&v, attr, vol);
+    x->novalue        = st == SHAPE_NEVER;
+    if (st != SHAPE_OK || v.vstr || (size_t)v.npoints * v.tsize != data_size)
+        return;
+    size_t   need = *blen + v.tn + v.sn + data_size;
     uint8_t *b    = realloc(*blob, need);
     if (!b)
-        goto done;
+        return;
     *blob = b;
-    memcpy(b + *blen, tenc, tn);
-    memcpy(b + *blen + tn, senc, sn);
-    if (data_size && H5VLattr_read(attr, vol, t, b + *blen + tn + sn, DXPL, NULL) < 0)
-        goto done;
+    memcpy(b + *blen, v.tenc, v.tn);
+    memcpy(b + *blen + v.tn, v.senc, v.sn);
+    if (data_size && H5VLattr_read(attr, vol, tb_ix_type_get(v.tenc, v.tn), b + *blen + v.tn + v.sn, DXPL, NULL) < 0)
+        return;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
-    x->space_enc    = (const void *)(uintptr_t)(*blen + tn);
-    x->value        = (const void *)(uintptr_t)(*blen + tn + sn);
-    x->type_nbytes  = (uint32_t)tn;
-    x->space_nbytes = (uint32_t)sn;
+    x->space_enc    = (const void *)(uintptr_t)(*blen + v.tn);
+    x->value        = (const void *)(uintptr_t)(*blen + v.tn + v.sn);
+    x->type_nbytes  = (uint32_t)v.tn;
+    x->space_nbytes = (uint32_t)v.sn;
     x->value_nbytes = (uint32_t)data_size;
     x->cached       = 1;
     *blen           = need;
-done:
-    if (t >= 0)
-        H5Tclose(t);
-    if (s >= 0)
-        H5Sclose(s);
 }
 
 /* Builds record *x of attribute `name` (its info *ai) in a block of its own (`owned`; kept in
@@ -321,17 +363,13 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
     return st;
 }
 
-tb_status_t
-tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+/* Lists the attributes of obj (open below, of type otype) as object oi's whole list, in native's
+ * order by name; small values with them when `values`. What HDF5 pushes is cleared. */
+static tb_status_t
+list_from(tb_ix_data_t *d, uint32_t oi, void *obj, H5I_type_t otype, hid_t vol, bool values)
 {
-    if (d->objs[oi].attrs_loaded)
-        return TB_OK;
-    H5I_type_t  otype;
-    acollect_t  c   = {0};
-    tb_status_t ret = TB_ERR_HDF5;
-    void       *obj = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
-    if (!obj)
-        goto out;
+    acollect_t                c    = {0};
+    tb_status_t               ret  = TB_ERR_HDF5;
     H5VL_loc_params_t         self = {.obj_type = otype, .type = H5VL_OBJECT_BY_SELF};
     H5VL_attr_specific_args_t sa   = {.op_type = H5VL_ATTR_ITER};
     sa.args.iterate.idx_type       = H5_INDEX_NAME;
@@ -339,21 +377,48 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
     sa.args.iterate.idx            = NULL;
     sa.args.iterate.op             = acollect_cb;
     sa.args.iterate.op_data        = &c;
-    if (H5VLattr_specific(obj, &self, a->vol, &sa, DXPL, NULL) < 0 || c.st != TB_OK) {
-        if (c.st != TB_OK)
-            ret = c.st; /* (acollect_cb stopped the iteration) */
-        goto out;
-    }
-    ret = list_attrs(d, oi, c.names, c.infos, c.n, LIST_NATIVE, obj, otype, a->vol);
-out:
+    if (H5VLattr_specific(obj, &self, vol, &sa, DXPL, NULL) < 0 || c.st != TB_OK)
+        ret = c.st != TB_OK ? c.st : TB_ERR_HDF5; /* (acollect_cb stopped the iteration, or HDF5 failed) */
+    else
+        ret = list_attrs(d, oi, c.names, c.infos, c.n, LIST_NATIVE, values ? obj : NULL, otype, vol);
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
     acollect_free(&c);
+    return ret;
+}
+
+tb_status_t
+tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+{
+    if (d->objs[oi].attrs_loaded)
+        return TB_OK;
+    H5I_type_t otype;
+    void      *obj = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &otype, DXPL);
+    if (!obj) {
+        H5Eclear2(H5E_DEFAULT);
+        return TB_ERR_HDF5;
+    }
+    tb_status_t ret = list_from(d, oi, obj, otype, a->vol, true);
     tb_ix_close_under(obj, otype, a->vol);
     /* (A group whose links are not listed yet keeps its header for that.) */
-    if (obj && (otype != H5I_GROUP || d->objs[oi].group != TB_IX_NONE))
+    if (otype != H5I_GROUP || d->objs[oi].group != TB_IX_NONE)
         tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     return ret;
+}
+
+/* Object t's whole list before a question only it answers, asked at o (loc): from o itself when o
+ * is t open for real (its header is in HDF5's cache already), names and infos only: the values
+ * come from the application's own opens (tb_index_attr_forwarded), so that a first open reads no
+ * attribute stock's does not; else by t's token with small values (tb_ix_load_attrs), as for a
+ * lazy object, whose next opens are answered from them. */
+static tb_status_t
+load_attrs_at(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t t)
+{
+    if (d->objs[t].attrs_loaded)
+        return TB_OK;
+    if (o->under && o->idx && o->idx->rec == t + 1 && d == o->ctx->index->d)
+        return list_from(d, t, o->under, loc->obj_type, o->under_vol_id, false);
+    return tb_ix_load_attrs(d, a, t);
 }
 
 /* The record of attribute `name` in object oi's list (all its attributes or some), or NULL. */
@@ -436,7 +501,7 @@ tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specif
         return TB_FORWARD;
     /* (one its partial list holds exists; any other question needs the whole list) */
     bool found = attr_find(d, t, args->args.exists.name) != NULL;
-    if (!found && tb_ix_load_attrs(d, &a, t) != TB_OK)
+    if (!found && load_attrs_at(o, loc, d, &a, t) != TB_OK)
         return TB_FORWARD;
     *args->args.exists.exists = found || attr_find(d, t, args->args.exists.name) != NULL;
     tb_ix_stats.answered++;
@@ -645,7 +710,7 @@ tb_index_attr_watched(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_attr_watc
         uint32_t       t;
         hid_t          saved = tb_err_save();
         if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK && t == oi)
-            (void)tb_ix_load_attrs(d, &a, t);
+            (void)load_attrs_at(o, loc, d, &a, t);
         tb_err_restore(saved);
     }
     acollect_free(&w->c);
@@ -719,7 +784,7 @@ tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *nam
         /* Only the whole list can say an attribute is not there: taken now, once, so that the
          * next opens (lazy ones) answer this failure themselves. */
         if (!d->writable && !d->objs[t].attrs_loaded)
-            (void)tb_ix_load_attrs(d, &a, t);
+            (void)load_attrs_at(o, loc, d, &a, t);
     }
     tb_err_restore(saved);
 }
@@ -886,7 +951,53 @@ tb_index_attr_materialise(tb_obj_t *o)
     return TB_OK;
 }
 
-/* ------------------------------------------------------------------ records from the application's opens */
+/* ------------------------------------------------------------------ records from the application's opens
+ * An attribute the application opens for real gets its record (with its info) at the open, and its
+ * value afterwards from what the application itself does with the handle: the datatype and
+ * dataspace its H5Aget_type / H5Aget_space received, the value its first successful H5Aread gave
+ * (in the file type; else read once into it), or, when the handle closes unread, from the handle.
+ * Native's own calls are not made twice. */
+struct tb_ix_pending {
+    uint32_t rec; /* 1 + the record */
+    vshape_t v;
+};
+
+static tb_objpool_t pending_pool = TB_OBJPOOL_INIT(tb_ix_pending_t, 64);
+
+void
+tb_ix_pending_free(tb_ix_pending_t *p)
+{
+    if (p)
+        tb_objpool_put(&pending_pool, p);
+}
+
+/* The handle's pending record, when it is still one to fill (the file's index as it was). */
+static tb_ix_pending_t *
+pending_of(tb_obj_t *a, tb_ix_data_t **d_out, uint32_t *k_out)
+{
+    struct tb_index_file *f = a->idx && a->idx->pending ? a->ctx->index : NULL;
+    tb_ix_data_t         *d = f ? f->d : NULL;
+    if (!d)
+        return NULL;
+    tb_ix_pending_t *p = a->idx->pending;
+    uint32_t         k = p->rec - 1;
+    if (k >= d->nattr || d->attrs[k].cached || d->attrs[k].novalue) {
+        tb_ix_pending_free(p);
+        a->idx->pending = NULL;
+        return NULL;
+    }
+    *d_out = d;
+    *k_out = k;
+    return p;
+}
+
+static void
+pending_done(tb_obj_t *a)
+{
+    tb_ix_pending_free(a->idx->pending);
+    a->idx->pending = NULL;
+}
+
 void
 tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
 {
@@ -896,103 +1007,137 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     if (!d || d->writable || oi >= d->nobj)
         return;
     const tb_ix_attr_t *x = attr_find(d, oi, name);
-    if (x && (x->cached || x->data_size > TB_IX_ATTR_MAX_VALUE))
+    if (x && (x->cached || x->novalue || x->data_size > TB_IX_ATTR_MAX_VALUE))
         return;
-    uint32_t     k = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
-    H5A_info_t   ai;
-    tb_ix_attr_t rec;
-    H5VL_attr_get_args_t gi              = {.op_type = H5VL_ATTR_GET_INFO};
-    gi.args.get_info.loc_params.obj_type = H5I_ATTR;
-    gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
-    gi.args.get_info.ainfo               = &ai;
-    if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
-        make_record(d->spill, name, &ai, a->under, a->under_vol_id, &rec) != TB_OK)
-        goto done;
-    if (k != TB_IX_NONE) { /* (listed, by an iteration say: the record takes the value) */
-        if (d->attrs[k].owned)
-            tb_ix_spill_part_free(d->spill, (void *)d->attrs[k].name);
-        d->attrs[k] = rec;
-    }
-    else if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
-        tb_ix_spill_part_free(d->spill, (void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
-        goto done;
-    }
-    else {
+    uint32_t k = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
+    if (k == TB_IX_NONE) { /* (a new record in the object's partial list, with the info) */
+        H5A_info_t           ai;
+        tb_ix_attr_t         rec;
+        H5VL_attr_get_args_t gi              = {.op_type = H5VL_ATTR_GET_INFO};
+        gi.args.get_info.loc_params.obj_type = H5I_ATTR;
+        gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
+        gi.args.get_info.ainfo               = &ai;
+        if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
+            make_record(d->spill, name, &ai, NULL, H5I_INVALID_HID, &rec) != TB_OK)
+            goto done;
+        if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
+            tb_ix_spill_part_free(d->spill, (void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
+            goto done;
+        }
         k           = d->nattr++;
         d->attrs[k] = rec;
         d->objs[oi].nattr++;
         d->objs[oi].attrs_partial = 1;
+        d->dirty                  = 1;
     }
-    d->dirty = 1;
-    /* A variable-length string's value comes from the application's first read. */
-    struct tb_index_obj *ix = !rec.cached && rec.data_size <= TB_IX_ATTR_MAX_VALUE ? tb_ix_obj_state(a) : NULL;
-    if (ix)
-        ix->strings = k + 1;
+    struct tb_index_obj *ix = d->attrs[k].data_size <= TB_IX_ATTR_MAX_VALUE ? tb_ix_obj_state(a) : NULL;
+    if (ix && !ix->pending && (ix->pending = tb_objpool_get(&pending_pool)))
+        ix->pending->rec = k + 1;
 done:
     tb_err_drop();
 }
 
-/* ------------------------------------------------------------------ strings from the application's reads */
-
 void
-tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
+tb_index_attr_got(tb_obj_t *a, const H5VL_attr_get_args_t *args)
 {
-    struct tb_index_file *f = a->ctx->index;
-    if (!a->idx || !a->idx->strings || !f || !f->d || !buf)
+    tb_ix_data_t    *d;
+    uint32_t         k;
+    tb_ix_pending_t *p = pending_of(a, &d, &k);
+    if (!p)
         return;
-    tb_ix_data_t *d = f->d;
-    uint32_t      k = a->idx->strings - 1;
-    a->idx->strings = 0; /* (one look per handle) */
-    if (k >= d->nattr || d->attrs[k].cached)
-        return;
-    hid_t                 saved = tb_err_save();
-    hid_t                 t = H5I_INVALID_HID, sp = H5I_INVALID_HID;
-    H5VL_attr_get_args_t  ga = {.op_type = H5VL_ATTR_GET_TYPE}, gs = {.op_type = H5VL_ATTR_GET_SPACE};
-    ga.args.get_type.type_id   = H5I_INVALID_HID;
-    gs.args.get_space.space_id = H5I_INVALID_HID;
-    uint8_t *block = NULL;
-    if (H5VLattr_get(a->under, a->under_vol_id, &ga, DXPL, NULL) < 0 || (t = ga.args.get_type.type_id) < 0 ||
-        tb_h5t_class(t) != H5T_STRING || H5Tis_variable_str(t) <= 0 || !tb_ix_vstr_mem_ok(t, mem_type_id, DXPL) ||
-        H5VLattr_get(a->under, a->under_vol_id, &gs, DXPL, NULL) < 0 || (sp = gs.args.get_space.space_id) < 0)
-        goto done;
-    f->vstr_converted   = true; /* (native converted this file's strings: tb_ix_vstr_read) */
-    hssize_t    npoints = tb_h5s_npoints(sp);
-    const void *tenc;
-    size_t      tn, sn;
-    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
-    if (npoints <= 0 || (size_t)npoints > TB_IX_ATTR_MAX_VALUE / 8 ||
-        tb_ix_type_encode(t, H5T_STRING, &tenc, &tn) != TB_OK || tb_ix_space_encode(sp, false, senc, &sn) != TB_OK)
-        goto done;
-    /* One new block for the record: its name, type, space and strings. */
-    tb_ix_attr_t *x    = &d->attrs[k];
-    size_t        at   = (size_t)x->name_len + 1 + tn + sn;
-    size_t        vn   = tb_ix_vstr_encode(buf, (size_t)npoints, TB_IX_ATTR_MAX_VALUE, &block, at);
-    if (!vn)
-        goto done;
+    /* (after the application's call succeeded: nothing of its own is on the error stack) */
+    shape_status_t st = SHAPE_OK;
+    if (args->op_type == H5VL_ATTR_GET_TYPE && !p->v.tn)
+        st = shape_type(&p->v, args->args.get_type.type_id);
+    else if (args->op_type == H5VL_ATTR_GET_SPACE && !p->v.sn)
+        st = shape_space(&p->v, args->args.get_space.space_id);
+    if (st != SHAPE_OK) {
+        d->attrs[k].novalue = st == SHAPE_NEVER;
+        pending_done(a);
+        tb_err_drop();
+    }
+}
+
+/* Record k takes type, space and value: one new block for its name, type, space and value. */
+static void
+record_value(tb_ix_data_t *d, uint32_t k, const vshape_t *v, uint8_t *block, size_t at, size_t vn)
+{
+    tb_ix_attr_t *x = &d->attrs[k];
     memcpy(block, x->name, (size_t)x->name_len + 1);
-    memcpy(block + x->name_len + 1, tenc, tn);
-    memcpy(block + x->name_len + 1 + tn, senc, sn);
+    memcpy(block + x->name_len + 1, v->tenc, v->tn);
+    memcpy(block + x->name_len + 1 + v->tn, v->senc, v->sn);
     block = tb_ix_spill_adopt(d->spill, block, at + vn);
     if (x->owned)
         tb_ix_spill_part_free(d->spill, (void *)x->name);
     x->name         = (const char *)block;
     x->type_enc     = block + x->name_len + 1;
-    x->space_enc    = block + x->name_len + 1 + tn;
+    x->space_enc    = block + x->name_len + 1 + v->tn;
     x->value        = block + at;
-    x->type_nbytes  = (uint32_t)tn;
-    x->space_nbytes = (uint32_t)sn;
+    x->type_nbytes  = (uint32_t)v->tn;
+    x->space_nbytes = (uint32_t)v->sn;
     x->value_nbytes = (uint32_t)vn;
     x->owned        = 1;
     x->cached       = 1;
     d->dirty        = 1;
-    block           = NULL;
+}
+
+/* The pending record's value: from buf, what the handle's read gave in mem_type_id, or (buf NULL)
+ * read from the handle into the file type. */
+static void
+take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
+{
+    tb_ix_data_t    *d;
+    uint32_t         k;
+    tb_ix_pending_t *p = pending_of(a, &d, &k);
+    if (!p)
+        return;
+    /* (after the application's read succeeded, or as its close begins: its error stack is empty) */
+    vshape_t      *v     = &p->v;
+    tb_ix_attr_t  *x     = &d->attrs[k];
+    uint8_t       *block = NULL;
+    shape_status_t st    = shape_of(v, a->under, a->under_vol_id);
+    x->novalue           = st == SHAPE_NEVER;
+    hid_t  ft            = st == SHAPE_OK ? tb_ix_type_get(v->tenc, v->tn) : H5I_INVALID_HID;
+    size_t at            = (size_t)x->name_len + 1 + v->tn + v->sn, vn = 0;
+    if (ft < 0 || (v->vstr && !buf))
+        goto done; /* (strings: only from the application's read, tb_ix_vstr_read says why) */
+    if (v->vstr) {
+        if (v->npoints <= 0 || (size_t)v->npoints > TB_IX_ATTR_MAX_VALUE / 8 || !tb_ix_vstr_mem_ok(ft, mem_type_id, DXPL))
+            goto done;
+        a->ctx->index->vstr_converted = true; /* (native converted this file's strings: tb_ix_vstr_read) */
+        if (!(vn = tb_ix_vstr_encode((char *const *)buf, (size_t)v->npoints, TB_IX_ATTR_MAX_VALUE, &block, at)))
+            goto done;
+    }
+    else {
+        vn = (size_t)v->npoints * v->tsize;
+        if (vn != x->data_size || !(block = malloc(at + vn)))
+            goto done;
+        if (buf && (tb_ix_type_is_predef(ft, mem_type_id) || tb_h5t_equal(ft, mem_type_id) > 0))
+            memcpy(block + at, buf, vn); /* (what native's read gave, in the file type) */
+        else if (vn && H5VLattr_read(a->under, a->under_vol_id, ft, block + at, DXPL, NULL) < 0)
+            goto done;
+    }
+    record_value(d, k, v, block, at, vn);
+    pending_done(a);
+    return;
 done:
     free(block);
-    if (t >= 0)
-        H5Tclose(t);
-    if (sp >= 0)
-        H5Sclose(sp);
-    tb_err_restore(saved);
+    pending_done(a);
+    tb_err_drop();
+}
+
+void
+tb_index_attr_read_done(tb_obj_t *a, hid_t mem_type_id, const void *buf)
+{
+    if (buf && a->idx && a->idx->pending)
+        take_value(a, mem_type_id, buf);
+}
+
+void
+tb_index_attr_closing(tb_obj_t *a)
+{
+    if (a->under && a->idx && a->idx->pending)
+        take_value(a, H5I_INVALID_HID, NULL);
 }
 
 /* ------------------------------------------------------------------ answers for lazy attributes */

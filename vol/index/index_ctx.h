@@ -84,8 +84,8 @@ struct tb_index_obj {
      * is settled (cached, or not cacheable), or it has more elements than a cached content can
      * hold (index_dset.c). */
     bool no_capture;
-    /* An attribute opened for real whose strings its first read may keep: 1 + its record. */
-    uint32_t strings;
+    /* An attribute opened for real whose record waits for its value (index_attr.c). */
+    struct tb_ix_pending *pending;
     /* A dataset opened by token, or a dataset or group opened by name and recognised, where
      * tb_ix_can_evict holds: its metadata leaves HDF5's cache when it closes. */
     bool evict;
@@ -318,6 +318,10 @@ void tb_ix_permit(const tb_ix_data_t *d);
 void tb_ix_permit_obj(const tb_obj_t *o);
 /* Closes f's dataset and datatype stand-ins, if open (index_lazy.c says when). */
 void tb_ix_standins_release(struct tb_index_file *f);
+
+/* An attribute handle's record waiting for its value (index_attr.c); back to its pool. */
+typedef struct tb_ix_pending tb_ix_pending_t;
+void tb_ix_pending_free(tb_ix_pending_t *p);
 
 /* Variable-length strings (index_attr.c), cached as tb_ix_vstr_check says. The strings ptrs
  * points to encoded at *blob + at (realloc'd): their length, or 0 when above max (or out of memory). */

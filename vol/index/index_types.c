@@ -262,13 +262,70 @@ space_encoded_nbytes(hid_t s)
     return H5Sencode2(s, NULL, &n, H5P_DEFAULT) < 0 ? 0 : n;
 }
 
+/* Where HDF5 keeps a dataspace's message version: the `version` after the `type` of its extent
+ * (H5S_extent_t, first in H5S_t), an unsigned int at a byte offset that depends on the build's
+ * structure layout. Found once per process on spaces of known type and version (H5Screate makes
+ * version 1, or 2 for a null space, which H5Sset_extent_simple keeps), and used only when exactly
+ * one offset fits all four; 0 when none was found (or HDF5 hides H5I_object_verify): then
+ * H5Sencode2's length tells (space_version), at a few thousand instructions a space. */
+#define VERSION_PROBE_BYTES 128
+
+static size_t
+version_offset(void)
+{
+    static int    probed;
+    static size_t offset;
+    if (probed || !H5I_object_verify)
+        return offset;
+    probed                 = 1;
+    hsize_t     dims[1]    = {3};
+    hid_t       sp[4]      = {H5Screate_simple(1, dims, NULL), H5Screate(H5S_NULL), H5Screate(H5S_SCALAR),
+                              H5Screate(H5S_NULL)};
+    /* (type, version) of each: H5S_SIMPLE v1, H5S_SIMPLE v2, H5S_SCALAR v1, H5S_NULL v2 */
+    const unsigned want[4][2] = {{H5S_SIMPLE, 1}, {H5S_SIMPLE, 2}, {H5S_SCALAR, 1}, {H5S_NULL, 2}};
+    const uint8_t *obj[4]  = {NULL};
+    bool           ok      = sp[1] >= 0 && H5Sset_extent_simple(sp[1], 1, dims, NULL) >= 0;
+    for (int i = 0; ok && i < 4; i++)
+        ok = sp[i] >= 0 && (obj[i] = H5I_object_verify(sp[i], H5I_DATASPACE)) != NULL;
+    size_t found = 0, nfound = 0;
+    for (size_t k = sizeof(unsigned); ok && k + sizeof(unsigned) <= VERSION_PROBE_BYTES; k += sizeof(unsigned)) {
+        bool fits = true;
+        for (int i = 0; fits && i < 4; i++) {
+            unsigned type, version;
+            memcpy(&type, obj[i] + k - sizeof(unsigned), sizeof(type));
+            memcpy(&version, obj[i] + k, sizeof(version));
+            fits = type == want[i][0] && version == want[i][1];
+        }
+        if (fits) {
+            found = k;
+            nfound++;
+        }
+    }
+    for (int i = 0; i < 4; i++)
+        if (sp[i] >= 0)
+            H5Sclose(sp[i]);
+    H5Eclear2(H5E_DEFAULT);
+    offset = nfound == 1 ? found : 0;
+    return offset;
+}
+
 /* Which message version a native scalar or simple space carries (files written with a low format
- * bound of 1.8 or later, HDF5 2.x's default, hold version 2): the one whose rebuilt space encodes
- * to the same length (versions 1 and 2 differ in their header), or -1 when neither does. The
- * lengths depend only on the rank and the version, so each is learnt once per process. */
+ * bound of 1.8 or later, HDF5 2.x's default, hold version 2): read where version_offset found it,
+ * else the one whose rebuilt space encodes to the same length (versions 1 and 2 differ in their
+ * header), or -1 when neither does. The lengths depend only on the rank and the version, so each
+ * is learnt once per process. */
 static int
 space_version(hid_t s, int rank, const hsize_t *dims, const hsize_t *maxdims)
 {
+    size_t at = version_offset();
+    if (at) {
+        const uint8_t *obj = H5I_object_verify(s, H5I_DATASPACE);
+        unsigned       version;
+        if (!obj)
+            return -1;
+        memcpy(&version, obj + at, sizeof(version));
+        return version == 1 ? 0 : version == 2 ? 2 : -1;
+    }
     static size_t known[2][TB_IX_SPACE_MAXRANK + 1];
     size_t        n = space_encoded_nbytes(s);
     for (unsigned v = 0; n && v < 2; v++) {

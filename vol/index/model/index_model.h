@@ -62,10 +62,13 @@ typedef struct tb_ix_attr {
     uint32_t    type_nbytes;
     uint32_t    space_nbytes;
     uint32_t    value_nbytes;
-    uint8_t     cached;
+    uint8_t     cached : 1;
+    uint8_t     corder_valid : 1;
+    uint8_t     owned : 1;
+    /* (in memory only) its value was looked at on an open handle and is of a type no record
+     * keeps: the next opens of it record nothing */
+    uint8_t     novalue : 1;
     uint8_t     cset; /* of the name (H5T_cset_t) */
-    uint8_t     corder_valid;
-    uint8_t     owned;
     uint32_t    data_size; /* H5A_info_t.data_size; TB_IX_NONE: not known */
     int64_t     corder;
 } tb_ix_attr_t;

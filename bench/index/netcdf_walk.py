@@ -1,0 +1,96 @@
+"""netcdf_walk.py — the index under netCDF-C (the netCDF4 wheel, its own HDF5 2.2.0), stock HDF5 vs
+h5turbo's first open (no sidecar) and second open (its sidecar), in one run: a file of GROUPS
+groups of 50 variables each (every variable with six attributes, as CF files carry), opened and
+walked as a netCDF reader does: every group's variables, their attribute names, `units` and shape.
+netCDF-C asks H5Aexists of attributes most objects lack, reads every attribute through H5Aiterate
+and H5Aopen, asks every variable's creation property list and reads its dimension scales' reference
+lists (DIMENSION_LIST).
+Usage: python netcdf_walk.py PLUGIN_DIR [GROUPS [ROUNDS]] (60, 7). Each load runs in a fresh process,
+the modes taking turns, ROUNDS rounds; prints the median CPU seconds of open-walk-close and the
+ratios stock/first and stock/second, and checks that every mode saw the same values."""
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+VARS = 50
+
+
+def make(path, groups):
+    import netCDF4
+    import numpy as np
+
+    with netCDF4.Dataset(path, "w") as ds:
+        for gi in range(groups):
+            g = ds.createGroup(f"run{gi:02d}")
+            g.createDimension("time", 100)
+            g.createDimension("x", 10)
+            g.setncattr("source", "model run")
+            g.setncattr("run", gi)
+            for vi in range(VARS):
+                v = g.createVariable(f"var{vi:03d}", "f4", ("time", "x"))
+                v.units = "K"
+                v.long_name = f"variable {vi}"
+                v.valid_min = 0.0
+                v.valid_max = 400.0
+                v.standard_name = "air_temperature"
+                v.cell_methods = "time: mean"
+                v[:] = np.full((100, 10), vi, "f4")
+
+
+def load(path):
+    """One open-walk-close in this process: prints CPU seconds and what it saw."""
+    import time
+
+    import netCDF4
+
+    t0 = time.process_time()
+    acc = 0.0
+    with netCDF4.Dataset(path) as ds:
+        for g in ds.groups.values():
+            for v in g.variables.values():
+                acc += len(v.ncattrs()) + len(v.units) + v.shape[0] + float(v.valid_max)
+    print(f"{time.process_time() - t0:.6f} {acc}")
+
+
+def main():
+    plugins = os.path.abspath(sys.argv[1])
+    groups = int(sys.argv[2]) if len(sys.argv) > 2 else 60
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, "walk.nc")
+        subprocess.run([sys.executable, __file__, "--make", path, str(groups)], check=True)
+        time.sleep(2.1)  # h5turbo neither trusts nor writes sidecars of files changed in the last 2 s
+        base = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
+        base["OPENBLAS_NUM_THREADS"] = "1"
+        turbo = dict(base, HDF5_PLUGIN_PATH=plugins, HDF5_VOL_CONNECTOR="h5turbo")
+        times = {"stock": [], "first": [], "second": []}
+        seen = set()
+        for r in range(rounds):
+            cache = os.path.join(tmp, f"cache{r}")
+            os.mkdir(cache, 0o700)
+            for mode, env in (("stock", base), ("first", turbo), ("second", turbo)):
+                env = dict(env, XDG_CACHE_HOME=cache)
+                out = subprocess.run([sys.executable, __file__, "--load", path], env=env, check=True,
+                                     capture_output=True, text=True).stdout.split()
+                times[mode].append(float(out[0]))
+                seen.add(out[1])
+            if not any(f.endswith(".h5turbo-index") for _, _, fs in os.walk(cache) for f in fs):
+                sys.exit("h5turbo wrote no sidecar: was it active?")
+        if len(seen) != 1:
+            sys.exit(f"the modes saw different values: {sorted(seen)}")
+        med = {m: statistics.median(t) for m, t in times.items()}
+        print(f"netCDF4 walk, {groups} groups x {VARS} variables, medians of {rounds} (CPU s):")
+        print(f"  stock {med['stock']:.3f}  first open {med['first']:.3f} ({med['stock'] / med['first']:.2f}x)"
+              f"  second open {med['second']:.3f} ({med['stock'] / med['second']:.2f}x)")
+
+
+if __name__ == "__main__":
+    if len(sys.argv) > 1 and sys.argv[1] == "--make":
+        make(sys.argv[2], int(sys.argv[3]))
+    elif len(sys.argv) > 1 and sys.argv[1] == "--load":
+        load(sys.argv[2])
+    else:
+        main()
