@@ -31,6 +31,9 @@ mkdir -m 700 "$XDG_CACHE_HOME"
 export PATH="$VENV/bin:$PATH"
 export PYTHONDONTWRITEBYTECODE=1 MPLBACKEND=Agg PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}"
 mkdir "$tmp/work"
+# Temporary files the suites leave behind (PyTables' tests leave some after failures and
+# cancellations) stay in this run's folder, not in the machine's /tmp.
+export TMPDIR="$tmp/tmpdir"; mkdir "$TMPDIR"
 
 # Where each suite's tests live: in the installed package, or in its sdist (copied here, with the
 # package's own source removed so that the installed, compiled package is the one tested).
