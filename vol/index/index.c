@@ -136,6 +136,12 @@ tb_ix_evict_unused(void *file, const uint8_t *token)
     tb_err_restore(saved);
 }
 
+bool
+tb_ix_open_below(void *file, const uint8_t *token)
+{
+    return !file || !H5FO_opened || H5FO_opened(file, (haddr_t)tb_ix_token_addr(token)) != NULL;
+}
+
 /* A dataset or group marked to evict (a dataset opened by token, or either opened by name and
  * recognised: only where tb_ix_can_evict held) has closed: its object header (and what else HDF5
  * tagged with it) leaves the metadata cache, as under HDF5's evict-on-close. With the index

@@ -68,6 +68,11 @@ struct tb_index_file {
     /* Whether native has converted a variable-length string of this open for a read (the first
      * such read of a cached attribute is forwarded: index_attr.c says why). */
     bool vstr_converted;
+    /* The file's chunk cache (H5Pget_cache of its access list), what a chunked dataset opened
+     * with the default access list takes: asked once (index_dset.c's lazy H5Dget_access_plist). */
+    int    rdcc_known; /* 0 not asked yet, 1 known, -1 could not be asked */
+    size_t rdcc_nslots, rdcc_nbytes;
+    double rdcc_w0;
 };
 
 /* Per wrapper (o->idx): which file object it is, learned once. */
@@ -264,6 +269,9 @@ bool tb_ix_can_evict(const tb_ctx_t *ctx);
  * attributes or links, or to read its info): its header and what HDF5 tagged with it leave the
  * metadata cache, unless `file` is NULL or some handle still has the object open. */
 void tb_ix_evict_unused(void *file, const uint8_t *token);
+/* Whether native has the object at `token` open in `file` (a handle's shared state, which a new
+ * open of it shares); true when that cannot be told. */
+bool tb_ix_open_below(void *file, const uint8_t *token);
 /* Whether a name has no component but "." ones (and slashes): the walk from a location by it
  * ends where it started (resolve's self). */
 bool tb_ix_names_self(const char *name);

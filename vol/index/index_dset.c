@@ -796,6 +796,81 @@ tb_index_dset_read(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t fil
     return TB_ANSWERED;
 }
 
+/* Whether HDF5 took an external-file or virtual-dataset prefix from the environment (it reads
+ * HDF5_EXTFILE_PREFIX and HDF5_VDS_PREFIX once, when it starts; so the first look here, and any
+ * later one: set or unset since, the answer is native's). */
+static bool
+env_prefix(void)
+{
+    static int at_start = -1;
+    const char *e = getenv("HDF5_EXTFILE_PREFIX"), *v = getenv("HDF5_VDS_PREFIX");
+    int         now = (e && *e && strcmp(e, ".") != 0) || (v && *v && strcmp(v, ".") != 0);
+    if (at_start < 0)
+        at_start = now;
+    return now || at_start;
+}
+
+/* H5Dget_access_plist of a lazy dataset (opened with the default access list: one with its own is
+ * opened for real), built as native's H5D_get_access_plist builds it, property by property in its
+ * order (H5Pencode2 lists set properties in the order they were set): a copy of the default list,
+ * then the chunk cache (for a chunked dataset what the default list leaves to the file: the file's,
+ * both sizes 0 when either is; else the default list's values) and append-flush settings (the
+ * default's), the virtual-dataset view and printf gap (the default's), and no virtual-dataset or
+ * external-file prefix. Not when the dataset is virtual, a prefix came from the environment, or a
+ * handle below has the dataset open (its first open set the cache a new one shares): native's. */
+static hid_t
+lazy_dapl(const tb_obj_t *o, tb_ix_lazy_t *lz, const tb_ix_dset_t *x)
+{
+    struct tb_index_file *f = lz->node.f;
+    if (!(x->have & (TB_IX_DS_DCPL | TB_IX_DS_VALUE)) || x->layout == H5D_VIRTUAL || env_prefix() ||
+        tb_ix_open_below(f->file_under, f->d->objs[lz->obj].token))
+        return H5I_INVALID_HID;
+    bool chunked = x->layout == H5D_CHUNKED;
+    if (chunked && f->rdcc_known == 0) {
+        H5VL_file_get_args_t ga = {.op_type = H5VL_FILE_GET_FAPL};
+        ga.args.get_fapl.fapl_id = H5I_INVALID_HID;
+        f->rdcc_known            = -1;
+        if (H5VLfile_get(f->file_under, o->under_vol_id, &ga, DXPL, NULL) >= 0) {
+            if (H5Pget_cache(ga.args.get_fapl.fapl_id, NULL, &f->rdcc_nslots, &f->rdcc_nbytes, &f->rdcc_w0) >= 0)
+                f->rdcc_known = 1;
+            H5Pclose(ga.args.get_fapl.fapl_id);
+        }
+    }
+    if (chunked && f->rdcc_known != 1)
+        return H5I_INVALID_HID;
+    hid_t p = H5Pcopy(H5P_DATASET_ACCESS_DEFAULT);
+    if (p < 0)
+        return p;
+    size_t nslots = 0, nbytes = 0;
+    double w0 = 0;
+    bool   ok = H5Pget(p, "rdcc_nslots", &nslots) >= 0 && H5Pget(p, "rdcc_nbytes", &nbytes) >= 0 &&
+              H5Pget(p, "rdcc_w0", &w0) >= 0;
+    if (ok && chunked) {
+        nslots = nslots == H5D_CHUNK_CACHE_NSLOTS_DEFAULT ? f->rdcc_nslots : nslots;
+        nbytes = nbytes == H5D_CHUNK_CACHE_NBYTES_DEFAULT ? f->rdcc_nbytes : nbytes;
+        w0     = w0 < 0 ? f->rdcc_w0 : w0;
+        if (!nslots || !nbytes)
+            nslots = nbytes = 0;
+    }
+    ok = ok && H5Pset(p, "rdcc_nslots", &nslots) >= 0 && H5Pset(p, "rdcc_nbytes", &nbytes) >= 0 &&
+         H5Pset(p, "rdcc_w0", &w0) >= 0;
+    /* (values kept as they are: the default's, which native sets again) */
+    static const char *const same[] = {"append_flush", "vds_view", "vds_printf_gap"};
+    for (size_t i = 0; ok && i < sizeof(same) / sizeof(same[0]); i++) {
+        size_t        n = 0;
+        unsigned char v[1024];
+        ok = H5Pget_size(p, same[i], &n) >= 0 && n <= sizeof(v) && H5Pget(p, same[i], v) >= 0 &&
+             H5Pset(p, same[i], v) >= 0;
+    }
+    const char *none = NULL;
+    ok = ok && H5Pset(p, "vds_prefix", &none) >= 0 && H5Pset(p, "external file prefix", &none) >= 0;
+    if (!ok) {
+        H5Pclose(p);
+        return H5I_INVALID_HID;
+    }
+    return p;
+}
+
 tb_answer_t
 tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
 {
@@ -825,6 +900,13 @@ tb_index_dset_get(tb_obj_t *o, H5VL_dataset_get_args_t *args, herr_t *ret_out)
             if (p < 0)
                 break;
             args->args.get_dcpl.dcpl_id = p;
+            goto answered;
+        }
+        case H5VL_DATASET_GET_DAPL: {
+            hid_t p = lazy_dapl(o, lz, x);
+            if (p < 0)
+                break;
+            args->args.get_dapl.dapl_id = p;
             goto answered;
         }
         case H5VL_DATASET_GET_SPACE_STATUS:
