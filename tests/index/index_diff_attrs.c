@@ -10,7 +10,8 @@
 
 #define SCENARIO "attributes"
 
-static const char *const attr_names[] = {"attr0", "attr1", "attr3", "NX_class", "vec", "big", "vstr", "cmp", "nope"};
+static const char *const attr_names[] = {"attr0", "attr1", "attr3", "NX_class", "vec",
+                                         "big",   "vstr",  "cmp",   "dimlist",  "nope"};
 
 const char *
 ixd_random_attr_name(ixd_t *run)
@@ -77,6 +78,29 @@ ixd_print_attr(hid_t f, hid_t a)
             for (size_t i = 0; i < (size_t)np * ts && i < 48; i++)
                 printf("%02x", buf[i]);
         }
+    }
+    else if (np > 0 && np <= 8 && H5Tget_class(t) == H5T_VLEN) {
+        /* references, as netCDF-C and h5py read a DIMENSION_LIST: in the attribute's own type,
+         * each dereferenced (from the file) and named */
+        hvl_t v[8];
+        memset(v, 0, sizeof(v));
+        herr_t r = H5Aread(a, t, v);
+        printf(" read=%d:", (int)r);
+        for (hssize_t i = 0; r >= 0 && i < np; i++) {
+            printf("[%zu", v[i].len);
+            for (size_t j = 0; j < v[i].len; j++) {
+                hid_t o      = H5Rdereference2(f, H5P_DEFAULT, H5R_OBJECT, (hobj_ref_t *)v[i].p + j);
+                char  on[256] = "";
+                if (o >= 0)
+                    H5Iget_name(o, on, sizeof(on));
+                printf(" %s/%d", on, o >= 0 ? (int)H5Iget_type(o) : -1);
+                if (o >= 0)
+                    H5Oclose(o);
+            }
+            printf("]");
+        }
+        if (r >= 0)
+            H5Treclaim(t, s, H5P_DEFAULT, v);
     }
     else if (np == 1 && H5Tis_variable_str(t) > 0) {
         char *v = NULL;

@@ -78,8 +78,9 @@ add_attrs(ixd_t *run, hid_t obj)
         H5Sclose(s);
     }
     /* NeXus-like and other kinds the index caches or not: a fixed-length string, a small array,
-     * one too large to cache, a variable-length string, a compound. */
-    int kinds = (int)ixd_rnd(run, 32);
+     * one too large to cache, a variable-length string, a compound, a dimension scales' list of
+     * object references (DIMENSION_LIST's type: sequences of H5T_STD_REF_OBJ, some empty). */
+    int kinds = (int)ixd_rnd(run, 64);
     if (kinds & 1) {
         hid_t s = H5Screate(H5S_SCALAR), t = H5Tcopy(H5T_C_S1);
         H5Tset_size(t, 7 + ixd_rnd(run, 3));
@@ -126,6 +127,21 @@ add_attrs(ixd_t *run, hid_t obj)
         hid_t s = H5Screate(H5S_SCALAR);
         hid_t a = H5Acreate2(obj, "cmp", t, s, H5P_DEFAULT, H5P_DEFAULT);
         H5Awrite(a, t, &v);
+        H5Aclose(a), H5Tclose(t), H5Sclose(s);
+    }
+    if (kinds & 32) {
+        hobj_ref_t refs[2];
+        H5Rcreate(&refs[0], obj, "/", H5R_OBJECT, -1);
+        H5Rcreate(&refs[1], obj, ".", H5R_OBJECT, -1);
+        hsize_t dims = 1 + ixd_rnd(run, 3);
+        hvl_t   v[3];
+        for (hsize_t i = 0; i < dims; i++) {
+            v[i].len = ixd_rnd(run, 3);
+            v[i].p   = v[i].len ? refs + (2 - v[i].len) : NULL;
+        }
+        hid_t t = H5Tvlen_create(H5T_STD_REF_OBJ), s = H5Screate_simple(1, &dims, NULL);
+        hid_t a = H5Acreate2(obj, "dimlist", t, s, H5P_DEFAULT, H5P_DEFAULT);
+        H5Awrite(a, t, v);
         H5Aclose(a), H5Tclose(t), H5Sclose(s);
     }
 }

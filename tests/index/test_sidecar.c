@@ -227,6 +227,35 @@ test_space_form(void)
     memcpy(str, &len, 8);
     ASSERT(tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 8));
     ASSERT(!tb_ix_value_consistent(vs, sizeof(vs), sc, 8, str, 11)); /* bytes left over */
+    /* A sequence of object references' value (DIMENSION_LIST): per element its count (8 bytes)
+     * and that many 8-byte addresses; exactly the elements of the space. Its type is
+     * H5Tvlen_create(H5T_STD_REF_OBJ)'s form, no other sequence's. */
+    static const uint8_t vr[] = {3, 0, 0x19, 0, 0, 0, 0x10, 0, 0, 0, 0x17, 0, 0, 0, 8, 0, 0, 0};
+    uint8_t              vr2[sizeof(vr)];
+    memcpy(vr2, vr, sizeof(vr));
+    vr2[11] = 1; /* (a sequence of region references) */
+    ASSERT(tb_ix_type_is_vref(vr, sizeof(vr)) && !tb_ix_type_is_vref(vr2, sizeof(vr2)) &&
+           !tb_ix_type_is_vref(vs, sizeof(vs)) && !tb_ix_type_is_vstr(vr, sizeof(vr)));
+    ASSERT(tb_ix_type_is_seq_value(vr, sizeof(vr)) && tb_ix_type_is_seq_value(vs, sizeof(vs)) &&
+           !tb_ix_type_is_seq_value(t4, sizeof(t4)));
+    uint8_t  refs[8 + 16 + 8];
+    uint64_t count = 2, addr = 0x1234, none = 0;
+    memcpy(refs, &count, 8);
+    memcpy(refs + 8, &addr, 8);
+    memcpy(refs + 16, &addr, 8);
+    memcpy(refs + 24, &none, 8); /* (a second, empty sequence) */
+    uint8_t s2[8 + 16] = {2, 1};
+    uint64_t two = 2;
+    memcpy(s2 + 8, &two, 8);
+    memcpy(s2 + 16, &two, 8);
+    ASSERT(tb_ix_value_consistent(vr, sizeof(vr), s2, sizeof(s2), refs, 32));
+    ASSERT(tb_ix_value_consistent(vr, sizeof(vr), sc, 8, refs, 24));   /* one element */
+    ASSERT(!tb_ix_value_consistent(vr, sizeof(vr), s2, sizeof(s2), refs, 24)); /* one element missing */
+    ASSERT(!tb_ix_value_consistent(vr, sizeof(vr), sc, 8, refs, 23));  /* cut short */
+    ASSERT(!tb_ix_value_consistent(vr, sizeof(vr), sc, 8, refs, 32));  /* bytes left over */
+    count = UINT64_MAX / 4; /* (a count whose bytes would wrap) */
+    memcpy(refs, &count, 8);
+    ASSERT(!tb_ix_vref_check(refs, 32, 1));
 }
 
 /* Any flipped byte fails the checksum (or the header checks); any truncation is rejected. */

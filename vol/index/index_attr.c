@@ -105,22 +105,27 @@ typedef struct vshape {
     size_t      tsize;
     hssize_t    npoints;
     bool        vstr; /* variable-length strings */
+    bool        vref; /* sequences of object references (tb_ix_type_is_vref) */
     uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
 } vshape_t;
 
 typedef enum { SHAPE_OK, SHAPE_NEVER, SHAPE_FAILED } shape_status_t;
 
 /* The type part of *v from t: SHAPE_NEVER for a type no record keeps a value of (variable-length
- * strings are kept, from the application's read), SHAPE_FAILED when HDF5 or memory failed. */
+ * strings and sequences of object references are kept, from the application's read), SHAPE_FAILED
+ * when HDF5 or memory failed. */
 static shape_status_t
 shape_type(vshape_t *v, hid_t t)
 {
     H5T_class_t cls = tb_h5t_class(t);
     v->vstr         = cls == H5T_STRING && H5Tis_variable_str(t) > 0;
-    if (!v->vstr && !tb_ix_type_cacheable(t, cls))
+    if (!v->vstr && cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
         return SHAPE_NEVER;
     v->tsize = tb_h5t_size(t);
-    return v->tsize && tb_ix_type_encode(t, cls, &v->tenc, &v->tn) == TB_OK ? SHAPE_OK : SHAPE_FAILED;
+    if (!v->tsize || tb_ix_type_encode(t, cls, &v->tenc, &v->tn) != TB_OK)
+        return SHAPE_FAILED;
+    /* (of sequences, those of object references: what dimension scales keep) */
+    return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->tenc, v->tn)) ? SHAPE_OK : SHAPE_NEVER;
 }
 
 static shape_status_t
@@ -159,14 +164,15 @@ shape_of(vshape_t *v, void *attr, hid_t vol)
  * then read from the file; `novalue` when its type is one no record keeps). Variable-length
  * strings are not read here: reading them makes native keep a conversion (index_attr.c's string
  * reads say why that matters), which the application's own read makes when stock's would; they
- * are kept from that read (tb_index_attr_read_done). */
+ * are kept from that read (tb_index_attr_read_done), as are sequences of references (not read
+ * twice). */
 static void
 cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **blob, size_t *blen)
 {
     vshape_t       v  = {0};
     shape_status_t st = shape_of(&v, attr, vol);
     x->novalue        = st == SHAPE_NEVER;
-    if (st != SHAPE_OK || v.vstr || (size_t)v.npoints * v.tsize != data_size)
+    if (st != SHAPE_OK || v.vstr || v.vref || (size_t)v.npoints * v.tsize != data_size)
         return;
     size_t   need = *blen + v.tn + v.sn + data_size;
     uint8_t *b    = realloc(*blob, need);
@@ -951,6 +957,87 @@ tb_index_attr_materialise(tb_obj_t *o)
     return TB_OK;
 }
 
+/* ------------------------------------------------------------------ sequences of object references
+ * (DIMENSION_LIST): kept as tb_ix_vref_check says, given back as native's read into the same type
+ * gives them, an hvl_t per element whose references native's default allocator holds. */
+
+/* Whether a transfer list leaves variable-length data to native's default allocator. */
+static bool
+vlen_alloc_default(hid_t dxpl_id)
+{
+    if (dxpl_id == H5P_DEFAULT || dxpl_id == H5P_DATASET_XFER_DEFAULT)
+        return true;
+    H5MM_allocate_t alloc = NULL;
+    H5MM_free_t     freef = NULL;
+    void           *info = NULL, *finfo = NULL;
+    return H5Pget_vlen_mem_manager(dxpl_id, &alloc, &info, &freef, &finfo) >= 0 && !alloc;
+}
+
+/* A read of references into mem_type_id is answered only in the file's own type (no conversion):
+ * told by its encoding (H5Tequal of a file's type and a decoded one compares where a reference
+ * lives, not what it is). */
+static bool
+vref_mem_ok(hid_t mem_type_id, hid_t dxpl_id)
+{
+    uint8_t enc[32];
+    size_t  n = 0;
+    return tb_h5t_class(mem_type_id) == H5T_VLEN && H5Tencode(mem_type_id, NULL, &n) >= 0 && n <= sizeof(enc) &&
+           H5Tencode(mem_type_id, enc, &n) >= 0 && tb_ix_type_is_vref(enc, n) && vlen_alloc_default(dxpl_id);
+}
+
+/* The npoints sequences at seqs encoded at *blob + at (realloc'd): their length, 0 when above max
+ * (or out of memory). */
+static size_t
+vref_encode(const hvl_t *seqs, size_t npoints, size_t max, uint8_t **blob, size_t at)
+{
+    size_t n = 0;
+    for (size_t k = 0; k < npoints; k++) {
+        if (seqs[k].len > max / 8 || (seqs[k].len && !seqs[k].p))
+            return 0;
+        n += 8 + seqs[k].len * 8;
+        if (n > max)
+            return 0;
+    }
+    uint8_t *b = n ? realloc(*blob, at + n) : NULL;
+    if (!b)
+        return 0;
+    *blob = b;
+    b += at;
+    for (size_t k = 0; k < npoints; k++) {
+        uint64_t count = seqs[k].len;
+        memcpy(b, &count, 8);
+        if (count)
+            memcpy(b + 8, seqs[k].p, count * 8);
+        b += 8 + count * 8;
+    }
+    return n;
+}
+
+static tb_status_t
+vref_decode(const void *value, size_t nbytes, void *buf)
+{
+    const uint8_t *p = value, *end = p + nbytes;
+    hvl_t         *out = buf;
+    size_t         n   = 0;
+    while (p < end) { /* (checked when cached or loaded: tb_ix_vref_check) */
+        uint64_t count;
+        memcpy(&count, p, 8);
+        p += 8;
+        void *refs = NULL;
+        if (count && !(refs = malloc(count * 8))) {
+            while (n > 0)
+                free(out[--n].p);
+            return TB_ERR_NOMEM;
+        }
+        if (count)
+            memcpy(refs, p, count * 8);
+        p += count * 8;
+        out[n].len   = count;
+        out[n++].p   = refs;
+    }
+    return TB_OK;
+}
+
 /* ------------------------------------------------------------------ records from the application's opens
  * An attribute the application opens for real gets its record (with its info) at the open, and its
  * value afterwards from what the application itself does with the handle: the datatype and
@@ -1099,13 +1186,18 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     x->novalue           = st == SHAPE_NEVER;
     hid_t  ft            = st == SHAPE_OK ? tb_ix_type_get(v->tenc, v->tn) : H5I_INVALID_HID;
     size_t at            = (size_t)x->name_len + 1 + v->tn + v->sn, vn = 0;
-    if (ft < 0 || (v->vstr && !buf))
-        goto done; /* (strings: only from the application's read, tb_ix_vstr_read says why) */
+    if (ft < 0 || ((v->vstr || v->vref) && !buf))
+        goto done; /* (strings and references: only from the application's read, tb_ix_vstr_read says why) */
     if (v->vstr) {
         if (v->npoints <= 0 || (size_t)v->npoints > TB_IX_ATTR_MAX_VALUE / 8 || !tb_ix_vstr_mem_ok(ft, mem_type_id, DXPL))
             goto done;
         a->ctx->index->vstr_converted = true; /* (native converted this file's strings: tb_ix_vstr_read) */
         if (!(vn = tb_ix_vstr_encode((char *const *)buf, (size_t)v->npoints, TB_IX_ATTR_MAX_VALUE, &block, at)))
+            goto done;
+    }
+    else if (v->vref) {
+        if (v->npoints <= 0 || (size_t)v->npoints > TB_IX_ATTR_MAX_VALUE / 8 || !vref_mem_ok(mem_type_id, DXPL) ||
+            !(vn = vref_encode(buf, (size_t)v->npoints, TB_IX_ATTR_MAX_VALUE, &block, at)))
             goto done;
     }
     else {
@@ -1157,12 +1249,7 @@ tb_ix_vstr_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id)
     if (tb_h5t_class(mem_type_id) != H5T_STRING || H5Tis_variable_str(mem_type_id) <= 0 ||
         H5Tget_cset(mem_type_id) != H5Tget_cset(ft) || H5Tget_strpad(mem_type_id) != H5Tget_strpad(ft))
         return false;
-    if (dxpl_id == H5P_DEFAULT || dxpl_id == H5P_DATASET_XFER_DEFAULT)
-        return true;
-    H5MM_allocate_t alloc = NULL;
-    H5MM_free_t     freef = NULL;
-    void           *info = NULL, *finfo = NULL;
-    return H5Pget_vlen_mem_manager(dxpl_id, &alloc, &info, &freef, &finfo) >= 0 && !alloc;
+    return vlen_alloc_default(dxpl_id);
 }
 
 /* The cached strings into buf as native's read gives them: a char * per element, each malloc'd
@@ -1226,6 +1313,7 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
     hid_t                 ft   = lazy_ftype(lz);
     struct tb_index_file *f    = lz->node.f;
     bool                  vstr = ft >= 0 && tb_ix_type_is_vstr(lz->type_enc, lz->type_nbytes);
+    bool                  vref = ft >= 0 && tb_ix_type_is_vref(lz->type_enc, lz->type_nbytes);
     tb_status_t           st;
     if (vstr && !f->vstr_converted && f->file_under && tb_ix_vstr_mem_ok(ft, mem_type_id, dxpl_id)) {
         /* The file's first string read is native's (tb_ix_vstr_read): of the same attribute,
@@ -1237,6 +1325,8 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
             H5VLattr_close(attr, file.vol, DXPL, NULL);
         f->vstr_converted = st == TB_OK;
     }
+    else if (vref)
+        st = vref_mem_ok(mem_type_id, dxpl_id) ? vref_decode(lz->value, lz->value_nbytes, buf) : TB_ERR_UNSUPPORTED;
     else
         st = ft < 0  ? TB_ERR_HDF5
              : vstr ? tb_ix_vstr_read(f, ft, mem_type_id, dxpl_id, lz->value, lz->value_nbytes, buf)

@@ -134,7 +134,9 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out)
     size_t      size   = tb_h5t_size(t);
     int         cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
     int         strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
-    for (uint32_t k = 0; k < ntypes; k++)
+    /* (a sequence type of a file never equals a decoded one: H5Tequal compares where a reference
+     * lives; those are found by their bytes below) */
+    for (uint32_t k = 0; cls != H5T_VLEN && k < ntypes; k++)
         if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
             tb_h5t_equal(types[k].id, t) > 0) {
             *enc_out = types[k].enc;
@@ -149,8 +151,14 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out)
     uint8_t *enc = malloc(n);
     if (!enc)
         return TB_ERR_NOMEM;
-    uint32_t    k;
-    tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : add_type(enc, n, hash_bytes(enc, n), &k);
+    uint32_t    k = ntypes;
+    tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : TB_OK;
+    uint64_t    h  = st == TB_OK ? hash_bytes(enc, n) : 0;
+    for (uint32_t j = 0; st == TB_OK && k == ntypes && j < ntypes; j++)
+        if (types[j].hash == h && types[j].n == n && memcmp(types[j].enc, enc, n) == 0)
+            k = j;
+    if (st == TB_OK && k == ntypes)
+        st = add_type(enc, n, h, &k);
     free(enc);
     if (st != TB_OK)
         return st;

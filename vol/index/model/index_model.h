@@ -286,7 +286,8 @@ tb_ix_space_npoints(const void *enc)
  * is too short to say. */
 uint32_t tb_ix_type_nbytes(const void *enc, size_t n);
 /* Whether cached bytes are consistent: a valid space whose elements times the type's size make
- * value_nbytes; for a variable-length string type, a valid string list (below) of that many. */
+ * value_nbytes; for a variable-length string or reference sequence type, a valid list (below) of
+ * that many. */
 bool tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                             const void *value, uint64_t value_nbytes);
 /* The same, for a space already checked (tb_ix_space_check) to hold npoints elements. */
@@ -299,6 +300,15 @@ bool tb_ix_type_is_vstr(const void *enc, size_t n);
  * through a C string). Whether value holds exactly npoints of them. */
 #define TB_IX_VSTR_NULL UINT64_MAX
 bool tb_ix_vstr_check(const void *value, uint64_t nbytes, uint64_t npoints);
+/* Whether an H5Tencode form is a variable-length sequence of object references (H5T_STD_REF_OBJ:
+ * the dimension scales' DIMENSION_LIST, which netCDF-C and h5py read for every variable). */
+bool tb_ix_type_is_vref(const void *enc, size_t n);
+/* The cached value of such a type: per element, its count of references (8 bytes, host order) and
+ * that many 8-byte file addresses (what a read into the same type gives). Whether value holds
+ * exactly npoints of them. */
+bool tb_ix_vref_check(const void *value, uint64_t nbytes, uint64_t npoints);
+/* Whether a type's cached value is not its raw data but one of the two forms above. */
+bool tb_ix_type_is_seq_value(const void *enc, size_t n);
 
 /* ---- tables (index_table.c) */
 uint32_t tb_ix_hash_name(const char *s, size_t n);

@@ -304,6 +304,40 @@ tb_ix_vstr_check(const void *value, uint64_t nbytes, uint64_t npoints)
 }
 
 bool
+tb_ix_type_is_vref(const void *enc, size_t n)
+{
+    /* H5Tencode's form of H5Tvlen_create(H5T_STD_REF_OBJ): a sequence (class 9, bit field 0) of
+     * 16 bytes in the file, whose base type (the message after its 8 bytes) is an object reference
+     * (class 7, bit field 0: H5R_OBJECT) of 8 bytes, version 1. */
+    static const uint8_t vref[] = {0x03, 0x00, 0x19, 0x00, 0x00, 0x00, 0x10, 0x00, 0x00,
+                                   0x00, 0x17, 0x00, 0x00, 0x00, 0x08, 0x00, 0x00, 0x00};
+    return n == sizeof(vref) && memcmp(enc, vref, n) == 0;
+}
+
+bool
+tb_ix_type_is_seq_value(const void *enc, size_t n)
+{
+    return tb_ix_type_is_vstr(enc, n) || tb_ix_type_is_vref(enc, n);
+}
+
+bool
+tb_ix_vref_check(const void *value, uint64_t nbytes, uint64_t npoints)
+{
+    const uint8_t *p = value, *end = p + nbytes;
+    for (uint64_t k = 0; k < npoints; k++) {
+        uint64_t count;
+        if ((uint64_t)(end - p) < 8)
+            return false;
+        memcpy(&count, p, 8); /* (host order, as the strings') */
+        p += 8;
+        if (count > (uint64_t)(end - p) / 8)
+            return false;
+        p += count * 8;
+    }
+    return p == end;
+}
+
+bool
 tb_ix_value_consistent(const void *type_enc, size_t type_nbytes, const void *space_enc, size_t space_nbytes,
                         const void *value, uint64_t value_nbytes)
 {
@@ -321,5 +355,7 @@ tb_ix_value_fits(const void *type_enc, size_t type_nbytes, uint64_t npoints, con
         return false;
     if (tb_ix_type_is_vstr(type_enc, type_nbytes))
         return tb_ix_vstr_check(value, value_nbytes, npoints);
+    if (tb_ix_type_is_vref(type_enc, type_nbytes))
+        return tb_ix_vref_check(value, value_nbytes, npoints);
     return npoints <= UINT64_MAX / tsize && npoints * tsize == value_nbytes;
 }

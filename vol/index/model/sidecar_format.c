@@ -96,7 +96,7 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
     [ATR_TYPE_LEN]     = {"type_len", 32, 4, "their length"},
     [ATR_SPACE_LEN]    = {"space_len", 36, 4, "length of the dataspace form"},
     [ATR_SPACE_OFF]    = {"space_off", 40, 8, "dataspace form (index_model.h), in the strings"},
-    [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type (a variable-length string's: per element an 8-byte length, or all ones for none, and its bytes), in the strings"},
+    [ATR_VALUE_OFF]    = {"value_off", 48, 8, "raw value in the file type (a variable-length string's: per element an 8-byte length, or all ones for none, and its bytes; a sequence of object references': per element an 8-byte count and that many 8-byte addresses), in the strings"},
     [ATR_VALUE_LEN]    = {"value_len", 56, 4, "its length (elements x type size)"},
     [ATR_DATA_SIZE]    = {"data_size", 60, 4, "H5A_info_t.data_size (value_len when cached raw), 0xffffffff unknown"},
 };
@@ -311,8 +311,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
                        !tb_ix_value_consistent(strs + type_off, type_len, strs + space_off, space_len,
                                                strs + value_off, value_len)))
             return TB_ERR_CORRUPT;
-        /* (a raw value is the attribute's data; strings are not) */
-        if (cached && !tb_ix_type_is_vstr(strs + type_off, type_len) && SC_GET(a, ATR, DATA_SIZE) != value_len)
+        /* (a raw value is the attribute's data; strings and reference sequences are not) */
+        if (cached && !tb_ix_type_is_seq_value(strs + type_off, type_len) && SC_GET(a, ATR, DATA_SIZE) != value_len)
             return TB_ERR_CORRUPT;
     }
     for (uint64_t k = 0; k < ndset; k++) {
@@ -339,7 +339,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         if ((have & TB_IX_DS_TYPE) && tb_ix_type_nbytes(strs + type_off, type_len) == 0)
             return TB_ERR_CORRUPT;
         if ((have & TB_IX_DS_VALUE) && /* (type and space are there, and checked just above) */
-            !tb_ix_value_fits(strs + type_off, type_len, npoints, strs + value_off, value_len))
+            (!tb_ix_value_fits(strs + type_off, type_len, npoints, strs + value_off, value_len) ||
+             tb_ix_type_is_vref(strs + type_off, type_len))) /* (a form kept for attributes only) */
             return TB_ERR_CORRUPT;
     }
     /* Native infos: one at most per object (increasing), a half's fields zero unless it is known. */
