@@ -974,15 +974,19 @@ vlen_alloc_default(hid_t dxpl_id)
 }
 
 /* A read of references into mem_type_id is answered only in the file's own type (no conversion):
- * told by its encoding (H5Tequal of a file's type and a decoded one compares where a reference
- * lives, not what it is). */
+ * told by its encoding (H5Tequal of a file's type, or of one H5Tvlen_create made, and a decoded
+ * one compares where a reference lives, not what it is). H5Tencode encodes only into a buffer
+ * large enough, leaving the length it was given, and else says the length it needs: one call into
+ * a buffer of the form's length, filled first with bytes the form's last ones are not. */
+#define VREF_NBYTES 18
 static bool
 vref_mem_ok(hid_t mem_type_id, hid_t dxpl_id)
 {
-    uint8_t enc[32];
-    size_t  n = 0;
-    return tb_h5t_class(mem_type_id) == H5T_VLEN && H5Tencode(mem_type_id, NULL, &n) >= 0 && n <= sizeof(enc) &&
-           H5Tencode(mem_type_id, enc, &n) >= 0 && tb_ix_type_is_vref(enc, n) && vlen_alloc_default(dxpl_id);
+    uint8_t enc[VREF_NBYTES];
+    size_t  n = sizeof(enc);
+    memset(enc, 0xff, sizeof(enc));
+    return tb_h5t_class(mem_type_id) == H5T_VLEN && H5Tencode(mem_type_id, enc, &n) >= 0 && n == sizeof(enc) &&
+           tb_ix_type_is_vref(enc, n) && vlen_alloc_default(dxpl_id);
 }
 
 /* The npoints sequences at seqs encoded at *blob + at (realloc'd): their length, 0 when above max
