@@ -1,13 +1,16 @@
-"""netcdf_walk.py — the index under netCDF-C (the netCDF4 wheel, its own HDF5 2.2.0), stock HDF5 vs
-h5turbo's first open (no sidecar) and second open (its sidecar), in one run: a file of GROUPS
-groups of 50 variables each (every variable with six attributes, as CF files carry), opened and
-walked as a netCDF reader does: every group's variables, their attribute names, `units` and shape.
-netCDF-C asks H5Aexists of attributes most objects lack, reads every attribute through H5Aiterate
-and H5Aopen, asks every variable's creation property list and reads its dimension scales' reference
-lists (DIMENSION_LIST).
-Usage: python netcdf_walk.py PLUGIN_DIR [GROUPS [ROUNDS]] (60, 7). Each load runs in a fresh process,
-the modes taking turns, ROUNDS rounds; prints the median CPU seconds of open-walk-close and the
-ratios stock/first and stock/second, and checks that every mode saw the same values."""
+"""netcdf_walk.py — the index under netCDF readers, stock HDF5 vs h5turbo's first open (no sidecar) and
+second open (its sidecar), in one run: a file of GROUPS groups of 50 variables each (every variable
+with six attributes, as CF files carry), opened and walked as a netCDF reader does: every group's
+variables, their attribute names, `units` and shape. READER netCDF4 (the default: netCDF-C through
+the netCDF4 wheel, its own HDF5 2.2.0) asks H5Aexists of attributes most objects lack, reads every
+attribute through H5Aiterate and H5Aopen, asks every variable's creation and access property lists
+and reads its dimension scales' reference lists (DIMENSION_LIST); READER h5netcdf (on h5py, the one
+xarray's h5netcdf engine uses) dereferences those lists and names every scale it reaches with
+H5Iget_name, which native answers by searching the file.
+Usage: python netcdf_walk.py PLUGIN_DIR [GROUPS [ROUNDS [READER]]] (60, 7, netCDF4). Each load runs
+in a fresh process, the modes taking turns, ROUNDS rounds; prints the median CPU seconds of
+open-walk-close and the ratios stock/first and stock/second, and checks that every mode saw the
+same values."""
 import os
 import statistics
 import subprocess
@@ -40,18 +43,28 @@ def make(path, groups):
                 v[:] = np.full((100, 10), vi, "f4")
 
 
-def load(path):
+def load(path, reader):
     """One open-walk-close in this process: prints CPU seconds and what it saw."""
     import time
 
-    import netCDF4
-
-    t0 = time.process_time()
     acc = 0.0
-    with netCDF4.Dataset(path) as ds:
-        for g in ds.groups.values():
-            for v in g.variables.values():
-                acc += len(v.ncattrs()) + len(v.units) + v.shape[0] + float(v.valid_max)
+    if reader == "h5netcdf":
+        import h5netcdf
+
+        t0 = time.process_time()
+        with h5netcdf.File(path, "r") as ds:
+            for g in ds.groups.values():
+                for v in g.variables.values():
+                    acc += len(v.attrs) + len(v.attrs["units"]) + v.shape[0] + float(v.attrs["valid_max"])
+                    acc += len(v.dimensions)
+    else:
+        import netCDF4
+
+        t0 = time.process_time()
+        with netCDF4.Dataset(path) as ds:
+            for g in ds.groups.values():
+                for v in g.variables.values():
+                    acc += len(v.ncattrs()) + len(v.units) + v.shape[0] + float(v.valid_max)
     print(f"{time.process_time() - t0:.6f} {acc}")
 
 
@@ -59,6 +72,7 @@ def main():
     plugins = os.path.abspath(sys.argv[1])
     groups = int(sys.argv[2]) if len(sys.argv) > 2 else 60
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
+    reader = sys.argv[4] if len(sys.argv) > 4 else "netCDF4"
     with tempfile.TemporaryDirectory() as tmp:
         path = os.path.join(tmp, "walk.nc")
         subprocess.run([sys.executable, __file__, "--make", path, str(groups)], check=True)
@@ -73,7 +87,7 @@ def main():
             os.mkdir(cache, 0o700)
             for mode, env in (("stock", base), ("first", turbo), ("second", turbo)):
                 env = dict(env, XDG_CACHE_HOME=cache)
-                out = subprocess.run([sys.executable, __file__, "--load", path], env=env, check=True,
+                out = subprocess.run([sys.executable, __file__, "--load", path, reader], env=env, check=True,
                                      capture_output=True, text=True).stdout.split()
                 times[mode].append(float(out[0]))
                 seen.add(out[1])
@@ -82,7 +96,7 @@ def main():
         if len(seen) != 1:
             sys.exit(f"the modes saw different values: {sorted(seen)}")
         med = {m: statistics.median(t) for m, t in times.items()}
-        print(f"netCDF4 walk, {groups} groups x {VARS} variables, medians of {rounds} (CPU s):")
+        print(f"{reader} walk, {groups} groups x {VARS} variables, medians of {rounds} (CPU s):")
         print(f"  stock {med['stock']:.3f}  first open {med['first']:.3f} ({med['stock'] / med['first']:.2f}x)"
               f"  second open {med['second']:.3f} ({med['stock'] / med['second']:.2f}x)")
 
@@ -91,6 +105,6 @@ if __name__ == "__main__":
     if len(sys.argv) > 1 and sys.argv[1] == "--make":
         make(sys.argv[2], int(sys.argv[3]))
     elif len(sys.argv) > 1 and sys.argv[1] == "--load":
-        load(sys.argv[2])
+        load(sys.argv[2], sys.argv[3])
     else:
         main()

@@ -94,6 +94,9 @@ struct tb_index_obj {
     /* A dataset opened by token, or a dataset or group opened by name and recognised, where
      * tb_ix_can_evict holds: its metadata leaves HDF5's cache when it closes. */
     bool evict;
+    /* Opened by token (H5Rdereference, H5Oopen_by_token): native records no path for it and names
+     * it by searching the file (index_query.c's name_by_search). */
+    bool nameless;
     /* A real dataset's or group's object record + 1 once its dataset record exists (index_dset.c):
      * what its next gets look at first, to record nothing known already. */
     uint32_t dset_obj;

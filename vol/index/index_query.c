@@ -999,6 +999,85 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     return TB_ANSWERED;
 }
 
+/* ------------------------------------------------------------------ names by search
+ * H5Iget_name of an object opened by token: native records no path for it and, at every call,
+ * visits the file from its root group by name in native order for the first hard link to it
+ * (H5G_get_name_by_addr; "/" for the root group itself, nothing when no link leads to it). The same
+ * walk over the index, every group reachable from the root loaded first (as native's visit reads
+ * them): 1 found (v->path holds the path from the root), 0 not, -1 failed. */
+static int
+search_group(visit_t *v, uint32_t gi, uint32_t target)
+{
+    tb_ix_data_t   *d = v->d;
+    const uint32_t *perm;
+    bool            rev;
+    if (walk_of(&d->groups[gi], H5_INDEX_NAME, H5_ITER_NATIVE, &perm, &rev) != TB_OK)
+        return -1;
+    for (uint32_t i = 0; i < d->groups[gi].nlinks; i++) {
+        const tb_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
+        size_t              old = v->len;
+        if (path_push(v, l->name, l->name_len) != TB_OK)
+            return -1;
+        uint32_t t = l->type == H5L_TYPE_HARD ? l->obj : TB_IX_NONE;
+        if (t != TB_IX_NONE && t == target)
+            return 1;
+        if (t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
+            d->objs[t].gstamp = d->stamp;
+            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
+                if (path_push(v, "/", 1) != TB_OK)
+                    return -1;
+                int found = search_group(v, d->objs[t].group, target);
+                if (found)
+                    return found;
+            }
+        }
+        v->len          = old;
+        v->path[v->len] = '\0';
+    }
+    return 0;
+}
+
+/* The name native's search gives object o (opened by token) in *path_out (malloc'd; NULL: no link
+ * leads to it): TB_OK, or why the index cannot tell (then native searches). */
+static tb_status_t
+name_by_search(tb_obj_t *o, const H5VL_loc_params_t *loc, char **path_out)
+{
+    uint8_t        tok[TB_IX_TOKEN_NBYTES];
+    tb_ix_data_t  *d;
+    tb_ix_anchor_t a;
+    uint32_t       self, root;
+    *path_out = NULL;
+    tb_status_t st;
+    if (!o->ctx->index || tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable || d->visiting ||
+        !anchor_of(o, loc->obj_type, &a) || tb_ix_self_rec(o, d, tok, &self) != TB_OK ||
+        tb_ix_obj_get(d, d->file.id.root_token, &root) != TB_OK) {
+        H5Eclear2(H5E_DEFAULT);
+        return TB_ERR_UNSUPPORTED;
+    }
+    if (self == root)
+        return (*path_out = strdup("/")) ? TB_OK : TB_ERR_NOMEM;
+    if ((st = preload(d, &a, root, H5_INDEX_NAME, H5_ITER_NATIVE)) != TB_OK) {
+        H5Eclear2(H5E_DEFAULT);
+        return st;
+    }
+    visit_t v = {.d = d};
+    int     found = path_push(&v, "/", 1) == TB_OK ? 0 : -1;
+    if (found == 0) {
+        d->objs[root].gstamp = next_stamp(d);
+        found                = search_group(&v, d->objs[root].group, self);
+    }
+    if (found < 0) {
+        free(v.path);
+        return TB_ERR_NOMEM;
+    }
+    if (found)
+        *path_out = v.path;
+    else
+        free(v.path);
+    tb_ix_stats.answered++;
+    return TB_OK;
+}
+
 /* Whether the link access property list of a location lets the index answer: native checks it
  * (and uses it for soft and external links); one that is not a property list must meet native's
  * error. */
@@ -1566,7 +1645,10 @@ open_by_idx_or_token(tb_obj_t *o, const H5VL_loc_params_t *loc, H5I_type_t want,
         if (st != TB_OK)
             return NULL;
     }
-    return hand_out_lazy(o, d, t, wanted_kind(d, t, want), path, H5I_INVALID_HID, opened_type_out);
+    tb_obj_t *lazy = hand_out_lazy(o, d, t, wanted_kind(d, t, want), path, H5I_INVALID_HID, opened_type_out);
+    if (lazy && loc->type == H5VL_OBJECT_BY_TOKEN)
+        lazy->idx->nameless = true;
+    return lazy;
 }
 
 /* Whether a dataset access list sets an external-file or a virtual-dataset prefix that native
@@ -1928,18 +2010,35 @@ tb_ix_locate(tb_obj_t *o, const H5VL_loc_params_t *loc, void **req, tb_ix_data_t
 static tb_answer_t
 get_name_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_args_t *args)
 {
-    if (loc->type != H5VL_OBJECT_BY_SELF || !o->idx || !o->idx->path)
+    if (loc->type != H5VL_OBJECT_BY_SELF || !o->idx)
         return TB_FORWARD;
-    size_t len  = strlen(o->idx->path);
+    const char *path  = o->idx->path;
+    char       *found = NULL;
+    /* (native's search copies "/" first, two bytes, whatever the buffer's size: not for buffers of
+     * fewer) */
+    if (!path && o->idx->nameless && !(args->args.get_name.buf && args->args.get_name.buf_size < 2)) {
+        if (name_by_search(o, loc, &found) != TB_OK)
+            return TB_FORWARD;
+        if (!found) { /* (no link leads to it: native returns 0 and writes nothing) */
+            if (args->args.get_name.name_len)
+                *args->args.get_name.name_len = 0;
+            return TB_ANSWERED;
+        }
+        path = found;
+    }
+    if (!path)
+        return TB_FORWARD;
+    size_t len  = strlen(path);
     char  *buf  = args->args.get_name.buf;
     size_t size = args->args.get_name.buf_size;
     if (buf && size > 0) {
         /* native: strncpy of MIN(len + 1, size) bytes, NUL at the end when cut */
         size_t n = len < size ? len : size - 1;
-        memcpy(buf, o->idx->path, n);
+        memcpy(buf, path, n);
         buf[n] = '\0';
     }
     if (args->args.get_name.name_len)
         *args->args.get_name.name_len = len;
+    free(found);
     return TB_ANSWERED;
 }
