@@ -135,26 +135,35 @@ shape_space(vshape_t *v, hid_t s)
     return v->npoints >= 0 && tb_ix_space_encode(s, false, v->senc, &v->sn) == TB_OK ? SHAPE_OK : SHAPE_FAILED;
 }
 
+/* The part of *v that an answer of H5VLattr_get (args) gives, when not known yet. */
+static shape_status_t
+shape_from(vshape_t *v, const H5VL_attr_get_args_t *args)
+{
+    if (args->op_type == H5VL_ATTR_GET_TYPE && !v->tn)
+        return shape_type(v, args->args.get_type.type_id);
+    if (args->op_type == H5VL_ATTR_GET_SPACE && !v->sn)
+        return shape_space(v, args->args.get_space.space_id);
+    return SHAPE_OK;
+}
+
 /* Whatever of *v is not known yet, asked of the open attribute below. */
 static shape_status_t
 shape_of(vshape_t *v, void *attr, hid_t vol)
 {
     shape_status_t st = SHAPE_OK;
-    if (!v->tn) {
-        H5VL_attr_get_args_t ga  = {.op_type = H5VL_ATTR_GET_TYPE};
-        ga.args.get_type.type_id = H5I_INVALID_HID;
-        if (H5VLattr_get(attr, vol, &ga, DXPL, NULL) < 0)
+    for (int i = 0; i < 2 && st == SHAPE_OK; i++) {
+        bool                 type = i == 0;
+        H5VL_attr_get_args_t g    = {.op_type = type ? H5VL_ATTR_GET_TYPE : H5VL_ATTR_GET_SPACE};
+        if (type ? v->tn : v->sn)
+            continue;
+        if (type)
+            g.args.get_type.type_id = H5I_INVALID_HID;
+        else
+            g.args.get_space.space_id = H5I_INVALID_HID;
+        if (H5VLattr_get(attr, vol, &g, DXPL, NULL) < 0)
             return SHAPE_FAILED;
-        st = shape_type(v, ga.args.get_type.type_id);
-        H5Tclose(ga.args.get_type.type_id);
-    }
-    if (st == SHAPE_OK && !v->sn) {
-        H5VL_attr_get_args_t gs    = {.op_type = H5VL_ATTR_GET_SPACE};
-        gs.args.get_space.space_id = H5I_INVALID_HID;
-        if (H5VLattr_get(attr, vol, &gs, DXPL, NULL) < 0)
-            return SHAPE_FAILED;
-        st = shape_space(v, gs.args.get_space.space_id);
-        H5Sclose(gs.args.get_space.space_id);
+        st = shape_from(v, &g);
+        H5Idec_ref(type ? g.args.get_type.type_id : g.args.get_space.space_id);
     }
     return st;
 }
@@ -1017,6 +1026,8 @@ vref_encode(const hvl_t *seqs, size_t npoints, size_t max, uint8_t **blob, size_
     return n;
 }
 
+/* The cached sequences into buf as native's read into the same type gives them: an hvl_t per
+ * element, its references malloc'd (native's default), NULL where it holds none. */
 static tb_status_t
 vref_decode(const void *value, size_t nbytes, void *buf)
 {
@@ -1137,11 +1148,7 @@ tb_index_attr_got(tb_obj_t *a, const H5VL_attr_get_args_t *args)
     if (!p)
         return;
     /* (after the application's call succeeded: nothing of its own is on the error stack) */
-    shape_status_t st = SHAPE_OK;
-    if (args->op_type == H5VL_ATTR_GET_TYPE && !p->v.tn)
-        st = shape_type(&p->v, args->args.get_type.type_id);
-    else if (args->op_type == H5VL_ATTR_GET_SPACE && !p->v.sn)
-        st = shape_space(&p->v, args->args.get_space.space_id);
+    shape_status_t st = shape_from(&p->v, args);
     if (st != SHAPE_OK) {
         d->attrs[k].novalue = st == SHAPE_NEVER;
         pending_done(a);
