@@ -16,6 +16,7 @@ static bool            pub_busy;                            /* one is being publ
 static uint64_t        pub_busy_dev, pub_busy_ino;          /* its file (d itself is freed then) */
 static pthread_t       pub_thread;
 static int             pub_running, pub_stop;
+static bool            pub_started; /* the thread runs its loop (past the thread library's start) */
 static pthread_once_t  pub_once = PTHREAD_ONCE_INIT;
 
 static void *
@@ -23,6 +24,8 @@ publisher(void *arg)
 {
     (void)arg;
     pthread_mutex_lock(&pub_mu);
+    pub_started = true;
+    pthread_cond_broadcast(&pub_done);
     for (;;) {
         while (!pub_head && !pub_stop)
             pthread_cond_wait(&pub_work, &pub_mu);
@@ -44,14 +47,17 @@ publisher(void *arg)
     return NULL;
 }
 
-/* fork() waits for the publication in progress (which may hold the sidecar store's locks) and
- * keeps the next one from starting until it returns; a forked child has no publisher: what the
- * parent had queued is the parent's to publish. */
+/* fork() waits for the publication in progress (which may hold the sidecar store's locks), and for
+ * a thread just created to reach its loop (its start allocates: a lock of the allocator held at the
+ * fork stays held in the child, which ASan's showed as a child hung in its first allocation of
+ * that size), and keeps the next publication from starting until it returns. A forked child has
+ * no publisher: what the parent had queued is the parent's to publish, and the child publishes its
+ * own at the close, as a serial program does. */
 static void
 atfork_prepare(void)
 {
     pthread_mutex_lock(&pub_mu);
-    while (pub_busy)
+    while (pub_busy || (pub_running && !pub_started))
         pthread_cond_wait(&pub_done, &pub_mu);
 }
 
@@ -68,8 +74,9 @@ atfork_child(void)
     pthread_cond_init(&pub_work, NULL);
     pthread_cond_init(&pub_done, NULL);
     pub_head = pub_tail = NULL;
-    pub_busy            = false;
-    pub_running = pub_stop = 0;
+    pub_busy = pub_started = false;
+    pub_running            = 0;
+    pub_stop               = 1; /* (no thread in the child) */
 }
 
 static void
@@ -141,5 +148,6 @@ tb_ix_publish_drain(void)
     pthread_join(pub_thread, NULL);
     pthread_mutex_lock(&pub_mu);
     pub_running = pub_stop = 0;
+    pub_started            = false;
     pthread_mutex_unlock(&pub_mu);
 }
