@@ -114,18 +114,33 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     return TB_OK;
 }
 
+/* The entry of the type encoded as enc, added when no entry has those bytes: TB_OK (*k_out), or
+ * why it could not be added. */
+static tb_status_t
+type_entry(const void *enc, size_t n, uint32_t *k_out)
+{
+    /* Records of one file mostly share a type: the last one found is compared first. */
+    if (last_type < ntypes && types[last_type].n == n && memcmp(types[last_type].enc, enc, n) == 0) {
+        *k_out = last_type;
+        return TB_OK;
+    }
+    uint64_t h = hash_bytes(enc, n);
+    for (uint32_t k = 0; k < ntypes; k++)
+        if (types[k].hash == h && types[k].n == n && memcmp(types[k].enc, enc, n) == 0) {
+            *k_out = last_type = k;
+            return TB_OK;
+        }
+    tb_status_t st = add_type(enc, n, h, k_out);
+    if (st == TB_OK)
+        last_type = *k_out;
+    return st;
+}
+
 hid_t
 tb_ix_type_get(const void *enc, size_t n)
 {
-    /* Records of one file mostly share a type: the last one found is compared first. */
-    if (last_type < ntypes && types[last_type].n == n && memcmp(types[last_type].enc, enc, n) == 0)
-        return types[last_type].id;
-    uint64_t h = hash_bytes(enc, n);
-    for (uint32_t k = 0; k < ntypes; k++)
-        if (types[k].hash == h && types[k].n == n && memcmp(types[k].enc, enc, n) == 0)
-            return types[last_type = k].id;
     uint32_t k;
-    return add_type(enc, n, h, &k) == TB_OK ? types[last_type = k].id : H5I_INVALID_HID;
+    return type_entry(enc, n, &k) == TB_OK ? types[k].id : H5I_INVALID_HID;
 }
 
 tb_status_t
@@ -151,14 +166,8 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out)
     uint8_t *enc = malloc(n);
     if (!enc)
         return TB_ERR_NOMEM;
-    uint32_t    k = ntypes;
-    tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : TB_OK;
-    uint64_t    h  = st == TB_OK ? hash_bytes(enc, n) : 0;
-    for (uint32_t j = 0; st == TB_OK && k == ntypes && j < ntypes; j++)
-        if (types[j].hash == h && types[j].n == n && memcmp(types[j].enc, enc, n) == 0)
-            k = j;
-    if (st == TB_OK && k == ntypes)
-        st = add_type(enc, n, h, &k);
+    uint32_t    k;
+    tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : type_entry(enc, n, &k);
     free(enc);
     if (st != TB_OK)
         return st;
