@@ -778,6 +778,10 @@ typedef struct visit {
     H5L_iterate2_t lop;
     H5O_iterate2_t oop;
     void          *op_data;
+    /* A name search (name_by_search): 1 + the record whose first hard link ends the walk, its path
+     * kept in `found` (malloc'd); no callback. */
+    uint32_t       find1;
+    char          *found;
 } visit_t;
 
 /* Appends name[0..n) to the visit's path: TB_OK, or TB_ERR_NOMEM. */
@@ -820,7 +824,11 @@ visit_group(visit_t *v, uint32_t gi)
         uint32_t t = TB_IX_NONE;
         if (l->type == H5L_TYPE_HARD)
             t = l->obj;
-        if (v->objects) {
+        if (v->find1) {
+            if (t != TB_IX_NONE && t == v->find1 - 1)
+                ret = (v->found = strdup(v->path)) ? H5_ITER_STOP : H5_ITER_ERROR;
+        }
+        else if (v->objects) {
             if (t != TB_IX_NONE && d->objs[t].ostamp != d->stamp) {
                 H5O_info2_t info;
                 fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
@@ -1003,40 +1011,8 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
  * H5Iget_name of an object opened by token: native records no path for it and, at every call,
  * visits the file from its root group by name in native order for the first hard link to it
  * (H5G_get_name_by_addr; "/" for the root group itself, nothing when no link leads to it). The same
- * walk over the index, every group reachable from the root loaded first (as native's visit reads
- * them): 1 found (v->path holds the path from the root), 0 not, -1 failed. */
-static int
-search_group(visit_t *v, uint32_t gi, uint32_t target)
-{
-    tb_ix_data_t   *d = v->d;
-    const uint32_t *perm;
-    bool            rev;
-    if (walk_of(&d->groups[gi], H5_INDEX_NAME, H5_ITER_NATIVE, &perm, &rev) != TB_OK)
-        return -1;
-    for (uint32_t i = 0; i < d->groups[gi].nlinks; i++) {
-        const tb_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
-        size_t              old = v->len;
-        if (path_push(v, l->name, l->name_len) != TB_OK)
-            return -1;
-        uint32_t t = l->type == H5L_TYPE_HARD ? l->obj : TB_IX_NONE;
-        if (t != TB_IX_NONE && t == target)
-            return 1;
-        if (t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
-            d->objs[t].gstamp = d->stamp;
-            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
-                if (path_push(v, "/", 1) != TB_OK)
-                    return -1;
-                int found = search_group(v, d->objs[t].group, target);
-                if (found)
-                    return found;
-            }
-        }
-        v->len          = old;
-        v->path[v->len] = '\0';
-    }
-    return 0;
-}
-
+ * visit over the index (visit_group's name search), every group reachable from the root loaded
+ * first (as native's visit reads them). */
 /* The name native's search gives object o (opened by token) in *path_out (malloc'd; NULL: no link
  * leads to it): TB_OK, or why the index cannot tell (then native searches). */
 static tb_status_t
@@ -1060,20 +1036,18 @@ name_by_search(tb_obj_t *o, const H5VL_loc_params_t *loc, char **path_out)
         H5Eclear2(H5E_DEFAULT);
         return st;
     }
-    visit_t v = {.d = d};
-    int     found = path_push(&v, "/", 1) == TB_OK ? 0 : -1;
-    if (found == 0) {
+    visit_t v = {.d = d, .idx_type = H5_INDEX_NAME, .order = H5_ITER_NATIVE, .find1 = self + 1};
+    herr_t  ret = path_push(&v, "/", 1) == TB_OK ? H5_ITER_CONT : H5_ITER_ERROR;
+    if (ret == H5_ITER_CONT) {
         d->objs[root].gstamp = next_stamp(d);
-        found                = search_group(&v, d->objs[root].group, self);
+        ret                  = visit_group(&v, d->objs[root].group);
     }
-    if (found < 0) {
-        free(v.path);
+    free(v.path);
+    if (ret < 0) {
+        free(v.found);
         return TB_ERR_NOMEM;
     }
-    if (found)
-        *path_out = v.path;
-    else
-        free(v.path);
+    *path_out = v.found;
     tb_ix_stats.answered++;
     return TB_OK;
 }
