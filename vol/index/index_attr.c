@@ -119,10 +119,11 @@ shape_type(vshape_t *v, hid_t t)
 {
     H5T_class_t cls = tb_h5t_class(t);
     v->vstr         = cls == H5T_STRING && H5Tis_variable_str(t) > 0;
-    if (!v->vstr && cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
+    if (cls == H5T_STRING ? !v->vstr && H5Tcommitted(t) != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
+                          : cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
         return SHAPE_NEVER;
     v->tsize = tb_h5t_size(t);
-    if (!v->tsize || tb_ix_type_encode(t, cls, &v->tenc, &v->tn) != TB_OK)
+    if (!v->tsize || tb_ix_type_encode(t, cls, v->tsize, &v->tenc, &v->tn) != TB_OK)
         return SHAPE_FAILED;
     /* (of sequences, those of object references: what dimension scales keep) */
     return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->tenc, v->tn)) ? SHAPE_OK : SHAPE_NEVER;
@@ -984,18 +985,13 @@ vlen_alloc_default(hid_t dxpl_id)
 
 /* A read of references into mem_type_id is answered only in the file's own type (no conversion):
  * told by its encoding (H5Tequal of a file's type, or of one H5Tvlen_create made, and a decoded
- * one compares where a reference lives, not what it is). H5Tencode encodes only into a buffer
- * large enough, leaving the length it was given, and else says the length it needs: one call into
- * a buffer of the form's length, filled first with bytes the form's last ones are not. */
-#define VREF_NBYTES 18
+ * one compares where a reference lives, not what it is), or by its being a read-only copy of ft,
+ * a type of that form. */
 static bool
-vref_mem_ok(hid_t mem_type_id, hid_t dxpl_id)
+vref_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id)
 {
-    uint8_t enc[VREF_NBYTES];
-    size_t  n = sizeof(enc);
-    memset(enc, 0xff, sizeof(enc));
-    return tb_h5t_class(mem_type_id) == H5T_VLEN && H5Tencode(mem_type_id, enc, &n) >= 0 && n == sizeof(enc) &&
-           tb_ix_type_is_vref(enc, n) && vlen_alloc_default(dxpl_id);
+    return vlen_alloc_default(dxpl_id) &&
+           (tb_ix_type_is_copy(ft, mem_type_id) || tb_ix_type_encodes_vref(mem_type_id));
 }
 
 /* The npoints sequences at seqs encoded at *blob + at (realloc'd): their length, 0 when above max
@@ -1120,11 +1116,14 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
         gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
         gi.args.get_info.ainfo               = &ai;
         if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
-            make_record(d->spill, name, &ai, NULL, H5I_INVALID_HID, &rec) != TB_OK)
-            goto done;
+            make_record(d->spill, name, &ai, NULL, H5I_INVALID_HID, &rec) != TB_OK) {
+            tb_err_drop();
+            return;
+        }
         if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
             tb_ix_spill_part_free(d->spill, (void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
-            goto done;
+            tb_err_drop();
+            return;
         }
         k           = d->nattr++;
         d->attrs[k] = rec;
@@ -1135,8 +1134,6 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     struct tb_index_obj *ix = d->attrs[k].data_size <= TB_IX_ATTR_MAX_VALUE ? tb_ix_obj_state(a) : NULL;
     if (ix && !ix->pending && (ix->pending = tb_objpool_get(&pending_pool)))
         ix->pending->rec = k + 1;
-done:
-    tb_err_drop();
 }
 
 void
@@ -1149,6 +1146,8 @@ tb_index_attr_got(tb_obj_t *a, const H5VL_attr_get_args_t *args)
         return;
     /* (after the application's call succeeded: nothing of its own is on the error stack) */
     shape_status_t st = shape_from(&p->v, args);
+    if (st == SHAPE_OK && args->op_type == H5VL_ATTR_GET_TYPE)
+        tb_ix_type_note_rdonly(args->args.get_type.type_id, p->v.tenc);
     if (st != SHAPE_OK) {
         d->attrs[k].novalue = st == SHAPE_NEVER;
         pending_done(a);
@@ -1207,7 +1206,7 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
             goto done;
     }
     else if (v->vref) {
-        if (v->npoints <= 0 || (size_t)v->npoints > TB_IX_ATTR_MAX_VALUE / 8 || !vref_mem_ok(mem_type_id, DXPL) ||
+        if (v->npoints <= 0 || (size_t)v->npoints > TB_IX_ATTR_MAX_VALUE / 8 || !vref_mem_ok(ft, mem_type_id, DXPL) ||
             !(vn = vref_encode(buf, (size_t)v->npoints, TB_IX_ATTR_MAX_VALUE, &block, at)))
             goto done;
     }
@@ -1215,7 +1214,7 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
         vn = (size_t)v->npoints * v->tsize;
         if (vn != x->data_size || !(block = malloc(at + vn)))
             goto done;
-        if (buf && (tb_ix_type_is_predef(ft, mem_type_id) || tb_h5t_equal(ft, mem_type_id) > 0))
+        if (buf && (tb_ix_type_is_copy(ft, mem_type_id) || tb_h5t_equal(ft, mem_type_id) > 0))
             memcpy(block + at, buf, vn); /* (what native's read gave, in the file type) */
         else if (vn && H5VLattr_read(a->under, a->under_vol_id, ft, block + at, DXPL, NULL) < 0)
             goto done;
@@ -1337,7 +1336,7 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
         f->vstr_converted = st == TB_OK;
     }
     else if (vref)
-        st = vref_mem_ok(mem_type_id, dxpl_id) ? vref_decode(lz->value, lz->value_nbytes, buf) : TB_ERR_UNSUPPORTED;
+        st = vref_mem_ok(ft, mem_type_id, dxpl_id) ? vref_decode(lz->value, lz->value_nbytes, buf) : TB_ERR_UNSUPPORTED;
     else
         st = ft < 0  ? TB_ERR_HDF5
              : vstr ? tb_ix_vstr_read(f, ft, mem_type_id, dxpl_id, lz->value, lz->value_nbytes, buf)
@@ -1354,7 +1353,7 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
 {
     /* Usually the type H5Aget_type/H5Dget_type gave, which is a copy of ft, or the native type ft
      * is (the table knows those): equal, a plain copy. */
-    htri_t eq = tb_ix_type_is_predef(ft, mem_type_id) ? 1 : tb_h5t_equal(ft, mem_type_id);
+    htri_t eq = tb_ix_type_is_copy(ft, mem_type_id) ? 1 : tb_h5t_equal(ft, mem_type_id);
     if (eq > 0) {
         memcpy(buf, value, nbytes);
         return TB_OK;

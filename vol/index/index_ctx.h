@@ -289,14 +289,21 @@ hid_t  tb_ix_type_copy_rdonly(hid_t ft);
 /* The encoding of type t (of class cls, H5Tget_class's), from the shared table (copy it: the table
  * goes at library close): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is
  * full). */
-tb_status_t tb_ix_type_encode(hid_t t, H5T_class_t cls, const void **enc_out, size_t *n_out);
+tb_status_t tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, size_t *n_out);
+/* Whether t encodes to the form of H5Tvlen_create(H5T_STD_REF_OBJ) (tb_ix_type_is_vref). */
+bool tb_ix_type_encodes_vref(hid_t t);
 /* Whether type t (a dataset's, not committed) equals `mem`, one of HDF5's predefined integer or
  * floating-point types (what reads name), with the table's encoding of it (as tb_ix_type_encode
  * would give for t): a look-up and an H5Tequal instead of a walk of the table. */
 bool tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out);
-/* Whether ft, a type of the table (tb_ix_type_get), is the table's entry for predefined type mem:
- * true proves them equal (H5Tequal) without asking; false says nothing. */
-bool tb_ix_type_is_predef(hid_t ft, hid_t mem);
+/* Notes that t, a type native handed the application read-only (its H5Aget_type), is of the entry
+ * whose encoding tb_ix_type_encode gave as t's (enc). */
+void tb_ix_type_note_rdonly(hid_t t, const void *enc);
+/* Whether mem reads as ft, a type of the table (tb_ix_type_get), without asking HDF5: the table's
+ * entry for predefined type mem, or one of the last read-only types handed out as ft's (copies of
+ * ft, or noted). true proves them equal (H5Tequal; sequences, which the table finds by their
+ * bytes: of the same encoding); false says nothing. */
+bool tb_ix_type_is_copy(hid_t ft, hid_t mem);
 /* The caches' form of dataspace s into buf (TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) bytes), its
  * length in *nbytes_out: TB_OK, TB_ERR_UNSUPPORTED (a rank or class it has no form for, or a
  * message version it cannot build back), or TB_ERR_HDF5. The dataspace message version is found

@@ -66,7 +66,7 @@ keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t, H5T_class_t cls)
     size_t      n;
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? tb_h5t_class(t) : cls, &enc, &n);
+    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? tb_h5t_class(t) : cls, 0, &enc, &n);
     return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
 }
 
