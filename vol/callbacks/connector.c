@@ -22,6 +22,7 @@ static herr_t
 vol_term(void)
 {
     tb_index_drain_publications(); /* (before HDF5 may unload this plugin) */
+    tb_below_forget();
     if (tb_config_process()->stats) {
         tb_vol_stats_t s;
         size_t         wm, wr, wl;

@@ -49,6 +49,8 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
                 hid_t               saved = tb_err_save();
                 if (H5VLintrospect_get_conn_cls(under, info->under_vol_id, H5VL_GET_CONN_LVL_TERM, &cls) >= 0)
                     ctx->term_cls = cls;
+                if (ctx->under_native)
+                    tb_below_native(info->under_vol_id, cls);
                 tb_err_restore(saved);
             }
             tb_req_wrap(req, ctx);

@@ -250,4 +250,6 @@ unsigned long tb_fapl_driver_features(hid_t fapl_id);
 /* Whether that driver does MPI I/O (H5FD_FEAT_HAS_MPI: MPI-IO, subfiling). */
 bool tb_fapl_uses_mpi(hid_t fapl_id);
 
+#include "below.h"
+
 #endif
