@@ -1,8 +1,8 @@
 /* error_stacks.c — calls that fail, with HDF5's default error reporting on: each prints its error
  * stack on stderr, which a stock run and an h5turbo run must print the same (once, the same
  * frames). Opens of missing objects by every kind of location, reads with impossible types, an
- * iteration whose callback fails; on a file made here, opened read-only (what the index answers)
- * and read-write. Usage: tb_error_stacks FILE make|read|write */
+ * iteration whose callback fails, files that cannot be created or opened; on a file made here,
+ * opened read-only (what the index answers) and read-write. Usage: tb_error_stacks FILE make|read|write */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 #include <stdio.h>
@@ -84,6 +84,10 @@ probe(const char *path, unsigned flags)
     STEP("H5Lget_name_by_idx past the end", H5Lget_name_by_idx(g, ".", H5_INDEX_NAME, H5_ITER_INC, 9, name,
                                                                 sizeof(name), H5P_DEFAULT));
     STEP("H5Gget_info_by_name missing", H5Gget_info_by_name(f, "/none", &(H5G_info_t){0}, H5P_DEFAULT));
+    /* (not H5Fopen of a missing file: with HDF5_VOL_CONNECTOR set, HDF5 itself skips its search of
+     * the plugin folder for another connector, and fails on the line after stock's) */
+    STEP("H5Fcreate in a missing folder", H5Fcreate("none/e.h5", H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+    STEP("H5Fis_accessible of a missing file", H5Fis_accessible("none.h5", H5P_DEFAULT));
     H5Tclose(c);
     H5Aclose(a);
     H5Dclose(d);

@@ -15,14 +15,15 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
     tb_obj_t  *file  = NULL;
     if (!info)
         return NULL;
+    tb_below_learn(info->under_vol_id);
     /* Collective I/O is native's business: known from the driver's features at run time (the HDF5
      * that loaded us may be a parallel one whatever we were built against), asked once per open. */
     bool            mpi = tb_fapl_uses_mpi(fapl_id);
     tb_under_fapl_t under_fapl;
     if (tb_under_fapl_begin(fapl_id, info, mpi, &under_fapl) < 0)
         goto done;
-    under = create ? H5VLfile_create(name, flags, fcpl_id, under_fapl.fapl_id, dxpl_id, req)
-                   : H5VLfile_open(name, flags, under_fapl.fapl_id, dxpl_id, req);
+    under = create ? tb_below_file_create(info->under_vol_id, name, flags, fcpl_id, under_fapl.fapl_id, dxpl_id, req)
+                   : tb_below_file_open(info->under_vol_id, name, flags, under_fapl.fapl_id, dxpl_id, req);
     if (tb_under_fapl_end(&under_fapl) < 0 && under) {
         H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
         under = NULL;
@@ -49,8 +50,6 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
                 hid_t               saved = tb_err_save();
                 if (H5VLintrospect_get_conn_cls(under, info->under_vol_id, H5VL_GET_CONN_LVL_TERM, &cls) >= 0)
                     ctx->term_cls = cls;
-                if (ctx->under_native)
-                    tb_below_native(info->under_vol_id, cls);
                 tb_err_restore(saved);
             }
             tb_req_wrap(req, ctx);
@@ -108,6 +107,7 @@ file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t
     herr_t      ret  = -1;
     if (!info)
         return -1;
+    tb_below_learn(info->under_vol_id);
     H5VL_file_specific_args_t my = *args;
     tb_under_fapl_t           under_fapl;
     if (tb_under_fapl_begin(*fapl_slot, info, tb_fapl_uses_mpi(*fapl_slot), &under_fapl) >= 0) {
