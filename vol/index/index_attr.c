@@ -118,7 +118,10 @@ static shape_status_t
 shape_type(vshape_t *v, hid_t t)
 {
     H5T_class_t cls = tb_h5t_class(t);
-    v->vstr         = cls == H5T_STRING && H5Tis_variable_str(t) > 0;
+    htri_t      var = cls == H5T_STRING ? H5Tis_variable_str(t) : 0;
+    v->vstr         = var > 0;
+    if (var < 0)
+        return SHAPE_FAILED;
     if (cls == H5T_STRING ? !v->vstr && H5Tcommitted(t) != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
                           : cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
         return SHAPE_NEVER;
