@@ -127,7 +127,8 @@ shape_type(vshape_t *v, hid_t t)
         return SHAPE_NEVER;
     v->tsize = tb_h5t_size(t);
     if (!v->tsize || tb_ix_type_encode(t, cls, v->tsize, &v->tenc, &v->tn) != TB_OK)
-        return SHAPE_FAILED;
+        /* (the table holds no sequence but of object references: another is never kept) */
+        return cls == H5T_VLEN && v->tsize && !tb_ix_type_encodes_vref(t) ? SHAPE_NEVER : SHAPE_FAILED;
     /* (of sequences, those of object references: what dimension scales keep) */
     return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->tenc, v->tn)) ? SHAPE_OK : SHAPE_NEVER;
 }

@@ -286,9 +286,12 @@ void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 hid_t  tb_ix_type_get(const void *enc, size_t n);
 /* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
 hid_t  tb_ix_type_copy_rdonly(hid_t ft);
-/* The encoding of type t (of class cls, H5Tget_class's), from the shared table (copy it: the table
- * goes at library close): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is
- * full). */
+/* The encoding of type t (of class cls, H5Tget_class's; its size, or 0 to ask), from the shared
+ * table (copy it: the table goes at library close): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM,
+ * TB_ERR_UNSUPPORTED (the table is full, or t is a sequence but of object references), or
+ * TB_ERR_CORRUPT (a type whose values no cache keeps: the table holds none).
+ * A sequence is found by its bytes (H5Tequal of a file's and a decoded one compares where a
+ * reference lives). */
 tb_status_t tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, size_t *n_out);
 /* Whether t encodes to the form of H5Tvlen_create(H5T_STD_REF_OBJ) (tb_ix_type_is_vref). */
 bool tb_ix_type_encodes_vref(hid_t t);

@@ -121,8 +121,11 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     e->size   = e->id >= 0 ? tb_h5t_size(e->id) : 0;
     e->cset   = e->cls == H5T_STRING ? (int)H5Tget_cset(e->id) : -1;
     e->strpad = e->cls == H5T_STRING ? (int)H5Tget_strpad(e->id) : -1;
-    /* The size the encoding declares is what the sidecar's checks relied on. */
-    if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n)) {
+    /* The size the encoding declares is what the sidecar's checks relied on; and only a type whose
+     * values the caches keep has an entry: a value of any other (a sequence, a reference, a string
+     * inside a compound) holds pointers, which a sidecar's bytes must never become. */
+    if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n) ||
+        !(tb_ix_type_is_seq_value(enc, n) || tb_ix_type_cacheable(e->id, e->cls))) {
         st = e->id < 0 ? TB_ERR_HDF5 : TB_ERR_CORRUPT;
         if (e->id >= 0)
             H5Tclose(e->id);
@@ -189,8 +192,8 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, s
 {
     uint32_t k;
     uint8_t  vref[VREF_NBYTES];
-    if (cls == H5T_VLEN && encodes_vref(t, vref)) {
-        tb_status_t st = type_entry(vref, sizeof(vref), &k);
+    if (cls == H5T_VLEN) { /* (of sequences, the table holds those of object references only) */
+        tb_status_t st = encodes_vref(t, vref) ? type_entry(vref, sizeof(vref), &k) : TB_ERR_UNSUPPORTED;
         if (st == TB_OK) {
             *enc_out = types[k].enc;
             *n_out   = types[k].n;
@@ -201,9 +204,7 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, s
         size = tb_h5t_size(t);
     int cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
     int strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
-    /* (a sequence type of a file never equals a decoded one: H5Tequal compares where a reference
-     * lives; those are found by their bytes below) */
-    for (k = 0; cls != H5T_VLEN && k < ntypes; k++)
+    for (k = 0; k < ntypes; k++)
         if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
             tb_h5t_equal(types[k].id, t) > 0) {
             *enc_out = types[k].enc;
