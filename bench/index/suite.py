@@ -2,9 +2,10 @@
 it): Mantid-like files, the C loaders a (visit + NX_class), b (LoadMD-like), c (NeXus getnextentry),
 d (NeXus API as napi5 calls HDF5), e (Mantid's NexusHDF5Descriptor walk), i (LoadMD-like, group-
 relative opens) and the Python loaders f (h5py visititems), g (h5py LoadMD-like), h (scippnexus,
-not with --quick); stock HDF5, stock with a large metadata cache (C loaders), h5turbo first open
-(no sidecar) and second open (sidecar). Seconds from H5Fopen to H5Fclose (lower is better);
-bench/index/run.sh is the standalone driver with malloc, read, RSS and instruction counts."""
+not with --quick); and netCDF-C's walk of netcdf_walk.py (not with --quick). Stock HDF5, stock
+with a large metadata cache (C loaders), h5turbo first open (no sidecar) and second open (sidecar).
+Seconds from H5Fopen to H5Fclose (lower is better); bench/index/run.sh is the standalone driver
+with malloc, read, RSS and instruction counts."""
 
 
 def make_suite(build, tmp, quick):
@@ -44,4 +45,21 @@ def make_suite(build, tmp, quick):
             modes += [("h5turbo first open", ["sh", "-c", drop, "sh", cache] + cmd, turbo),
                       ("h5turbo second open", cmd, turbo)]
             s.add(f"loader {loader} @{nexp}", modes, prepare, params={"experiments": nexp})
+    # netCDF-C's walk (netcdf_walk.py: the netCDF4 wheel, its own HDF5 2.2.0) of 60 groups x 50
+    # variables; in the table and results.json, not on the plot (no experiments).
+    has_nc = not quick and os.path.exists(pynx) and subprocess.run(
+        [pynx, "-c", "import netCDF4"], env=stock, capture_output=True).returncode == 0
+    if has_nc:
+        walk = os.path.join(here, "netcdf_walk.py")
+        ncpath = os.path.join(tmp, "walk60.nc")
+
+        def prepare_nc():
+            if not os.path.exists(ncpath):
+                subprocess.run([pynx, walk, "--make", ncpath, "60"], env=stock, check=True)
+            time.sleep(max(0.0, 2.1 - (time.time() - os.stat(ncpath).st_ctime)))
+
+        cmd = [pynx, walk, "--load", ncpath, "netCDF4"]
+        s.add("netCDF4 walk, 60 groups", [("stock", cmd, stock),
+                                          ("h5turbo first open", ["sh", "-c", drop, "sh", cache] + cmd, turbo),
+                                          ("h5turbo second open", cmd, turbo)], prepare_nc)
     return s
