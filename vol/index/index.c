@@ -123,23 +123,21 @@ tb_ix_can_evict(const tb_ctx_t *ctx)
     return H5AC_evict_tagged_metadata != NULL && H5FO_opened != NULL && !ctx->file_mpi;
 }
 
-void
-tb_ix_evict_unused(void *file, const uint8_t *token)
-{
-    if (!file || !H5AC_evict_tagged_metadata || !H5FO_opened)
-        return;
-    uint64_t addr = tb_ix_token_addr(token);
-    if (H5FO_opened(file, (haddr_t)addr))
-        return; /* (open elsewhere: its handle would only read its header again) */
-    hid_t saved = tb_err_save();
-    (void)H5AC_evict_tagged_metadata(file, (haddr_t)addr, false);
-    tb_err_restore(saved);
-}
-
 bool
 tb_ix_open_below(void *file, const uint8_t *token)
 {
     return !file || !H5FO_opened || H5FO_opened(file, (haddr_t)tb_ix_token_addr(token)) != NULL;
+}
+
+void
+tb_ix_evict_unused(void *file, const uint8_t *token)
+{
+    /* (not when open elsewhere: its handle would only read its header again) */
+    if (!H5AC_evict_tagged_metadata || tb_ix_open_below(file, token))
+        return;
+    hid_t saved = tb_err_save();
+    (void)H5AC_evict_tagged_metadata(file, (haddr_t)tb_ix_token_addr(token), false);
+    tb_err_restore(saved);
 }
 
 /* A dataset or group marked to evict (a dataset opened by token, or either opened by name and
