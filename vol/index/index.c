@@ -25,11 +25,27 @@ static int ix_disabled;
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
 static tb_ix_data_t  *registry;
 
+/* Indexes of read-only files stay in the registry after their last close (refs 0, "kept"): a
+ * program that opens a file, asks a little and closes it, again and again (nexusformat opens and
+ * closes its file around every access), finds the index at the next open as it left it, once the
+ * file's identity is checked as a sidecar's is, instead of reading and checking the sidecar at
+ * every open and writing it at every close. A kept index publishes its sidecar at a last close
+ * when it has twice the records of its last publication and 64 more (the first close: always),
+ * and what it learned since when it leaves: pushed out by newer ones (KEPT_MAX, KEPT_NBYTES),
+ * met by an open it does not fit, at the connector's end, and at process exit. */
+#define KEPT_MAX    8
+#define KEPT_NBYTES ((uint64_t)512 << 20)
+static uint64_t       kept_clock;
+static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
+static void           data_free(tb_ix_data_t *d);
+static void           kept_release_all(void);
+
 static tb_objpool_t ixobj_pool = TB_OBJPOOL_INIT(struct tb_index_obj, 4096);
 
 void
 tb_index_drain_publications(void)
 {
+    kept_release_all();
     tb_ix_publish_drain();
 }
 
@@ -68,6 +84,8 @@ tb_index_print_stats(FILE *out)
         }
     if (tb_ix_stats.sidecar_queued)
         TB_IX_LINE(" queued=%zu", tb_ix_stats.sidecar_queued);
+    if (tb_ix_stats.kept_reused)
+        TB_IX_LINE(" kept=%zu", tb_ix_stats.kept_reused);
     TB_IX_LINE("%s\n", any ? "" : " none");
 #undef TB_IX_LINE
     fputs(line, out);
@@ -400,6 +418,37 @@ policy_from_config(tb_sc_policy_t *p, const tb_config_t *cfg)
         p->where = TB_SC_CACHE;
 }
 
+/* Whether an open with configuration cfg would put sidecars where p does. */
+static bool
+policy_matches(const tb_sc_policy_t *p, const tb_config_t *cfg)
+{
+    tb_sc_policy_t q;
+    policy_from_config(&q, cfg);
+    bool same = q.where == p->where && q.cache_max_nbytes == p->cache_max_nbytes && q.debug == p->debug &&
+                (q.where != TB_SC_DIR || (p->dir && strcmp(q.dir, p->dir) == 0));
+    free((char *)q.dir);
+    return same;
+}
+
+/* A kept index of file `id` that this open cannot take (the file changed since, or the open
+ * writes, is an MPI one, or puts sidecars elsewhere), taken out of the registry for the caller
+ * to release; NULL when there is none. Under registry_mu. */
+static tb_ix_data_t *
+kept_misfit(const tb_ix_identity_t *id, bool read_only, const tb_config_t *cfg)
+{
+    for (tb_ix_data_t **pp = &registry; *pp; pp = &(*pp)->next) {
+        tb_ix_data_t *d = *pp;
+        if (d->dev != id->dev || d->ino != id->ino)
+            continue;
+        if (d->refs > 0 ||
+            (read_only && memcmp(id, &d->file.id, sizeof(*id)) == 0 && policy_matches(&d->policy, cfg)))
+            return NULL;
+        *pp = d->next;
+        return d;
+    }
+    return NULL;
+}
+
 void
 tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created)
 {
@@ -462,10 +511,24 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     f->debug       = ctx->cfg.debug;
 
     pthread_mutex_lock(&registry_mu);
+    tb_ix_data_t *misfit = kept_misfit(&id, persist && !ctx->file_mpi, &ctx->cfg);
+    pthread_mutex_unlock(&registry_mu);
+    /* (What it learned is published when it still describes the file: a write may change it now.) */
+    if (misfit && (writable || memcmp(&id, &misfit->file.id, sizeof(id)) == 0))
+        tb_ix_data_finish(misfit);
+    else if (misfit)
+        data_free(misfit);
+    pthread_mutex_lock(&registry_mu);
     tb_ix_data_t *d     = registry;
     tb_ix_data_t *fresh = NULL; /* a new index this open may fill from a sidecar */
     while (d && !(d->dev == id.dev && d->ino == id.ino))
         d = d->next;
+    if (d && d->refs == 0) { /* (kept, and fits: kept_misfit said) */
+        d->kept_at = 0;
+        tb_ix_stats.kept_reused++;
+        if (d->policy.debug)
+            fprintf(stderr, "h5turbo: %s: index kept from this process's last open of it\n", d->file.path);
+    }
     if (d) {
         d->refs++;
         if (writable) {
@@ -554,11 +617,21 @@ wants_publish(const tb_ix_data_t *d)
 }
 
 /* Publishes d's sidecar (any thread: d is out of the registry, its own). */
+static uint64_t
+records_of(const tb_ix_data_t *d)
+{
+    return (uint64_t)d->nobj + d->ngroup + d->nattr + d->ndset;
+}
+
 static void
 publish(tb_ix_data_t *d)
 {
-    if (wants_publish(d) && tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
+    if (!wants_publish(d))
+        return;
+    if (tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
         __atomic_fetch_add(&tb_ix_stats.sidecar_writes, 1, __ATOMIC_RELAXED);
+    d->dirty             = 0; /* (tried: a kept index tries again once it learns more) */
+    d->published_records = records_of(d);
 }
 
 static void
@@ -615,6 +688,62 @@ tb_ix_memory(const tb_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
     *nbytes_out = n;
 }
 
+/* The approximate memory of d's tables (tb_ix_memory counts exactly, walking every group). */
+static uint64_t
+approx_nbytes(const tb_ix_data_t *d)
+{
+    return (uint64_t)d->objcap * sizeof(tb_ix_obj_t) + (uint64_t)d->groupcap * sizeof(tb_ix_group_t) +
+           (uint64_t)d->attrcap * sizeof(tb_ix_attr_t) + (uint64_t)d->dsetcap * sizeof(tb_ix_dset_t) +
+           d->dset_nbytes + (d->sc_buf ? d->sc_strbytes : 0);
+}
+
+static void
+kept_at_exit(void)
+{
+    kept_release_all();
+}
+
+static void
+kept_register(void)
+{
+    atexit(kept_at_exit); /* (a handler of this plugin: also run if HDF5 unloads it first) */
+}
+
+/* Takes kept indexes out of the registry (all, or those past KEPT_MAX and KEPT_NBYTES, least
+ * recently closed first) and publishes what each learned since its last publication. */
+static void
+kept_release(bool all)
+{
+    for (;;) {
+        pthread_mutex_lock(&registry_mu);
+        tb_ix_data_t **oldest = NULL;
+        unsigned       n      = 0;
+        uint64_t       nbytes = 0;
+        for (tb_ix_data_t **pp = &registry; *pp; pp = &(*pp)->next)
+            if ((*pp)->refs == 0) {
+                n++;
+                nbytes += approx_nbytes(*pp);
+                if (!oldest || (*pp)->kept_at < (*oldest)->kept_at)
+                    oldest = pp;
+            }
+        tb_ix_data_t *d = NULL;
+        if (oldest && (all || n > KEPT_MAX || nbytes > KEPT_NBYTES)) {
+            d       = *oldest;
+            *oldest = d->next;
+        }
+        pthread_mutex_unlock(&registry_mu);
+        if (!d)
+            return;
+        tb_ix_data_finish(d);
+    }
+}
+
+static void
+kept_release_all(void)
+{
+    kept_release(true);
+}
+
 void
 tb_index_ctx_release(tb_ctx_t *ctx)
 {
@@ -623,19 +752,27 @@ tb_index_ctx_release(tb_ctx_t *ctx)
         return;
     ctx->index       = NULL;
     tb_ix_data_t *d = f->d;
+    /* The last close of a read-only file publishes what its index learned: here, or in an MPI job
+     * on the publisher thread (index_publish.c), off the path every rank waits on; one whose index
+     * this process keeps (above), the first time and then as it grows. */
     pthread_mutex_lock(&registry_mu);
-    int last = --d->refs == 0;
-    if (last) {
+    int  last = --d->refs == 0;
+    bool keep = last && d->persist && d->have_id && d->file.path && !d->writable && !ctx->file_mpi &&
+                !ix_disabled && !tb_ix_publish_in_background();
+    if (keep)
+        d->kept_at = ++kept_clock;
+    else if (last) {
         tb_ix_data_t **pp = &registry;
         while (*pp != d)
             pp = &(*pp)->next;
         *pp = d->next;
     }
     pthread_mutex_unlock(&registry_mu);
-    /* The last close of a read-only file publishes what its index learned: here, or in an MPI job
-     * on the publisher thread (index_publish.c), off the path every rank waits on. */
-    bool later = last && wants_publish(d) && tb_ix_publish_in_background();
-    if (last && !later)
+    bool later = last && !keep && wants_publish(d) && tb_ix_publish_in_background();
+    if (last && !later &&
+        (!keep || d->published_records == 0 ||
+         records_of(d) >= (d->published_records + 64 > 2 * d->published_records ? d->published_records + 64
+                                                                                   : 2 * d->published_records)))
         publish(d);
     if (last) {
         if (f->debug) {
@@ -663,7 +800,11 @@ tb_index_ctx_release(tb_ctx_t *ctx)
                         "bytes in all)\n", d->file.path ? d->file.path : "?", (unsigned long long)in_file,
                         (unsigned long long)allocated);
         }
-        if (later)
+        if (keep) {
+            pthread_once(&kept_once, kept_register);
+            kept_release(false);
+        }
+        else if (later)
             tb_ix_publish_queue(d);
         else
             data_free(d);

@@ -199,6 +199,7 @@ typedef struct tb_index_stats {
     size_t sidecar_rejects;
     size_t sidecar_writes;
     size_t sidecar_queued; /* publications handed to the publisher thread (MPI jobs) */
+    size_t kept_reused;    /* opens that took the index this process kept from a last close */
     size_t groups_lazy;        /* groups opened from the index */
     size_t groups_materialised; /* lazy groups made real */
     size_t types_lazy;         /* named datatypes opened from the index */

@@ -246,6 +246,10 @@ typedef struct tb_ix_data {
     /* persistence */
     int             persist; /* a sidecar may be written at last close */
     int             have_id;
+    /* Kept after its last close (index.c's kept indexes): when, on the registry's clock (0: open
+     * or not kept); and how many records it held when this process last published its sidecar. */
+    uint64_t kept_at;
+    uint64_t published_records;
     tb_sc_file_t   file;    /* the data file: path (absolute, owned), identity, owner and mode */
     tb_sc_policy_t policy;  /* where its sidecars go (dir owned) */
 } tb_ix_data_t;
