@@ -272,11 +272,39 @@ extern herr_t H5O_msg_reset(unsigned type_id, void *native) __attribute__((weak)
 typedef struct {
     uint64_t h;
     size_t   n;
-    int      k; /* -1: none */
+    uint8_t *enc;   /* (a copy: the form's key) */
+    hid_t    deflt; /* the default list it was built from */
+    int      k;     /* -1: none */
     char     names[CPL_NAMES][48];
+    /* The list built for it, once: what each answer copies (H5Pcopy, a fifth of decoding and
+     * building a list; h5py asks every dataset it opens for its creation list). */
+    hid_t tmpl;
 } cpl_form_t;
 static cpl_form_t cpl_forms[8];
 static unsigned   cpl_next;
+static int        cpl_atclose; /* forms_forget registered with HDF5 */
+
+static void
+form_drop(cpl_form_t *f)
+{
+    if (f->tmpl > 0) {
+        hid_t saved = tb_err_save();
+        H5Pclose(f->tmpl);
+        tb_err_restore(saved);
+    }
+    free(f->enc);
+    memset(f, 0, sizeof(*f));
+}
+
+/* At library close, before HDF5 closes the IDs (a re-initialised library has other lists). */
+static void
+forms_forget(void *ctx)
+{
+    (void)ctx;
+    for (unsigned i = 0; i < sizeof(cpl_forms) / sizeof(cpl_forms[0]); i++)
+        form_drop(&cpl_forms[i]);
+    cpl_atclose = 0;
+}
 
 typedef struct {
     char names[CPL_NAMES][48];
@@ -358,22 +386,30 @@ cpl_encodes_to(hid_t l, const uint8_t *enc, size_t n)
 static hid_t
 cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
 {
-    hid_t q = H5Pdecode(enc);
-    if (q < 0)
-        return q;
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++)
         h = (h ^ enc[i]) * 1099511628211ull;
     cpl_form_t *f = NULL;
     for (unsigned i = 0; i < sizeof(cpl_forms) / sizeof(cpl_forms[0]) && !f; i++)
-        if (cpl_forms[i].n == n && cpl_forms[i].h == h)
+        if (cpl_forms[i].n == n && cpl_forms[i].h == h && cpl_forms[i].deflt == deflt &&
+            memcmp(cpl_forms[i].enc, enc, n) == 0)
             f = &cpl_forms[i];
-    if (!f) {
+    if (f && f->tmpl > 0)
+        return H5Pcopy(f->tmpl);
+    hid_t q = H5Pdecode(enc);
+    if (q < 0)
+        return q;
+    uint8_t *key = f ? NULL : malloc(n);
+    if (!f && key && (cpl_atclose || H5atclose(forms_forget, NULL) >= 0)) {
         /* The properties' names, in the encoding's order (each name is in it, NUL-terminated). */
         cpl_names_t l = {0};
         long        at[CPL_NAMES];
+        cpl_atclose   = 1;
         f = &cpl_forms[cpl_next++ % (sizeof(cpl_forms) / sizeof(cpl_forms[0]))];
-        *f = (cpl_form_t){.h = h, .n = n, .k = -1};
+        form_drop(f);
+        memcpy(key, enc, n);
+        *f = (cpl_form_t){.h = h, .n = n, .enc = key, .deflt = deflt, .k = -1};
+        key = NULL;
         bool named = H5Piterate(q, NULL, cpl_name_cb, &l) >= 0 && !l.full;
         for (int i = 0; named && i < l.n; i++) {
             size_t         len = strlen(l.names[i]) + 1;
@@ -396,13 +432,16 @@ cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
         memcpy(f->names, l.names, sizeof(f->names));
         for (int k = 0; k <= l.n && f->k < 0; k++) {
             hid_t c = cpl_build(q, deflt, f->names, k);
-            if (c >= 0 && cpl_encodes_to(c, enc, n))
-                f->k = k;
-            if (c >= 0)
+            if (c >= 0 && cpl_encodes_to(c, enc, n)) {
+                f->k    = k;
+                f->tmpl = c;
+            }
+            else if (c >= 0)
                 H5Pclose(c);
         }
     }
-    hid_t c = f->k >= 0 ? cpl_build(q, deflt, f->names, f->k) : H5I_INVALID_HID;
+    free(key);
+    hid_t c = f && f->tmpl > 0 ? H5Pcopy(f->tmpl) : H5I_INVALID_HID;
     if (c < 0) {
         H5Eclear2(H5E_DEFAULT);
         if (!exact)
