@@ -688,13 +688,14 @@ tb_ix_memory(const tb_ix_data_t *d, size_t *nlinks_out, size_t *nbytes_out)
     *nbytes_out = n;
 }
 
-/* The approximate memory of d's tables (tb_ix_memory counts exactly, walking every group). */
+/* The approximate memory of d's tables, its links taken as one of about 16 bytes of name per
+ * object (tb_ix_memory counts exactly, walking every group and link: too slow for every close). */
 static uint64_t
 approx_nbytes(const tb_ix_data_t *d)
 {
     return (uint64_t)d->objcap * sizeof(tb_ix_obj_t) + (uint64_t)d->groupcap * sizeof(tb_ix_group_t) +
            (uint64_t)d->attrcap * sizeof(tb_ix_attr_t) + (uint64_t)d->dsetcap * sizeof(tb_ix_dset_t) +
-           d->dset_nbytes + (d->sc_buf ? d->sc_strbytes : 0);
+           (uint64_t)d->nobj * (sizeof(tb_ix_link_t) + 16) + d->dset_nbytes + (d->sc_buf ? d->sc_strbytes : 0);
 }
 
 static void
