@@ -4,8 +4,11 @@ its close, written the way h5py programs are written (nothing here knows about h
   g  h5py LoadMD-like: per experiment iterate logs, g["value"][()], g["time"][()], v.attrs["units"];
   h  scippnexus (a NeXus reader from PyPI) loading the whole file: snx.File(path)[()];
   j  PyTables (its own HDF5, no h5py): walk_nodes of the whole file, NX_class of every node through
-     _v_attrs, and every log's value and time read with the value's units.
-Usage: python mantid_load.py FILE f|g|h|j. Prints "wall_seconds cpu_seconds mallocs checksum reads
+     _v_attrs, and every log's value and time read with the value's units;
+  k  nexusformat (a NeXus reader from PyPI, on h5py): nxload of the whole tree, then every entry's
+     attributes, and every log's value and time read with the value's units. nexusformat opens and
+     closes the file around every access (its NXFile): a thousand opens of one file.
+Usage: python mantid_load.py FILE f|g|h|j|k. Prints "wall_seconds cpu_seconds mallocs checksum reads
 read_bytes sidecar_reads" like mantid_load; the counts come from bench/common's preloaded
 libtb_malloc_count.so / libtb_io_count.so (else -1). TB_REGION_LIB=<libtb_region.so> runs the load
 inside tb_bench_region() for callgrind's --toggle-collect."""
@@ -14,7 +17,7 @@ import os
 import sys
 import time
 
-h5py = snx = tables = None  # imported by main, for the loader that needs each
+h5py = snx = tables = nx = None  # imported by main, for the loader that needs each
 
 
 def counters():
@@ -87,6 +90,22 @@ def load_j(path):
     return acc
 
 
+def load_k(path):
+    acc = 0.0
+    root = nx.nxload(path, "r")
+    stack = [root]
+    while stack:
+        g = stack.pop()
+        for name, v in g.entries.items():
+            acc += len(name) + len(v.attrs)
+            if isinstance(v, nx.NXgroup):
+                stack.append(v)
+            elif name == "value" and g.nxname != "logs":
+                acc += float(v.nxdata.sum()) + float(g["time"].nxdata.sum()) + len(str(v.attrs["units"]))
+    root.nxfile.close()
+    return acc
+
+
 def checksum_h(dg):
     """Outside the timed part: the loaded tree's numbers, to compare the modes' results."""
     import scipp as sc
@@ -108,10 +127,10 @@ def checksum_h(dg):
 
 def main():
     path, loader = sys.argv[1], sys.argv[2]
-    global h5py, snx, tables
-    fn = {"f": load_f, "g": load_g, "h": load_h, "j": load_j}.get(loader)
+    global h5py, snx, tables, nx
+    fn = {"f": load_f, "g": load_g, "h": load_h, "j": load_j, "k": load_k}.get(loader)
     if fn is None:
-        raise SystemExit(f"mantid_load.py: unknown loader {loader!r} (f, g, h, j)")
+        raise SystemExit(f"mantid_load.py: unknown loader {loader!r} (f, g, h, j, k)")
     try:
         if loader == "j":
             import warnings
@@ -122,6 +141,8 @@ def main():
             import h5py
             if loader == "h":
                 import scippnexus as snx
+            if loader == "k":
+                import nexusformat.nexus as nx
     except ImportError as e:
         raise SystemExit(f"mantid_load.py: loader {loader} needs {e.name} (.venv-clients/bin/python has it)")
     read = counters()

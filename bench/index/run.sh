@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # run.sh [BUILD] [EXPERIMENTS...] — the link/object index benchmark in one run: Mantid-like files
 # (10 and 40 experiments by default; 180 and 360 if asked) loaded by the C loaders a b c d e i and
-# the Python loaders f g h j (bench/index/README.md says what each models) with stock HDF5, stock
+# the Python loaders f g h j k (bench/index/README.md says what each models) with stock HDF5, stock
 # HDF5 with a large metadata cache (C loaders), h5turbo on first open (no sidecar) and h5turbo on
 # second open (sidecar). Median of REPS (5; PYREPS, 3, for the Python loaders) runs with the modes
 # taking turns; prints CPU (or wall) seconds from H5Fopen to H5Fclose, ratios beside the targets of
 # issue #13, malloc calls, reads of the data file and of the sidecar, peak RSS, then callgrind
 # instruction counts of the same loads and the HDF5 share of the Python loaders' instructions.
-# Environment: CLOCK=cpu|wall, REPS, PYREPS, LOADERS="a b c d e i f g h j", INSTR=0 (no callgrind),
+# Environment: CLOCK=cpu|wall, REPS, PYREPS, LOADERS="a b c d e i f g h j k", INSTR=0 (no callgrind),
 # INSTR_EXPS (C loaders' callgrind size, default the first size), INSTR_PY_EXPS (Python loaders'
 # callgrind size, default 2), PLUGINS=<folder> (the connector under test, default BUILD/plugins),
-# PYTHON (f, g; default .venv/bin/python), PYTHON_NEXUS (h, j; default .venv-clients/bin/python),
+# PYTHON (f, g; default .venv/bin/python), PYTHON_NEXUS (h, j, k; default .venv-clients/bin/python),
 # WORK=<folder> (keep the files), NAPI_FULL_COUNT=1 (loader d counts entries as napi5 does).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -21,7 +21,7 @@ exps=${*:-10 40}
 reps=${REPS:-5}
 pyreps=${PYREPS:-3}
 clock=${CLOCK:-cpu}
-loaders=${LOADERS:-a b c d e i f g h j}
+loaders=${LOADERS:-a b c d e i f g h j k}
 build=$(cd "$build" && pwd)
 gen=$build/bench/index/mantid_gen
 load=$build/bench/index/mantid_load
@@ -53,6 +53,15 @@ if [[ " $loaders " == *" h "* ]]; then
   fi
 fi
 
+# Loader k needs nexusformat (.venv-clients, scripts/setup-clients).
+skip_k=""
+if [[ " $loaders " == *" k "* ]]; then
+  if ! [ -x "$pynx" ] || ! "$pynx" -c 'import nexusformat.nexus, h5py' 2> /dev/null; then
+    skip_k="no nexusformat importable from $pynx (run scripts/setup-clients)"
+    loaders=$(echo " $loaders " | sed 's/ k / /')
+  fi
+fi
+
 # Loader j needs PyTables (.venv-clients has its wheel, scripts/setup-clients).
 skip_j=""
 if [[ " $loaders " == *" j "* ]]; then
@@ -62,13 +71,13 @@ if [[ " $loaders " == *" j "* ]]; then
   fi
 fi
 
-is_py() { case $1 in f | g | h | j) return 0 ;; *) return 1 ;; esac; }
+is_py() { case $1 in f | g | h | j | k) return 0 ;; *) return 1 ;; esac; }
 # a b c keep the file they always had; the others read the units/start attributes of --units.
 file_for() { case $1 in a | b | c) echo "$work/mantid_$2.h5" ;; *) echo "$work/mantid_${2}_nx.h5" ;; esac; }
 cmd_for() { # LOADER FILE [bigcache]
   case $1 in
     f | g) echo "$py $pyload $2 $1" ;;
-    h | j) echo "$pynx $pyload $2 $1" ;;
+    h | j | k) echo "$pynx $pyload $2 $1" ;;
     *) echo "$load $2 $1 ${3:-}" ;;
   esac
 }
@@ -111,6 +120,7 @@ declare -A T M R S K
 echo "median of $reps runs (Python loaders: $pyreps), modes taking turns; $clock seconds from H5Fopen to H5Fclose"
 [ -z "$skip_h" ] || echo "loader h skipped: $skip_h"
 [ -z "$skip_j" ] || echo "loader j skipped: $skip_j"
+[ -z "$skip_k" ] || echo "loader k skipped: $skip_k"
 hdr() {
   printf "%-5s %-3s %8s %8s %8s %8s | %7s %7s %7s | %6s %6s\n" exps ldr stock bigcache first second \
     "1st/stk" "2nd/stk" "big/stk" "tgt2nd" "1st>=.95"

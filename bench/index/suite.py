@@ -1,8 +1,8 @@
 """suite.py — the link/object index's workloads for `h5turbo bench` (bench/h5turbo_bench.py loads
 it): Mantid-like files, the C loaders a (visit + NX_class), b (LoadMD-like), c (NeXus getnextentry),
 d (NeXus API as napi5 calls HDF5), e (Mantid's NexusHDF5Descriptor walk), i (LoadMD-like, group-
-relative opens) and the Python loaders f (h5py visititems), g (h5py LoadMD-like), h (scippnexus,
-not with --quick); and netCDF-C's walk of netcdf_walk.py (not with --quick). Stock HDF5, stock
+relative opens) and the Python loaders f (h5py visititems), g (h5py LoadMD-like), h (scippnexus)
+and k (nexusformat, a thousand opens of the file per load; h and k not with --quick); and netCDF-C's walk of netcdf_walk.py (not with --quick). Stock HDF5, stock
 with a large metadata cache (C loaders), h5turbo first open (no sidecar) and second open (sidecar).
 Seconds from H5Fopen to H5Fclose (lower is better); bench/index/run.sh is the standalone driver
 with malloc, read, RSS and instruction counts."""
@@ -15,7 +15,8 @@ def make_suite(build, tmp, quick):
     py = os.path.join(root, ".venv", "bin", "python")
     pynx = os.path.join(root, ".venv-clients", "bin", "python")
     has_nx = not quick and os.path.exists(pynx) and subprocess.run(
-        [pynx, "-c", "import scippnexus, h5py"], env=env_for("stock", build), capture_output=True).returncode == 0
+        [pynx, "-c", "import scippnexus, nexusformat.nexus, h5py"], env=env_for("stock", build),
+        capture_output=True).returncode == 0
     s = Suite("index", "link/object index: Mantid-like load time vs experiments")
     gen = os.path.join(build, "bench", "index", "mantid_gen")
     load = os.path.join(build, "bench", "index", "mantid_load")
@@ -24,7 +25,7 @@ def make_suite(build, tmp, quick):
     stock = env_for("stock", build)
     drop = 'rm -f "$1"/h5turbo/*.h5turbo-index; shift; exec "$@"'
     for nexp in ([10] if quick else [10, 40]):
-        for loader in "abcdeifg" + ("h" if has_nx else ""):
+        for loader in "abcdeifg" + ("hk" if has_nx else ""):
             # a b c keep their file; the others read the units/start attributes of --units.
             units = loader not in "abc"
             path = os.path.join(tmp, f"mantid_{nexp}{'_nx' if units else ''}.h5")
@@ -36,8 +37,8 @@ def make_suite(build, tmp, quick):
                 # Old enough to be persisted: no sidecar for a file changed within the last 2 s.
                 time.sleep(max(0.0, 2.1 - (time.time() - os.stat(path).st_ctime)))
 
-            if loader in "fgh":
-                cmd = [pynx if loader == "h" else py, pyload, path, loader]
+            if loader in "fghk":
+                cmd = [pynx if loader in "hk" else py, pyload, path, loader]
                 modes = [("stock", cmd, stock)]
             else:
                 cmd = [load, path, loader]
