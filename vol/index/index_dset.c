@@ -280,7 +280,7 @@ typedef struct {
      * building a list; h5py asks every dataset it opens for its creation list). */
     hid_t tmpl;
 } cpl_form_t;
-static cpl_form_t cpl_forms[8];
+static cpl_form_t cpl_forms[32]; /* (a file has a few: 8 dataset lists and 2 group lists in a pandas table store) */
 static unsigned   cpl_next;
 static int        cpl_atclose; /* forms_forget registered with HDF5 */
 
@@ -396,6 +396,8 @@ cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
             f = &cpl_forms[i];
     if (f && f->tmpl > 0)
         return H5Pcopy(f->tmpl);
+    if (f && exact)
+        return H5I_INVALID_HID; /* (no list of native's form was found for it) */
     hid_t q = H5Pdecode(enc);
     if (q < 0)
         return q;
