@@ -99,7 +99,8 @@ file_get(void *obj, H5VL_file_get_args_t *args, hid_t dxpl_id, void **req)
     return ret;
 }
 
-/* is_accessible and delete carry a FAPL naming us: hand the connector below a FAPL naming it. */
+/* is_accessible and delete carry a FAPL naming us: hand the connector below one naming it (native
+ * below, called directly, takes the list as it is: tb_under_fapl_begin). */
 static herr_t
 file_specific_with_fapl(H5VL_file_specific_args_t *args, hid_t *fapl_slot, hid_t dxpl_id, void **req)
 {

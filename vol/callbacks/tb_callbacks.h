@@ -29,11 +29,13 @@ tb_info_t *tb_info_from_fapl(hid_t fapl_id);
 void       tb_info_release(tb_info_t *info);
 /* The access list to hand the connector below: fapl_id naming the under connector, a copy of it,
  * or (mpi: its driver does MPI I/O, where a copy would duplicate the communicator) fapl_id itself
- * changed until tb_under_fapl_end puts our connector back (info.c). */
+ * changed until tb_under_fapl_end puts our connector back; or, native below (called directly or
+ * by its ID: nothing picks it from the list), fapl_id as it is (info.c). */
 typedef struct tb_under_fapl {
     hid_t fapl_id;    /* the list for the connector below */
     hid_t our_vol_id; /* >= 0: fapl_id is the caller's own, changed in place; our ID to restore */
     void *our_info;   /* the info it held (may be NULL), restored with our ID */
+    bool  borrowed;   /* fapl_id is the caller's own, unchanged */
 } tb_under_fapl_t;
 int tb_under_fapl_begin(hid_t fapl_id, const tb_info_t *info, bool mpi, tb_under_fapl_t *u_out);
 int tb_under_fapl_end(tb_under_fapl_t *u);
