@@ -30,9 +30,9 @@ static tb_ix_data_t  *registry;
  * closes its file around every access), finds the index at the next open as it left it, once the
  * file's identity is checked as a sidecar's is, instead of reading and checking the sidecar at
  * every open and writing it at every close. A kept index publishes its sidecar at a last close
- * when it has twice the records of its last publication and 64 more (the first close: always),
- * and what it learned since when it leaves: pushed out by newer ones (KEPT_MAX, KEPT_NBYTES),
- * met by an open it does not fit, at the connector's end, and at process exit. */
+ * as it grows (kept_publish_due), and what it learned since when it leaves: pushed out by newer
+ * ones (KEPT_MAX, KEPT_NBYTES), met by an open it does not fit, at the connector's end, and at
+ * process exit. */
 #define KEPT_MAX    8
 #define KEPT_NBYTES ((uint64_t)512 << 20)
 static uint64_t       kept_clock;
@@ -616,13 +616,23 @@ wants_publish(const tb_ix_data_t *d)
     return d->persist && d->dirty && d->file.path && d->have_id;
 }
 
-/* Publishes d's sidecar (any thread: d is out of the registry, its own). */
 static uint64_t
 records_of(const tb_ix_data_t *d)
 {
     return (uint64_t)d->nobj + d->ngroup + d->nattr + d->ndset;
 }
 
+/* Whether a kept index is due to publish at a last close: the first time, then once it has twice
+ * the records of its last publication, and 64 more. */
+static bool
+kept_publish_due(const tb_ix_data_t *d)
+{
+    uint64_t p = d->published_records;
+    return p == 0 || records_of(d) >= (p + 64 > 2 * p ? p + 64 : 2 * p);
+}
+
+/* Publishes d's sidecar (any thread: d is the caller's alone, out of the registry or kept with no
+ * open of it). */
 static void
 publish(tb_ix_data_t *d)
 {
@@ -770,10 +780,7 @@ tb_index_ctx_release(tb_ctx_t *ctx)
     }
     pthread_mutex_unlock(&registry_mu);
     bool later = last && !keep && wants_publish(d) && tb_ix_publish_in_background();
-    if (last && !later &&
-        (!keep || d->published_records == 0 ||
-         records_of(d) >= (d->published_records + 64 > 2 * d->published_records ? d->published_records + 64
-                                                                                   : 2 * d->published_records)))
+    if (last && !later && (!keep || kept_publish_due(d)))
         publish(d);
     if (last) {
         if (f->debug) {

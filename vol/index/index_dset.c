@@ -280,7 +280,8 @@ typedef struct {
      * building a list; h5py asks every dataset it opens for its creation list). */
     hid_t tmpl;
 } cpl_form_t;
-static cpl_form_t cpl_forms[32]; /* (a file has a few: 8 dataset lists and 2 group lists in a pandas table store) */
+/* (A file has a few forms: a pandas table store 8 of datasets and 2 of groups.) */
+static cpl_form_t cpl_forms[32];
 static unsigned   cpl_next;
 static int        cpl_atclose; /* forms_forget registered with HDF5 */
 
