@@ -8,11 +8,12 @@ Usage: python reopen_loops.py PLUGIN_DIR [ROUNDS [READER]] (5, pandas). Each run
 process, the modes taking turns, ROUNDS rounds; prints the median CPU seconds of the loop and the
 ratios stock/first and stock/second, and checks that every mode saw the same values."""
 import os
-import statistics
 import subprocess
 import sys
 import tempfile
 import time
+
+import turns
 
 NTABLES, NGROUPS, NDSETS = 200, 50, 20
 
@@ -65,25 +66,7 @@ def main():
         path = os.path.join(tmp, "store.h5")
         subprocess.run([sys.executable, __file__, "--make", path, reader], check=True)
         time.sleep(2.1)  # h5turbo neither trusts nor writes sidecars of files changed in the last 2 s
-        base = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
-        base["OPENBLAS_NUM_THREADS"] = "1"
-        turbo = dict(base, HDF5_PLUGIN_PATH=plugins, HDF5_VOL_CONNECTOR="h5turbo")
-        times = {"stock": [], "first": [], "second": []}
-        seen = set()
-        for r in range(rounds):
-            cache = os.path.join(tmp, f"cache{r}")
-            os.mkdir(cache, 0o700)
-            for mode, env in (("stock", base), ("first", turbo), ("second", turbo)):
-                env = dict(env, XDG_CACHE_HOME=cache)
-                out = subprocess.run([sys.executable, __file__, "--load", path, reader], env=env, check=True,
-                                     capture_output=True, text=True).stdout.split()
-                times[mode].append(float(out[0]))
-                seen.add(out[1])
-            if not any(f.endswith(".h5turbo-index") for _, _, fs in os.walk(cache) for f in fs):
-                sys.exit("h5turbo wrote no sidecar: was it active?")
-        if len(seen) != 1:
-            sys.exit(f"the modes saw different values: {sorted(seen)}")
-        med = {m: statistics.median(t) for m, t in times.items()}
+        med = turns.medians(__file__, [path, reader], tmp, plugins, rounds)
         n = NTABLES if reader == "pandas" else NGROUPS * NDSETS
         print(f"{reader}, {n} opens of one file, medians of {rounds} (CPU s):")
         print(f"  stock {med['stock']:.3f}  first run {med['first']:.3f} ({med['stock'] / med['first']:.2f}x)"

@@ -2,8 +2,9 @@
 it): Mantid-like files, the C loaders a (visit + NX_class), b (LoadMD-like), c (NeXus getnextentry),
 d (NeXus API as napi5 calls HDF5), e (Mantid's NexusHDF5Descriptor walk), i (LoadMD-like, group-
 relative opens) and the Python loaders f (h5py visititems), g (h5py LoadMD-like), h (scippnexus)
-and k (nexusformat, a thousand opens of the file per load; h and k not with --quick); and netCDF-C's walk of netcdf_walk.py (not with --quick). Stock HDF5, stock
-with a large metadata cache (C loaders), h5turbo first open (no sidecar) and second open (sidecar).
+and k (nexusformat, thousands of opens of the file per load; h and k not with --quick); and
+netCDF-C's walk of netcdf_walk.py (not with --quick). Stock HDF5, stock with a large metadata
+cache (C loaders), h5turbo first open (no sidecar) and second open (sidecar).
 Seconds from H5Fopen to H5Fclose (lower is better); bench/index/run.sh is the standalone driver
 with malloc, read, RSS and instruction counts."""
 

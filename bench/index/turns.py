@@ -1,0 +1,31 @@
+"""turns.py — what netcdf_walk.py and reopen_loops.py share: a load run in a fresh process per
+mode (stock HDF5, h5turbo's first run into an empty sidecar cache, its second run with that cache),
+the modes taking turns for a number of rounds; each load prints its CPU seconds and a checksum."""
+import os
+import statistics
+import subprocess
+import sys
+
+
+def medians(script, args, tmp, plugins, rounds):
+    """Median CPU seconds per mode of `python script --load ARGS...`; exits when the modes saw
+    different values or h5turbo wrote no sidecar (it was not active)."""
+    base = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
+    base["OPENBLAS_NUM_THREADS"] = "1"
+    turbo = dict(base, HDF5_PLUGIN_PATH=plugins, HDF5_VOL_CONNECTOR="h5turbo")
+    times = {"stock": [], "first": [], "second": []}
+    seen = set()
+    for r in range(rounds):
+        cache = os.path.join(tmp, f"cache{r}")
+        os.mkdir(cache, 0o700)
+        for mode, env in (("stock", base), ("first", turbo), ("second", turbo)):
+            env = dict(env, XDG_CACHE_HOME=cache)
+            out = subprocess.run([sys.executable, script, "--load"] + args, env=env, check=True,
+                                 capture_output=True, text=True).stdout.split()
+            times[mode].append(float(out[0]))
+            seen.add(out[1])
+        if not any(f.endswith(".h5turbo-index") for _, _, fs in os.walk(cache) for f in fs):
+            sys.exit("h5turbo wrote no sidecar: was it active?")
+    if len(seen) != 1:
+        sys.exit(f"the modes saw different values: {sorted(seen)}")
+    return {m: statistics.median(t) for m, t in times.items()}
