@@ -275,8 +275,8 @@ tb_under_fapl_begin(hid_t fapl_id, const tb_info_t *info, bool mpi, tb_under_fap
     /* Native below is called through its own class (below.h) or by its ID, and it reads no VOL
      * property of the list (the file's connector comes from the API context, and the access list
      * HDF5 hands back for the file names the file's connector, whatever the list held): the list
-     * goes as it is, sparing a copy and a close (about 40k instructions an open, and as much again for
-     * every H5Fis_accessible, which h5py's is_hdf5 and silx ask before each open). */
+     * goes as it is, sparing a copy and a close (about 40k instructions an open, as much again
+     * for every H5Fis_accessible, which h5py's is_hdf5 and silx ask before each open). */
     if (info->under_vol_id == tb_below_native_id && tb_below_native_id >= 0) {
         u_out->fapl_id  = fapl_id;
         u_out->borrowed = true;
