@@ -100,7 +100,7 @@ def load_k(path):
             acc += len(name) + len(v.attrs)
             if isinstance(v, nx.NXgroup):
                 stack.append(v)
-            elif name == "value" and g.nxname != "logs":
+            elif name == "value":  # (a log's)
                 acc += float(v.nxdata.sum()) + float(g["time"].nxdata.sum()) + len(str(v.attrs["units"]))
     root.nxfile.close()
     return acc

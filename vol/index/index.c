@@ -38,14 +38,14 @@ static tb_ix_data_t  *registry;
 static uint64_t       kept_clock;
 static pthread_once_t kept_once = PTHREAD_ONCE_INIT;
 static void           data_free(tb_ix_data_t *d);
-static void           kept_release_all(void);
+static void           kept_release(bool all);
 
 static tb_objpool_t ixobj_pool = TB_OBJPOOL_INIT(struct tb_index_obj, 4096);
 
 void
 tb_index_drain_publications(void)
 {
-    kept_release_all();
+    kept_release(true);
     tb_ix_publish_drain();
 }
 
@@ -711,7 +711,7 @@ approx_nbytes(const tb_ix_data_t *d)
 static void
 kept_at_exit(void)
 {
-    kept_release_all();
+    kept_release(true);
 }
 
 static void
@@ -747,12 +747,6 @@ kept_release(bool all)
             return;
         tb_ix_data_finish(d);
     }
-}
-
-static void
-kept_release_all(void)
-{
-    kept_release(true);
 }
 
 void
