@@ -6,11 +6,14 @@ the netCDF4 wheel, its own HDF5 2.2.0) asks H5Aexists of attributes most objects
 attribute through H5Aiterate and H5Aopen, asks every variable's creation and access property lists
 and reads its dimension scales' reference lists (DIMENSION_LIST); READER h5netcdf (on h5py, the one
 xarray's h5netcdf engine uses) dereferences those lists and names every scale it reaches with
-H5Iget_name, which native answers by searching the file.
-Usage: python netcdf_walk.py PLUGIN_DIR [GROUPS [ROUNDS [READER]]] (60, 7, netCDF4). Each load runs
-in a fresh process, the modes taking turns, ROUNDS rounds; prints the median CPU seconds of
-open-walk-close and the ratios stock/first and stock/second, and checks that every mode saw the
-same values."""
+H5Iget_name, which native answers by searching the file; READER xarray opens the file as a tree
+(`xarray.open_datatree`, engine netcdf4) and loads every variable: xarray asks each variable's
+filters, and netCDF-C then asks HDF5 whether the zstd and bzip2 filters are available, which
+HDF5 answers by searching the plugin folder (h5turbo's, under h5turbo) every time.
+Usage: python netcdf_walk.py PLUGIN_DIR [GROUPS [ROUNDS [READER]]] (60, 7, netCDF4; or h5netcdf,
+xarray). Each load runs in a fresh process, the modes taking turns, ROUNDS rounds; prints the
+median CPU seconds of open-walk-close and the ratios stock/first and stock/second, and checks that
+every mode saw the same values."""
 import os
 import subprocess
 import sys
@@ -58,6 +61,14 @@ def load(path, reader):
                 for v in g.variables.values():
                     acc += len(v.attrs) + len(v.attrs["units"]) + v.shape[0] + float(v.attrs["valid_max"])
                     acc += len(v.dimensions)
+    elif reader == "xarray":
+        import xarray
+
+        t0 = time.process_time()
+        with xarray.open_datatree(path, engine="netcdf4") as tree:
+            for node in tree.subtree:
+                for v in node.ds.data_vars.values():
+                    acc += float(v.values.sum()) + len(v.attrs) + len(v.attrs["units"]) + float(v.attrs["valid_max"])
     else:
         import netCDF4
 

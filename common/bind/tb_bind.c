@@ -93,9 +93,10 @@ refuse(void *lib, const char *what, const char *fmt, ...)
 }
 
 /* The library holding `addr`, opened again (it is loaded already: this takes a reference, which
- * we keep), and its path; NULL when `addr` is in no library that exports HDF5's API. */
+ * we keep), and its path; NULL when `addr` is in no library that exports HDF5's API. When `addr`
+ * is in h5turbo's front plugin, *front_out is set to its h5turbo_front_caller. */
 static void *
-library_at(const void *addr, char *path_out, size_t path_nbytes)
+library_at(const void *addr, char *path_out, size_t path_nbytes, const void *(**front_out)(void))
 {
     Dl_info info;
     if (!addr || !dladdr(addr, &info) || !info.dli_fname || !info.dli_fname[0])
@@ -110,7 +111,9 @@ library_at(const void *addr, char *path_out, size_t path_nbytes)
         *(void **)&front_caller = dlsym(lib, "h5turbo_front_caller");
         dlclose(lib);
         const void *through = front_caller ? front_caller() : NULL;
-        return through && through != addr ? library_at(through, path_out, path_nbytes) : NULL;
+        *front_out          = front_caller;
+        const void *(*again)(void) = NULL;
+        return through && through != addr ? library_at(through, path_out, path_nbytes, &again) : NULL;
     }
     snprintf(path_out, path_nbytes, "%s", info.dli_fname);
     return lib;
@@ -173,13 +176,43 @@ bind_locked(void *lib, const char *path, const char *what)
     return 0;
 }
 
+/* The callers that found the bound library, under `lock`: a return address (and, through the
+ * front, the address the front was called from). HDF5 calls the entry points every time it
+ * searches the plugin folder for a filter it lacks, and finding a caller's library (dladdr,
+ * dlopen, dlsym) cost ~180k instructions a call; an address keeps its library while the binding
+ * holds a reference to it, so each caller is found once. */
+#define MAX_KNOWN 16
+static struct {
+    const void *addr;
+    const void *(*front)(void); /* NULL: addr is in the library itself */
+    const void *through;
+} known[MAX_KNOWN];
+static unsigned nknown;
+
+static bool
+known_locked(const void *addr)
+{
+    for (unsigned i = 0; bound && i < nknown; i++)
+        if (known[i].addr == addr && (known[i].front ? known[i].front() : NULL) == known[i].through)
+            return true;
+    return false;
+}
+
 int
 tb_bind_caller(const void *caller_addr, const char *what)
 {
+    pthread_mutex_lock(&lock);
+    bool seen = known_locked(caller_addr);
+    pthread_mutex_unlock(&lock);
+    if (seen)
+        return 0;
     char  path[PATH_MAX];
-    void *lib = library_at(caller_addr, path, sizeof(path));
-    if (!lib) /* not called by an HDF5 library: take the one the process sees globally */
-        lib = library_at(dlsym(RTLD_DEFAULT, "H5get_libversion"), path, sizeof(path));
+    const void *(*front)(void) = NULL;
+    void *lib = library_at(caller_addr, path, sizeof(path), &front);
+    if (!lib) { /* not called by an HDF5 library: take the one the process sees globally */
+        const void *(*unused)(void) = NULL;
+        lib = library_at(dlsym(RTLD_DEFAULT, "H5get_libversion"), path, sizeof(path), &unused);
+    }
 
     pthread_mutex_lock(&lock);
     int ret = -1;
@@ -190,6 +223,12 @@ tb_bind_caller(const void *caller_addr, const char *what)
         ret = 0;
     } else
         ret = bind_locked(lib, path, what); /* on success the reference is the binding's */
+    if (ret == 0 && nknown < MAX_KNOWN) {
+        known[nknown].addr    = caller_addr;
+        known[nknown].front   = front;
+        known[nknown].through = front ? front() : NULL;
+        nknown++;
+    }
     pthread_mutex_unlock(&lock);
     return ret;
 }

@@ -185,12 +185,38 @@ backend_for(const void *caller)
     return s;
 }
 
+/* The backends found for the callers' return addresses, under `lock`. HDF5 asks a plugin file for
+ * its type and info every time it searches the plugin folder for a filter it lacks (netCDF-C asks
+ * of every variable whether zstd and bzip2 are there), and finding a caller's library (dladdr,
+ * dlopen, dlsym) cost ~160k instructions a call; an address keeps its library for the process's
+ * life (the backend keeps a reference to it), so it is found once. */
+#define MAX_CALLERS 32
+static struct {
+    const void *addr;
+    served_t   *s;
+} callers[MAX_CALLERS];
+static unsigned ncallers;
+
+static served_t *
+backend_of(const void *caller)
+{
+    for (unsigned i = 0; i < ncallers; i++)
+        if (callers[i].addr == caller)
+            return callers[i].s;
+    served_t *s = backend_for(caller);
+    if (s && ncallers < MAX_CALLERS) {
+        callers[ncallers].addr = caller;
+        callers[ncallers++].s  = s;
+    }
+    return s;
+}
+
 int
 H5PLget_plugin_type(void)
 {
     const void *caller = __builtin_return_address(0);
     pthread_mutex_lock(&lock);
-    served_t *s    = backend_for(caller);
+    served_t *s    = backend_of(caller);
     int       type = TB_PLUGIN_TYPE_ERROR;
     if (s) {
         current_caller = caller;
@@ -206,7 +232,7 @@ H5PLget_plugin_info(void)
 {
     const void *caller = __builtin_return_address(0);
     pthread_mutex_lock(&lock);
-    served_t   *s    = backend_for(caller);
+    served_t   *s    = backend_of(caller);
     const void *info = NULL;
     if (s) {
         current_caller = caller;
