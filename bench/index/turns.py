@@ -1,6 +1,7 @@
 """turns.py — what netcdf_walk.py and reopen_loops.py share: a load run in a fresh process per
 mode (stock HDF5, h5turbo's first run into an empty sidecar cache, its second run with that cache),
 the modes taking turns for a number of rounds; each load prints its CPU seconds and a checksum."""
+import importlib.util
 import os
 import statistics
 import subprocess
@@ -12,6 +13,12 @@ def medians(script, args, tmp, plugins, rounds):
     different values or h5turbo wrote no sidecar (it was not active)."""
     base = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
     base["OPENBLAS_NUM_THREADS"] = "1"
+    # (netCDF4's plugin folder after ours, as the h5turbo package's run and enable() put it: netCDF4
+    # names it in HDF5_PLUGIN_PATH at its import only when it finds the variable unset)
+    spec = importlib.util.find_spec("netCDF4")
+    ncplug = os.path.join(spec.submodule_search_locations[0], "plugins") if spec else ""
+    if "HDF5_PLUGIN_PATH" not in base and os.path.exists(os.path.join(ncplug, "lib__nczhdf5filters.so")):
+        plugins += ":" + ncplug
     turbo = dict(base, HDF5_PLUGIN_PATH=plugins, HDF5_VOL_CONNECTOR="h5turbo")
     times = {"stock": [], "first": [], "second": []}
     seen = set()

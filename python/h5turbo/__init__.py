@@ -64,13 +64,34 @@ def connector_string(previous=None, **options):
     return f"h5turbo {opts}" if opts else "h5turbo"
 
 
+def _netcdf4_plugins():
+    """The folder of HDF5 filter plugins that netCDF4's wheel brings (zstd, bzip2, Blosc, szip), as
+    netCDF4 finds it when it puts it in HDF5_PLUGIN_PATH at its import, or None (not installed, or
+    a build without them). Found without importing netCDF4 (which would start its HDF5)."""
+    import importlib.util
+    try:
+        spec = importlib.util.find_spec("netCDF4")
+    except (ImportError, ValueError):
+        return None
+    for d in (spec.submodule_search_locations or []) if spec else []:
+        p = os.path.join(d, "plugins")
+        if os.path.exists(os.path.join(p, "lib__nczhdf5filters.so")):
+            return p
+    return None
+
+
 def environ(base=None, **options):
     """A copy of BASE (default os.environ) with h5turbo active: our plugin folder first in
-    HDF5_PLUGIN_PATH (what was there kept after it), HDF5_VOL_CONNECTOR as connector_string()."""
+    HDF5_PLUGIN_PATH (what was there kept after it), HDF5_VOL_CONNECTOR as connector_string().
+    Where HDF5_PLUGIN_PATH was unset, netCDF4's plugin folder follows ours: netCDF4 sets the
+    variable to that folder when it finds it unset, and would not once h5turbo set it."""
     env = dict(os.environ if base is None else base)
     d = plugin_dir()
     prev = env.get("HDF5_PLUGIN_PATH", "")
-    if not prev:
+    if "HDF5_PLUGIN_PATH" not in env:
+        nc = _netcdf4_plugins()
+        env["HDF5_PLUGIN_PATH"] = d + ":" + nc if nc else d
+    elif not prev:
         env["HDF5_PLUGIN_PATH"] = d
     elif d not in prev.split(":"):
         env["HDF5_PLUGIN_PATH"] = d + ":" + prev

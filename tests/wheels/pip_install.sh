@@ -6,6 +6,8 @@
 # --python of the 3.15.1 wheel's venv); `h5turbo run -- python` writes and reads h5py files with
 # the connector, pipeline and index active, dumps identical to stock's; hdf5plugin's Blosc reads
 # our files and ours reads its, also with hdf5plugin imported in the process under h5turbo;
+# netCDF4 1.7.5.1.post1's wheel still finds the filter plugins it brings (zstd, bzip2, Blosc) under
+# `h5turbo run` and enable(), files written either way read the same by stock and by h5turbo;
 # h5turbo.enable() before h5py works, after h5py it raises.
 # Usage: pip_install.sh WHEEL_114_PYTHON
 source "$(dirname "$0")/../integration/lib.sh"
@@ -25,8 +27,8 @@ unset HDF5_PLUGIN_PATH HDF5_VOL_CONNECTOR H5TURBO_PLUGIN_DIR
 py=$tmp/venv/bin/python
 t0=$(date +%s.%N)
 HDF5_DIR=$(cd "$TB_HDF5_BIN/.." && pwd) "$tmp/venv/bin/pip" install -q --disable-pip-version-check --no-index \
-  --find-links "$wheelhouse" h5py==3.16.0 hdf5plugin numpy "$TB_SRC" > pip.log 2>&1 || { tail -40 pip.log; fail "pip install failed"; }
-echo "pip install h5py numpy hdf5plugin <checkout>: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5) s"
+  --find-links "$wheelhouse" h5py==3.16.0 hdf5plugin numpy netCDF4==1.7.5.1.post1 "$TB_SRC" > pip.log 2>&1 || { tail -40 pip.log; fail "pip install failed"; }
+echo "pip install h5py numpy hdf5plugin netCDF4 <checkout>: $(echo "$(date +%s.%N) - $t0" | bc | cut -c1-5) s"
 pkg=$("$py" -c 'import h5turbo, os; print(os.path.dirname(h5turbo.__file__))')
 [ "$("$py" -c 'import h5turbo; print(h5turbo.plugin_dir())')" = "$pkg/plugins" ] || fail "plugin_dir()"
 for f in libh5turbo_vol.so libh5turbo_blosc.so hdf5-1/libh5turbo_vol.so hdf5-1/libh5turbo_blosc.so \
@@ -65,7 +67,9 @@ grep -q "^plugins bound to: HDF5 1\.14\.[0-9]*, .*/h5py.libs/libhdf5.* (builds l
   || { cat info114.txt; fail "info --python: not bound to the 1.14 wheel's HDF5 through hdf5-1"; }
 rc=0; H5TURBO_PLUGIN_DIR=/nonexistent "$tmp/venv/bin/h5turbo" run -- true || rc=$?  # the package ignores it: its own plugins
 [ $rc -eq 0 ] || fail "h5turbo run -- true exited $rc"
-grep -q "^export HDF5_PLUGIN_PATH='$pkg/plugins'$" <<< "$("$tmp/venv/bin/h5turbo" env)" || fail "h5turbo env"
+# (netCDF4's plugin folder after ours: netCDF4 puts it in HDF5_PLUGIN_PATH when it finds that unset)
+ncplug=$("$py" -c 'import importlib.util, os; print(os.path.join(importlib.util.find_spec("netCDF4").submodule_search_locations[0], "plugins"))')
+grep -q "^export HDF5_PLUGIN_PATH='$pkg/plugins:$ncplug'$" <<< "$("$tmp/venv/bin/h5turbo" env)" || fail "h5turbo env: $("$tmp/venv/bin/h5turbo" env)"
 # The package's run stacks on a selected connector and keeps a plugin path as the C build's does.
 for cli in "$tmp/venv/bin/h5turbo" "$TB_CLI"; do
   HDF5_VOL_CONNECTOR="pass_through under_vol=0;under_info={}" HDF5_PLUGIN_PATH=/elsewhere "$cli" run --threads 3 --index memory -- env \
@@ -107,6 +111,23 @@ stock "$py" "$here/wheel_roundtrip.py" dump mixed.h5 --hdf5plugin > stock_mixed.
 for f in mixed_mixed mixed_stock turbo_mixed stock_mixed; do diff -u stock.txt $f.txt || fail "$f differs from stock's dump"; done
 [ "$(grep -c '^h5turbo stats: wrappers malloc=[1-9]' err.txt)" -ge 7 ] || fail "h5turbo not active in every run: $(grep stats err.txt)"
 ! grep -q 'does not load' err.txt || fail "a plugin refused to load: $(cat err.txt)"
+
+echo "== netCDF4's wheel under h5turbo run and enable(): the filters it brings (zstd, bzip2, Blosc) still found"
+ncf() { "$py" "$here/nc_filters.py" "$@"; }
+stock "$py" "$here/nc_filters.py" write nc_stock.nc || fail "netCDF4 stock write"
+stock "$py" "$here/nc_filters.py" read nc_stock.nc > nc_stock.txt || fail "netCDF4 stock read"
+cat nc_stock.txt
+grep -q "^filters: zstd True bzip2 True blosc True$" nc_stock.txt || fail "stock netCDF4 lacks its own filters here"
+H5TURBO_STATS=1 "$tmp/venv/bin/h5turbo" run -- "$py" "$here/nc_filters.py" write nc_turbo.nc 2> nc_err.txt || { cat nc_err.txt; fail "netCDF4 write under h5turbo run"; }
+for f in nc_stock nc_turbo; do
+  H5TURBO_STATS=1 "$tmp/venv/bin/h5turbo" run -- "$py" "$here/nc_filters.py" read $f.nc > run_$f.txt 2>> nc_err.txt || { cat nc_err.txt; fail "netCDF4 reading $f.nc under h5turbo run"; }
+  H5TURBO_STATS=1 "$py" "$here/nc_filters.py" read $f.nc --enable > enable_$f.txt 2>> nc_err.txt || { cat nc_err.txt; fail "netCDF4 reading $f.nc after enable()"; }
+  diff -u nc_stock.txt run_$f.txt || fail "netCDF4 under h5turbo run, $f.nc: not stock's"
+  diff -u nc_stock.txt enable_$f.txt || fail "netCDF4 after enable(), $f.nc: not stock's"
+done
+stock "$py" "$here/nc_filters.py" read nc_turbo.nc > stock_nc_turbo.txt || fail "stock netCDF4 reading h5turbo's file"
+diff -u nc_stock.txt stock_nc_turbo.txt || fail "stock netCDF4 reading h5turbo's file: not the same"
+[ "$(grep -c '^h5turbo stats: wrappers malloc=[1-9]' nc_err.txt)" = 5 ] || fail "h5turbo not active in every netCDF4 run: $(grep stats nc_err.txt)"
 
 echo "== h5turbo.enable() before h5py; after it, an error and nothing changed"
 cat > enable.py <<'PY'
