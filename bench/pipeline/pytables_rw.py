@@ -1,8 +1,10 @@
 """pytables_rw.py — the chunk pipeline as PyTables programs use it (no h5py; PyTables' wheel brings
 its own HDF5), stock HDF5 vs h5turbo in one run: an event table (2M rows of a compound type,
 appended in one call) and 200 detector frames (a CArray, a chunk per frame), written and read back
-whole, a query (`read_where`), and a region of interest of every frame; DEFLATE 1 + shuffle and
-Blosc (PyTables' default compressor, level 5, its own shuffle).
+whole, a query (`read_where`), a query through an index of the table's `x` column (PyTables finds
+the rows in the index, then reads them by their coordinates: a point selection across the table's
+chunks), and a region of interest of every frame; DEFLATE 1 + shuffle and Blosc (PyTables' default
+compressor, level 5, its own shuffle).
 Usage: python pytables_rw.py PLUGIN_DIR [ROUNDS]. Each case runs in a fresh process per mode, the
 modes taking turns, ROUNDS rounds (5); prints the median seconds of the timed part (data made
 before it) and the ratio, and checks that reads give stock's sums and that h5turbo's files hold
@@ -13,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 
-CASES = ("write", "read_table", "read_where", "read_frames", "read_roi")
+CASES = ("write", "read_table", "read_where", "read_indexed", "read_frames", "read_roi")
 LIBS = ("zlib", "blosc")
 ROWS = 2_000_000
 FRAMES = (200, 512, 512)
@@ -49,12 +51,18 @@ def child(case, lib, path):
             f.create_carray("/", "frames", obj=img, filters=filters, chunkshape=(1,) + FRAMES[1:])
         print(time.perf_counter() - t0, int(img.sum()) + float(rows["x"].sum()))
         return
+    if case == "index":  # (the input files' index of x, made once by stock HDF5)
+        with tb.open_file(path, "a") as f:
+            f.root.events.cols.x.create_index()
+        return
     t0 = time.perf_counter()
     with tb.open_file(path) as f:
         if case == "read_table":
             s = float(f.root.events.read()["x"].sum())
         elif case == "read_where":
             s = len(f.root.events.read_where("e < 10"))
+        elif case == "read_indexed":
+            s = float(f.root.events.read_where("(x > 2.5) & (x < 2.6)")["t"].sum())
         elif case == "read_frames":
             s = int(f.root.frames[:].sum())
         else:
@@ -84,6 +92,8 @@ def main():
 
     for lib in LIBS:  # the reading cases' input, written by stock HDF5
         run("write", lib, os.path.join(work, f"in_{lib}.h5"), stock_env)
+        subprocess.run([sys.executable, __file__, "--child", "index", lib, os.path.join(work, f"in_{lib}.h5")],
+                       env=stock_env, check=True)
     times, sums = {}, {}
     for _ in range(rounds):
         for lib in LIBS:

@@ -17,7 +17,11 @@
  *                past the extent into a chunk's overhang)
  *   rw FILE      read-write: reads around partial H5Dwrites, a whole-chunk H5Dwrite, a direct chunk
  *                write, a shrink and re-extension of the extent, a write through a second handle of
- *                the same dataset and through a second open of the file */
+ *                the same dataset and through a second open of the file
+ *   again FILE   read-only: whole chunks read again and again, then points and a box across them
+ *                (PyTables reads a table's rows in ranges, then the rows its index found by
+ *                coordinates): native's cache keeps every chunk it decodes, so the pipeline keeps
+ *                them too once a handle reads a chunk again */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -465,6 +469,42 @@ do_rw(const char *path)
     return 0;
 }
 
+static int
+do_again(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t f    = H5Dopen2(file, "f32", H5P_DEFAULT), u = H5Dopen2(file, "u16", H5P_DEFAULT);
+    ASSERT(f >= 0 && u >= 0);
+    hid_t fs = H5Dget_space(f);
+    for (int pass = 0; pass < 3; pass++) {
+        read_box("again all frames", f, fs, H5T_NATIVE_FLOAT, 0, NF, 0, NY);
+        read_box("again first chunk", f, fs, H5T_NATIVE_FLOAT, 0, CF, 0, NY);
+        read_box("again u16 second chunk", u, fs, H5T_NATIVE_UINT16, CF, CF, 0, NY);
+    }
+    /* Points across both chunks, in order and scattered, as PyTables' read_coordinates. */
+    hsize_t pts[96][3];
+    for (int i = 0; i < 96; i++) {
+        pts[i][0] = (hsize_t)((i * 5) % NF);
+        pts[i][1] = (hsize_t)((i * 37) % NY);
+        pts[i][2] = (hsize_t)((i * 11) % NX);
+    }
+    float   buf[96];
+    hsize_t m[1] = {96};
+    hid_t   ms   = H5Screate_simple(1, m, NULL);
+    ASSERT_H5(H5Sselect_elements(fs, H5S_SELECT_SET, 96, (const hsize_t *)pts));
+    ASSERT_H5(H5Dread(f, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf));
+    printf("again points hash=%016llx\n", (unsigned long long)fnv(buf, sizeof(buf)));
+    ASSERT_H5(H5Dread(f, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, (double[96]){0}));
+    H5Sclose(ms);
+    read_box("again rows across chunks", f, fs, H5T_NATIVE_FLOAT, 3, 10, 17, 50);
+    read_box("again as double", f, fs, H5T_NATIVE_DOUBLE, 0, NF, 0, NY);
+    H5Sclose(fs);
+    H5Dclose(f);
+    H5Dclose(u);
+    H5Fclose(file);
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -474,6 +514,8 @@ main(int argc, char **argv)
         return do_ro(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "rw"))
         return do_rw(argv[2]);
-    fprintf(stderr, "usage: pipe_cache make|ro|rw FILE\n");
+    if (argc == 3 && !strcmp(argv[1], "again"))
+        return do_again(argv[2]);
+    fprintf(stderr, "usage: pipe_cache make|ro|rw|again FILE\n");
     return 2;
 }

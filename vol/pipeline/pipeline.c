@@ -405,6 +405,7 @@ tb_pipe_release(tb_obj_t *o)
     }
     tb_pipe_cache_drop(p);
     free(p->cache);
+    free(p->recent);
     free(p->fill);
     free(p->map);
     free(p);
@@ -1551,7 +1552,8 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
         return 0;
     memset(j, 0, sizeof(*j));
     /* The decoded-chunk cache: chunks kept serve this read; and when its chunks fit, the ones it
-     * takes only part of (all of them in a small read, which HDF5's cache would keep) are kept. */
+     * takes only part of (all of them in a small read, which HDF5's cache would keep) are kept,
+     * and every one once this handle has read a chunk it decoded lately again (keep_all). */
     if (p->cache_max) {
         int small = plan->npoints * plan->es < o->ctx->cfg.pipeline_min_nbytes;
         for (size_t i = 0; i < n; i++) {
@@ -1564,7 +1566,7 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
                 /* (Also chunks read with the checksum off: native's cache keeps those too, and
                  * a later read asking for the check gets them unchecked, as here.) */
                 tb_pipe_region(p, plan, off, &r);
-                c[i].keep = small || !r.full;
+                c[i].keep = small || !r.full || p->keep_all || tb_pipe_cache_reread(p, off);
             }
         }
     }
@@ -1622,13 +1624,18 @@ read_done(rjob_t *j)
         rchunk_t *c = &j->c[i];
         tb_buf_put(c->raw);
         tb_buf_put(c->conv);
+        hsize_t off[TB_PIPE_RANK];
         if (c->kept && ok && c->st == TB_OK) {
-            hsize_t off[TB_PIPE_RANK];
             tb_pipe_chunk_offset(j->p, j->plan, i, off);
             tb_pipe_cache_put((tb_pipe_dset_t *)(uintptr_t)j->p, off, c->kept);
         }
-        else
+        else {
             tb_buf_put(c->kept);
+            if (ok && !c->cached && j->p->cache_max && !j->p->keep_all) { /* (decoded, or unallocated) */
+                tb_pipe_chunk_offset(j->p, j->plan, i, off);
+                tb_pipe_cache_note_decoded((tb_pipe_dset_t *)(uintptr_t)j->p, off);
+            }
+        }
     }
     free(j->c);
     j->c = NULL;
@@ -2272,6 +2279,22 @@ typedef struct read_call {
     uint64_t        t0;
 } read_call_t;
 
+/* Whether the plan reads a chunk this handle has cached or decoded lately: native's cache would
+ * hold it, had native decoded it; forwarded, native would decode it again, alone. */
+static int
+plan_seen(tb_pipe_dset_t *p, const tb_pipe_plan_t *plan)
+{
+    if (!p->cache_max || (!p->cache_n && !p->recent_n))
+        return 0;
+    for (size_t i = 0; i < plan->nchunks; i++) {
+        hsize_t off[TB_PIPE_RANK];
+        tb_pipe_chunk_offset(p, plan, i, off);
+        if (tb_pipe_cache_seen(p, off))
+            return 1;
+    }
+    return 0;
+}
+
 typedef enum { RB_FORWARD, RB_ANSWERED, RB_JOB } read_begun_t;
 
 static tb_answer_t read_end(read_call_t *rc, int account, herr_t *ret_out);
@@ -2350,7 +2373,8 @@ read_begin(read_call_t *rc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, 
         int ours = p->cache_max && plan->nchunks <= p->cache_max &&
                    (plan->npoints * plan->es >= min || rc->fill_cache);
         if (min == 0 || ours || (plan->nchunks > 1 && !fits) ||
-            (plan->npoints * plan->es >= min && (!fits || plan_has_full_chunk(p, plan))))
+            (plan->npoints * plan->es >= min && (!fits || plan_has_full_chunk(p, plan))) ||
+            plan_seen(p, plan))
         {
             int walk, fd = read_fd(o, p, plan, dims, dxpl_id, &walk);
             rc->job = read_prepare(&rc->j, o, p, plan, mem_type_id, dxpl_id, buf, edc,

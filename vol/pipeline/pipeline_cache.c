@@ -1,7 +1,7 @@
-/* pipeline_cache.c — a few decoded chunks per dataset handle, so that reads that take a chunk a
- * piece at a time (row by row, frame by frame through multi-frame chunks) decode it once, as
- * HDF5's own chunk cache does for native reads. Sized like HDF5's from the access list; dropped
- * whole whenever anything may have written chunks. Application's thread only. */
+/* pipeline_cache.c — decoded chunks per dataset handle, so that reads that take a chunk a piece
+ * at a time (row by row, frame by frame through multi-frame chunks), or read chunks again, decode
+ * them once, as HDF5's own chunk cache does for native reads. Sized like HDF5's from the access
+ * list; dropped whole whenever anything may have written chunks. Application's thread only. */
 #include "pipeline_int.h"
 #include "tb_pool.h"
 
@@ -61,6 +61,43 @@ tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset)
             return p->cache[i].data;
         }
     return NULL;
+}
+
+static int
+recent_has(const tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    for (size_t i = 0; i < p->recent_n; i++)
+        if (same_offset(p, p->recent[i], offset))
+            return 1;
+    return 0;
+}
+
+int
+tb_pipe_cache_seen(tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    return tb_pipe_cache_find(p, offset) != NULL || recent_has(p, offset);
+}
+
+int
+tb_pipe_cache_reread(tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    if (!recent_has(p, offset))
+        return 0;
+    p->keep_all = 1;
+    return 1;
+}
+
+void
+tb_pipe_cache_note_decoded(tb_pipe_dset_t *p, const hsize_t *offset)
+{
+    if (p->keep_all || !p->cache_max)
+        return;
+    if (!p->recent && !(p->recent = malloc(TB_PIPE_RECENT * sizeof(*p->recent))))
+        return;
+    memcpy(p->recent[p->recent_at], offset, (size_t)p->rank * sizeof(hsize_t));
+    p->recent_at = (p->recent_at + 1) % TB_PIPE_RECENT;
+    if (p->recent_n < TB_PIPE_RECENT)
+        p->recent_n++;
 }
 
 void

@@ -72,11 +72,17 @@ typedef struct tb_pipe_dset {
     tb_pipe_map_entry_t *map;
     size_t               map_nchunks;
     /* Decoded chunks of reads that took only part of them (pipeline_cache.c), at most cache_max
-     * (from the access list's chunk cache, as HDF5 sizes its own; 0: none). Application's
-     * thread only; a job reads the entries it was handed while it runs. */
+     * (from the access list's chunk cache, as HDF5 sizes its own; 0: none); of every read whose
+     * chunks fit once `keep_all` is set: when a chunk this handle decoded lately (`recent`, the
+     * offsets of the last TB_PIPE_RECENT chunks it decoded and did not keep) is read again, as
+     * HDF5's own cache keeps every filtered chunk it decodes. Application's thread only; a job
+     * reads the entries it was handed while it runs. */
     size_t                  cache_max, cache_n;
     uint64_t                cache_gen, cache_tick;
     struct tb_pipe_cached *cache;
+    int                     keep_all;
+    size_t                  recent_n, recent_at;
+    hsize_t (*recent)[TB_PIPE_RANK];
     /* The chunk a small read last tried to bring into that cache and that was not kept
      * (tb_pipe_cache_unkept). */
     int     unkept_valid;
@@ -253,7 +259,8 @@ const tb_pipe_map_entry_t *tb_pipe_map_find(const tb_pipe_dset_t *p, const hsize
 tb_status_t tb_pipe_map_pread(int fd, const tb_pipe_map_entry_t *e, void *buf);
 
 /* ---- pipeline_cache.c (application's thread) */
-#define TB_PIPE_CACHE_MAX 64 /* decoded chunks one dataset handle keeps at most */
+#define TB_PIPE_CACHE_MAX 512 /* decoded chunks one dataset handle keeps at most */
+#define TB_PIPE_RECENT 64     /* offsets of chunks decoded and not kept one handle remembers */
 /* Sizes p's cache from the dataset's chunk-cache settings (H5Pget_chunk_cache of its access
  * list): as many chunks as fit in rdcc_nbytes, none when rdcc_nbytes or rdcc_nslots is 0 or a
  * chunk is larger than rdcc_nbytes (HDF5 does not cache those either). */
@@ -265,6 +272,13 @@ const uint8_t *tb_pipe_cache_find(tb_pipe_dset_t *p, const hsize_t *offset);
  * evicting the least recently used when full. */
 void           tb_pipe_cache_put(tb_pipe_dset_t *p, const hsize_t *offset, uint8_t *data);
 void           tb_pipe_cache_drop(tb_pipe_dset_t *p);
+/* Whether the chunk at offset is cached or was decoded lately by this handle (and not kept): a
+ * read of it that native would serve from its own cache, had native decoded it. */
+int            tb_pipe_cache_seen(tb_pipe_dset_t *p, const hsize_t *offset);
+/* Notes the chunk at offset decoded and not kept; a chunk noted before sets keep_all. */
+void           tb_pipe_cache_note_decoded(tb_pipe_dset_t *p, const hsize_t *offset);
+/* Whether the chunk at offset, not cached, was decoded lately (sets keep_all when it was). */
+int            tb_pipe_cache_reread(tb_pipe_dset_t *p, const hsize_t *offset);
 /* A chunk a small read ran through the pipeline to bring into the cache, which did not keep it
  * (unallocated, a failed decode): remembered (the last one), so that small reads of it go to
  * native rather than through a full read each (tb_pipe_read). tb_pipe_cache_unkept tells. */
