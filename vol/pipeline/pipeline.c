@@ -1808,6 +1808,31 @@ ineligible(tb_obj_t *o, hid_t dxpl_id)
     return true;
 }
 
+/* Whether a write to a dataset not examined yet moves fewer bytes than the pipeline takes: such a
+ * write is native's whatever the dataset is, so it is told without examining it (h5py's
+ * create_dataset(data=...) of a small array writes a new contiguous dataset, which has no address
+ * yet for ineligible() to recognise: examining it copied its creation list, 20,000 instructions a
+ * dataset). The selection's count comes from the memory space, else the file space, else (both
+ * "all") the dataset's extent; anything else (H5S_BLOCK, H5S_PLIST) is examined. */
+static bool
+small_write(tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id, hid_t file_space_id, hid_t dxpl_id)
+{
+    size_t min = o->ctx->cfg.pipeline_min_nbytes;
+    if (!min || o->pipe)
+        return false;
+    hid_t    sel = mem_space_id != H5S_ALL ? mem_space_id : file_space_id;
+    hid_t    own = H5I_INVALID_HID;
+    hssize_t n   = -1;
+    if (sel == H5S_ALL)
+        sel = own = dset_get_id(o, H5VL_DATASET_GET_SPACE, dxpl_id);
+    if (sel >= 0 && H5Iget_type(sel) == H5I_DATASPACE)
+        n = H5Sget_select_npoints(sel);
+    if (own >= 0)
+        H5Sclose(own);
+    size_t es = n > 0 ? tb_h5t_size(mem_type_id) : 0;
+    return es > 0 && (size_t)n * es < min;
+}
+
 /* The call (read_call_t, write_call_t) whose job `j` is. */
 #define CALL_OF(type, job) ((type *)(void *)((char *)(job) - offsetof(type, j)))
 
@@ -1848,7 +1873,8 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
      * handle may be stale now. */
     tb_pipe_cache_written();
     /* (An asynchronous call below other than native's is that connector's to run.) */
-    if (!o->ctx->cfg.pipeline || !buf || !tb_sync_below(req, o->ctx) || ineligible(o, dxpl_id)) {
+    if (!o->ctx->cfg.pipeline || !buf || !tb_sync_below(req, o->ctx) || ineligible(o, dxpl_id) ||
+        small_write(o, mem_type_id, mem_space_id, file_space_id, dxpl_id)) {
         /* Forwarded: but not ahead of chunks write-behind still holds. */
         if (tb_pipe_drain(o, dxpl_id) < 0) {
             *ret_out = -1;
