@@ -8,9 +8,10 @@ import subprocess
 import sys
 
 
-def medians(script, args, tmp, plugins, rounds):
-    """Median CPU seconds per mode of `python script --load ARGS...`; exits when the modes saw
-    different values or h5turbo wrote no sidecar (it was not active)."""
+def medians(script, args, tmp, plugins, rounds, sidecar=True, wall=False):
+    """Median CPU seconds per mode of `python script --load ARGS...` (with `wall`, the pair of
+    medians (CPU, wall) from loads that print their wall seconds third); exits when the modes saw
+    different values or, where a `sidecar` is expected, h5turbo wrote none (it was not active)."""
     base = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
     base["OPENBLAS_NUM_THREADS"] = "1"
     # (netCDF4's plugin folder after ours, as the h5turbo package's run and enable() put it: netCDF4
@@ -21,6 +22,7 @@ def medians(script, args, tmp, plugins, rounds):
         plugins += ":" + ncplug
     turbo = dict(base, HDF5_PLUGIN_PATH=plugins, HDF5_VOL_CONNECTOR="h5turbo")
     times = {"stock": [], "first": [], "second": []}
+    walls = {"stock": [], "first": [], "second": []}
     seen = set()
     for r in range(rounds):
         cache = os.path.join(tmp, f"cache{r}")
@@ -31,8 +33,12 @@ def medians(script, args, tmp, plugins, rounds):
                                  capture_output=True, text=True).stdout.split()
             times[mode].append(float(out[0]))
             seen.add(out[1])
-        if not any(f.endswith(".h5turbo-index") for _, _, fs in os.walk(cache) for f in fs):
+            if wall:
+                walls[mode].append(float(out[2]))
+        if sidecar and not any(f.endswith(".h5turbo-index") for _, _, fs in os.walk(cache) for f in fs):
             sys.exit("h5turbo wrote no sidecar: was it active?")
     if len(seen) != 1:
         sys.exit(f"the modes saw different values: {sorted(seen)}")
+    if wall:
+        return {m: (statistics.median(times[m]), statistics.median(walls[m])) for m in times}
     return {m: statistics.median(t) for m, t in times.items()}
