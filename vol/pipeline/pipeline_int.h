@@ -275,7 +275,7 @@ void           tb_pipe_cache_drop(tb_pipe_dset_t *p);
 /* Whether the chunk at offset is cached or was decoded lately by this handle (and not kept): a
  * read of it that native would serve from its own cache, had native decoded it. */
 int            tb_pipe_cache_seen(tb_pipe_dset_t *p, const hsize_t *offset);
-/* Notes the chunk at offset decoded and not kept; a chunk noted before sets keep_all. */
+/* Notes the chunk at offset decoded and not kept (where tb_pipe_cache_reread looks). */
 void           tb_pipe_cache_note_decoded(tb_pipe_dset_t *p, const hsize_t *offset);
 /* Whether the chunk at offset, not cached, was decoded lately (sets keep_all when it was). */
 int            tb_pipe_cache_reread(tb_pipe_dset_t *p, const hsize_t *offset);
