@@ -27,6 +27,8 @@ VARS = 50
 
 def make(path, groups):
     import netCDF4
+
+    groups = int(groups)
     import numpy as np
 
     with netCDF4.Dataset(path, "w") as ds:
@@ -96,9 +98,4 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--make":
-        make(sys.argv[2], int(sys.argv[3]))
-    elif len(sys.argv) > 1 and sys.argv[1] == "--load":
-        load(sys.argv[2], sys.argv[3])
-    else:
-        main()
+    turns.dispatch(make, load, main)

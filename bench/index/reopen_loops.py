@@ -74,9 +74,4 @@ def main():
 
 
 if __name__ == "__main__":
-    if len(sys.argv) > 1 and sys.argv[1] == "--make":
-        make(sys.argv[2], sys.argv[3])
-    elif len(sys.argv) > 1 and sys.argv[1] == "--load":
-        load(sys.argv[2], sys.argv[3])
-    else:
-        main()
+    turns.dispatch(make, load, main)

@@ -1,6 +1,8 @@
-"""turns.py — what netcdf_walk.py and reopen_loops.py share: a load run in a fresh process per
-mode (stock HDF5, h5turbo's first run into an empty sidecar cache, its second run with that cache),
-the modes taking turns for a number of rounds; each load prints its CPU seconds and a checksum."""
+"""turns.py — what netcdf_walk.py, reopen_loops.py and bench/programs/programs.py share: a load run
+in a fresh process per mode (stock HDF5, h5turbo's first run into an empty sidecar cache, its second
+run with that cache), the modes taking turns for a number of rounds; each load prints its CPU seconds
+and a checksum. The scripts' entry (`dispatch`): `--make ARGS` and `--load ARGS` in the child
+processes, else the script's main."""
 import importlib.util
 import os
 import statistics
@@ -42,3 +44,13 @@ def medians(script, args, tmp, plugins, rounds, sidecar=True, wall=False):
     if wall:
         return {m: (statistics.median(times[m]), statistics.median(walls[m])) for m in times}
     return {m: statistics.median(t) for m, t in times.items()}
+
+
+def dispatch(make, load, main):
+    """Runs make(*ARGS) for `--make ARGS...`, load(*ARGS) for `--load ARGS...`, else main()."""
+    if len(sys.argv) > 1 and sys.argv[1] == "--make":
+        make(*sys.argv[2:])
+    elif len(sys.argv) > 1 and sys.argv[1] == "--load":
+        load(*sys.argv[2:])
+    else:
+        main()
