@@ -113,7 +113,6 @@ for f in mixed_mixed mixed_stock turbo_mixed stock_mixed; do diff -u stock.txt $
 ! grep -q 'does not load' err.txt || fail "a plugin refused to load: $(cat err.txt)"
 
 echo "== netCDF4's wheel under h5turbo run and enable(): the filters it brings (zstd, bzip2, Blosc) still found"
-ncf() { "$py" "$here/nc_filters.py" "$@"; }
 stock "$py" "$here/nc_filters.py" write nc_stock.nc || fail "netCDF4 stock write"
 stock "$py" "$here/nc_filters.py" read nc_stock.nc > nc_stock.txt || fail "netCDF4 stock read"
 cat nc_stock.txt
