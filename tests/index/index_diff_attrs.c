@@ -40,6 +40,13 @@ ixd_print_attr(hid_t f, hid_t a)
     hssize_t      np = H5Sget_simple_extent_npoints(s);
     size_t        ts = H5Tget_size(t);
     unsigned char buf[1024];
+    /* The space's encoding: its dataspace message's version too (version 2 in "latest" files). */
+    size_t en = 0;
+    if (H5Sencode2(s, NULL, &en, H5P_DEFAULT) >= 0 && en <= sizeof(buf) && H5Sencode2(s, buf, &en, H5P_DEFAULT) >= 0) {
+        printf(" senc=");
+        for (size_t i = 0; i < en; i++)
+            printf("%02x", buf[i]);
+    }
     printf(" class=%d size=%zu np=%lld vstr=%d", (int)H5Tget_class(t), ts, (long long)np, (int)H5Tis_variable_str(t));
     if (np > 0 && (size_t)np * ts <= sizeof(buf) && H5Tget_class(t) != H5T_VLEN && H5Tis_variable_str(t) == 0) {
         /* In the file type and converted, as a loader reading into its own type does; every other

@@ -2,7 +2,8 @@
  * process-wide table of datatypes (each distinct type encoded once, decoded once, shared by every
  * cached value of that type: H5Tencode/H5Tdecode cost thousands of instructions a call), and the
  * caches' own dataspace form (index_model.h), built back with H5Screate_simple or, for a
- * version-2 dataspace message, H5Sset_extent_simple of a null space. */
+ * version-2 dataspace message, H5Sset_extent_simple of a null space (copied from one kept per
+ * recent form). */
 #include "index_ctx.h"
 
 #include <stdbool.h>
@@ -65,6 +66,8 @@ note_rdonly(hid_t t, hid_t ft)
     rdonly_next++;
 }
 
+static void forget_spaces(void);
+
 /* At library close, before HDF5 closes the IDs: a re-initialised library starts a new table. */
 static void
 forget_types(void *ctx)
@@ -77,6 +80,7 @@ forget_types(void *ctx)
         H5Tclose(types[k].id);
         free(types[k].enc);
     }
+    forget_spaces();
     tb_err_restore(saved);
     free(types);
     types              = NULL;
@@ -454,13 +458,39 @@ tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
     return TB_OK;
 }
 
+/* Spaces of a version-2 form (libver "latest" files, netCDF-4's attributes) take two calls to build
+ * (H5Screate of a null space, H5Sset_extent_simple: ~2,900 instructions); each of the last few such
+ * forms keeps one built space, which later answers copy (H5Scopy, ~1,300: HDF5's copy keeps the
+ * extent's version). Freed with the types at library close. */
+#define SPACE_MEMO 8
+#define SPACE_MEMO_RANK 4
+static struct {
+    uint8_t enc[TB_IX_SPACE_NBYTES(SPACE_MEMO_RANK)];
+    hid_t   id; /* 0: empty */
+} space_memo[SPACE_MEMO];
+static unsigned space_memo_next;
+
+static void
+forget_spaces(void)
+{
+    for (unsigned i = 0; i < SPACE_MEMO; i++)
+        if (space_memo[i].id > 0)
+            H5Sclose(space_memo[i].id);
+    memset(space_memo, 0, sizeof(space_memo));
+}
+
 hid_t
 tb_ix_space_make(const void *enc)
 {
     const uint8_t *b = enc;
     if (b[0] == 0)
         return H5Screate(H5S_NULL);
-    hsize_t dims[TB_IX_SPACE_MAXRANK], maxdims[TB_IX_SPACE_MAXRANK];
+    size_t n    = TB_IX_SPACE_NBYTES(b[1]);
+    int    memo = b[2] != 0 && b[1] <= SPACE_MEMO_RANK;
+    for (unsigned i = 0; memo && i < SPACE_MEMO; i++)
+        if (space_memo[i].id > 0 && memcmp(space_memo[i].enc, b, n) == 0)
+            return H5Scopy(space_memo[i].id);
+    hsize_t dims[TB_IX_SPACE_MAXRANK] = {0}, maxdims[TB_IX_SPACE_MAXRANK] = {0};
     for (unsigned i = 0; i < b[1] && i < TB_IX_SPACE_MAXRANK; i++) {
         uint64_t c, m;
         memcpy(&c, b + 8 + 8 * i, 8);
@@ -468,5 +498,16 @@ tb_ix_space_make(const void *enc)
         dims[i]    = c;
         maxdims[i] = m;
     }
-    return space_build(b[2], b[1], dims, maxdims);
+    hid_t sp = space_build(b[2], b[1], dims, maxdims);
+    if (sp >= 0 && memo && forget_at_close()) {
+        unsigned at = space_memo_next++ % SPACE_MEMO;
+        hid_t    keep = H5Scopy(sp);
+        if (keep >= 0) {
+            if (space_memo[at].id > 0)
+                H5Sclose(space_memo[at].id);
+            memcpy(space_memo[at].enc, b, n);
+            space_memo[at].id = keep;
+        }
+    }
+    return sp;
 }
