@@ -2,8 +2,9 @@
 vs h5turbo's first run (no sidecar) and second run (its sidecar), in one run: xarray (netCDF4 and
 h5netcdf engines, a tree of groups, twelve files through open_mfdataset), pandas (an HDFStore of 100
 tables, a query through a data column's index and a range of rows), PyTables' coordinates, silx's
-h5todict, and h5py reading compressed frames row by row, by fancy indexing, chunk by chunk and from
-memory (io.BytesIO, the core driver); and two writers (netCDF4 with zlib, h5py's many small
+h5todict, h5py reading every attribute of a file made with libver "latest" (dense attribute storage)
+and compressed frames row by row, by fancy indexing, chunk by chunk and from memory (io.BytesIO, the
+core driver); and two writers (netCDF4 with zlib, h5py's many small
 datasets). Each load runs in a fresh process per mode, the modes taking turns (bench/index/turns.py);
 prints medians of wall and CPU seconds (CPU counts h5turbo's pipeline threads too) and checks that
 every mode read the same values.
@@ -19,8 +20,8 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 import turns  # noqa: E402
 
 READERS = ("xarray_netcdf4", "xarray_h5netcdf", "xarray_tree", "xarray_mfdataset", "pandas_store",
-           "pandas_where", "pytables_coords", "silx_h5todict", "h5py_rows", "h5py_fancy", "h5py_chunks",
-           "h5py_memory")
+           "pandas_where", "pytables_coords", "silx_h5todict", "h5py_attrs_latest", "h5py_rows", "h5py_fancy",
+           "h5py_chunks", "h5py_memory")
 WRITERS = ("netcdf4_write", "h5py_write")
 # (no sidecar: of files h5turbo creates, nor of files in memory, where the index is off)
 NO_SIDECAR = WRITERS + ("h5py_memory",)
@@ -80,6 +81,15 @@ def make(path, prog):
                     grp.attrs["NX_class"] = "NXcollection"
                     for d in range(5):
                         grp[f"d{d}"] = np.arange(10.0) * d
+    elif prog == "h5py_attrs_latest":
+        import h5py
+
+        with h5py.File(path, "w", libver="latest") as f:
+            for g in range(200):
+                grp = f.create_group(f"g{g:03d}")
+                for a in range(30):  # (more than 8: dense storage)
+                    grp.attrs[f"attr_{a:02d}"] = np.arange(a % 5 + 1) * g
+                grp["d"] = np.arange(10)
     elif prog.startswith("h5py_") and prog != "h5py_write":
         import h5py
 
@@ -148,6 +158,12 @@ def load(path, prog):
             for s in sorted(dd[g]):
                 for d in sorted(dd[g][s]):
                     h.update(np.asarray(dd[g][s][d]).tobytes())
+    elif prog == "h5py_attrs_latest":
+        with h5py.File(path, "r") as f:
+            for name, grp in f.items():
+                for k, v in grp.attrs.items():
+                    h.update(k.encode() + np.asarray(v).tobytes())
+                h.update(str(len(grp.attrs)).encode() + str("attr_07" in grp.attrs).encode())
     elif prog == "h5py_rows":
         with h5py.File(path, "r") as f:
             for i in range(0, 400, 2):
