@@ -4,8 +4,7 @@
 # XDG_CACHE_HOME (the new one is used), made writable by others (no longer used: the next sidecar
 # goes to ~/.cache). One h5py process, cache_folder.py.
 source "$(dirname "$0")/../integration/lib.sh"
-py="$TB_SRC/.venv/bin/python"
-[ -x "$py" ] || { echo "skip: no .venv"; exit 0; }
+venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$tmp/home"
 for i in 0 1 2 3; do

@@ -6,8 +6,7 @@
 # open, from the sidecar, HDF5 hardly reads the data file: a few reads (superblock, root group, and
 # what the index cannot answer) where stock makes hundreds (bench/common's read counter).
 source "$(dirname "$0")/../integration/lib.sh"
-py="$TB_SRC/.venv/bin/python"
-[ -x "$py" ] || { echo "skip: no .venv"; exit 0; }
+venv_python
 : "${TB_IO_COUNT:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 f="$tmp/nexus.h5"

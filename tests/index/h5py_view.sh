@@ -3,8 +3,7 @@
 # stock HDF5 and under h5turbo (index in memory, then from the sidecar).
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_DIFF:?}"
-py="$TB_SRC/.venv/bin/python"
-[ -x "$py" ] || { echo "skip: no .venv"; exit 0; }
+venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 for seed in 11 12 13 14; do

@@ -5,8 +5,7 @@
 # the sidecar is read once per process at most and written a few times, not at every close.
 source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_DIFF:?}"
-py="$TB_SRC/.venv/bin/python"
-[ -x "$py" ] || { echo "skip: no .venv"; exit 0; }
+venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 stock "$TB_INDEX_DIFF" gen "$tmp" 21 || fail "gen"

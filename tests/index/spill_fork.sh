@@ -4,8 +4,7 @@
 # what stock HDF5 shows, parent and children alike (index in memory, then writing the sidecar,
 # then from it), and the index did spill.
 source "$(dirname "$0")/../integration/lib.sh"
-py="$TB_SRC/.venv/bin/python"
-[ -x "$py" ] || { echo "skip: no .venv"; exit 0; }
+venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
 script="$TB_SRC/tests/index/spill_fork.py"

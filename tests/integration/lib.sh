@@ -36,6 +36,13 @@ turbo() {
 
 fail() { echo "FAIL: $*" >&2; exit 1; }
 
+# $py: the .venv's python (h5py built against this HDF5), which scripts/setup makes: a test that
+# needs it fails without it rather than passing unrun.
+venv_python() {
+  py="$TB_SRC/.venv/bin/python"
+  [ -x "$py" ] || fail "no $py (run scripts/setup)"
+}
+
 # The h5turbo command of this build.
 TB_CLI="$TB_BUILD/bin/h5turbo"
 # FILE's sidecar in the per-user cache ($XDG_CACHE_HOME/h5turbo), which names it by device and inode.
