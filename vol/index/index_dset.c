@@ -274,10 +274,9 @@ typedef struct {
     size_t   n;
     uint8_t *enc;   /* (a copy: the form's key) */
     hid_t    deflt; /* the default list it was built from */
-    int      k;     /* -1: none */
-    char     names[CPL_NAMES][48];
     /* The list built for it, once: what each answer copies (H5Pcopy, a fifth of decoding and
-     * building a list; h5py asks every dataset it opens for its creation list). */
+     * building a list; h5py asks every dataset it opens for its creation list); 0: no list of
+     * native's form was found. */
     hid_t tmpl;
 } cpl_form_t;
 /* (A file has a few forms: a pandas table store 8 of datasets and 2 of groups.) */
@@ -411,7 +410,7 @@ cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
         f = &cpl_forms[cpl_next++ % (sizeof(cpl_forms) / sizeof(cpl_forms[0]))];
         form_drop(f);
         memcpy(key, enc, n);
-        *f = (cpl_form_t){.h = h, .n = n, .enc = key, .deflt = deflt, .k = -1};
+        *f = (cpl_form_t){.h = h, .n = n, .enc = key, .deflt = deflt};
         key = NULL;
         bool named = H5Piterate(q, NULL, cpl_name_cb, &l) >= 0 && !l.full;
         for (int i = 0; named && i < l.n; i++) {
@@ -432,13 +431,10 @@ cpl_like_native(const uint8_t *enc, size_t n, hid_t deflt, bool exact)
                 memcpy(l.names[j], l.names[j - 1], sizeof(tmp));
                 memcpy(l.names[j - 1], tmp, sizeof(tmp));
             }
-        memcpy(f->names, l.names, sizeof(f->names));
-        for (int k = 0; k <= l.n && f->k < 0; k++) {
-            hid_t c = cpl_build(q, deflt, f->names, k);
-            if (c >= 0 && cpl_encodes_to(c, enc, n)) {
-                f->k    = k;
+        for (int k = 0; k <= l.n && f->tmpl <= 0; k++) {
+            hid_t c = cpl_build(q, deflt, l.names, k);
+            if (c >= 0 && cpl_encodes_to(c, enc, n))
                 f->tmpl = c;
-            }
             else if (c >= 0)
                 H5Pclose(c);
         }

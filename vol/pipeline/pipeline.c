@@ -1631,7 +1631,7 @@ read_done(rjob_t *j)
         }
         else {
             tb_buf_put(c->kept);
-            if (ok && !c->cached && j->p->cache_max && !j->p->keep_all) { /* (decoded, or unallocated) */
+            if (ok && !c->cached) { /* (decoded, or unallocated) */
                 tb_pipe_chunk_offset(j->p, j->plan, i, off);
                 tb_pipe_cache_note_decoded((tb_pipe_dset_t *)(uintptr_t)j->p, off);
             }
