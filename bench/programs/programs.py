@@ -3,7 +3,8 @@ vs h5turbo's first run (no sidecar) and second run (its sidecar), in one run: xa
 h5netcdf engines, a tree of groups, twelve files through open_mfdataset), pandas (an HDFStore of 100
 tables, a query through a data column's index and a range of rows), PyTables' coordinates, silx's
 h5todict, h5py reading every attribute of a file made with libver "latest" (dense attribute storage)
-and compressed frames row by row, by fancy indexing, chunk by chunk and from memory (io.BytesIO, the
+and compressed frames row by row, by fancy indexing, chunk by chunk, in windows of 50 frames across
+8-frame chunks (as dask tasks not aligned with the chunks take them) and from memory (io.BytesIO, the
 core driver); and two writers (netCDF4 with zlib, h5py's many small
 datasets). Each load runs in a fresh process per mode, the modes taking turns (bench/index/turns.py);
 prints medians of wall and CPU seconds (CPU counts h5turbo's pipeline threads too) and checks that
@@ -21,7 +22,7 @@ import turns  # noqa: E402
 
 READERS = ("xarray_netcdf4", "xarray_h5netcdf", "xarray_tree", "xarray_mfdataset", "pandas_store",
            "pandas_where", "pytables_coords", "silx_h5todict", "h5py_attrs_latest", "h5py_rows", "h5py_fancy",
-           "h5py_chunks", "h5py_memory")
+           "h5py_chunks", "h5py_windows", "h5py_memory")
 WRITERS = ("netcdf4_write", "h5py_write")
 # (no sidecar: of files h5turbo creates, nor of files in memory, where the index is off)
 NO_SIDECAR = WRITERS + ("h5py_memory",)
@@ -178,6 +179,11 @@ def load(path, prog):
             d = f["d"]
             for s in d.iter_chunks():
                 h.update(d[s].tobytes())
+    elif prog == "h5py_windows":
+        with h5py.File(path, "r") as f:
+            d = f["d"]
+            for i in range(0, 400, 50):
+                h.update(d[i:i + 50].tobytes())
     elif prog == "h5py_memory":
         with open(path, "rb") as raw, h5py.File(io.BytesIO(raw.read()), "r") as f:
             h.update(f["d"][::3].tobytes())

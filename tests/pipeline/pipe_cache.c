@@ -21,7 +21,11 @@
  *   again FILE   read-only: whole chunks read again and again, then points and a box across them
  *                (PyTables reads a table's rows in ranges, then the rows its index found by
  *                coordinates): native's cache keeps every chunk it decodes, so the pipeline keeps
- *                them too once a handle reads a chunk again */
+ *                them too once a handle reads a chunk again
+ *   slide FILE   read-only, a chunk cache with room for one chunk: windows of frames, each across
+ *                both chunks of "f32", each starting a frame later (a reader whose reads are not
+ *                aligned with the chunks): native's cache holds the last chunk of each window,
+ *                which the next window takes again; the pipeline keeps it too */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -505,6 +509,26 @@ do_again(const char *path)
     return 0;
 }
 
+static int
+do_slide(const char *path)
+{
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, H5P_DEFAULT);
+    hid_t dapl = H5Pcreate(H5P_DATASET_ACCESS);
+    ASSERT_H5(H5Pset_chunk_cache(dapl, 521, (size_t)NY * NX * 4 * CF, 0.75));
+    hid_t f = H5Dopen2(file, "f32", dapl);
+    ASSERT(file >= 0 && f >= 0);
+    hid_t fs = H5Dget_space(f);
+    for (int f0 = 0; f0 < CF; f0++)
+        read_box("slide", f, fs, H5T_NATIVE_FLOAT, f0, NF - f0, 0, NY);
+    for (int f0 = 0; f0 < CF; f0++) /* (rows: every chunk taken in part) */
+        read_box("slide rows", f, fs, H5T_NATIVE_FLOAT, 2, NF - 4, f0 * 8, NY / 2);
+    H5Sclose(fs);
+    H5Dclose(f);
+    H5Pclose(dapl);
+    H5Fclose(file);
+    return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -516,6 +540,8 @@ main(int argc, char **argv)
         return do_rw(argv[2]);
     if (argc == 3 && !strcmp(argv[1], "again"))
         return do_again(argv[2]);
-    fprintf(stderr, "usage: pipe_cache make|ro|rw|again FILE\n");
+    if (argc == 3 && !strcmp(argv[1], "slide"))
+        return do_slide(argv[2]);
+    fprintf(stderr, "usage: pipe_cache make|ro|rw|again|slide FILE\n");
     return 2;
 }

@@ -4,7 +4,8 @@
 # read's hash identical, the files identical afterwards; and the cache must really have served
 # reads in both runs (its counter), or the comparison would prove little. Then whole chunks read
 # again and points across them ("again"): kept like native's cache keeps them, every read after
-# the first re-read served from the cache.
+# the first re-read served from the cache. Windows across more chunks than the cache holds
+# ("slide"): their last chunks kept, as native's cache ends up holding them.
 source "$TB_SRC/tests/integration/lib.sh"
 bin=$1
 if [ -n "${2:-}" ]; then export H5TURBO_THREADS=$2; fi
@@ -48,4 +49,13 @@ diff ags.txt agt.txt || fail "again: h5turbo reads differ from stock HDF5's"
 # before the handle keeps them; every later read is served from the cache.
 hits=$(sed -n 's/.*chunks_cache_hits=\([0-9]*\).*/\1/p' stats.log)
 [ "${hits:-0}" -ge 10 ] || { cat stats.log; fail "again: chunks read again were not kept (cache hits ${hits:-0})"; }
-echo "pipe_cache: $(wc -l < rot.txt) read-only, $(wc -l < rwt.txt) read-write and $(wc -l < agt.txt) repeated reads identical ($hits cache hits)"
+: > stats.log
+stock "$bin" slide A.h5 > sls.txt
+turbo "$bin" slide A.h5 > slt.txt
+[ "$(wc -l < sls.txt)" -eq 16 ] || fail "slide: expected 16 reads"
+diff sls.txt slt.txt || fail "slide: h5turbo reads differ from stock HDF5's"
+# Windows of two chunks with room for one: the last chunk of a window is kept (from the second
+# window on, once the handle read a chunk again), and the next window takes it from the cache.
+slide=$(sed -n 's/.*chunks_cache_hits=\([0-9]*\).*/\1/p' stats.log)
+[ "${slide:-0}" -ge 12 ] || { cat stats.log; fail "slide: the last chunk of a window was not kept for the next (cache hits ${slide:-0})"; }
+echo "pipe_cache: $(wc -l < rot.txt) read-only, $(wc -l < rwt.txt) read-write, $(wc -l < agt.txt) repeated and $(wc -l < slt.txt) sliding reads identical ($hits and $slide cache hits)"

@@ -1551,9 +1551,11 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
     if (!c)
         return 0;
     memset(j, 0, sizeof(*j));
-    /* The decoded-chunk cache: chunks kept serve this read; and when its chunks fit, the ones it
-     * takes only part of (all of them in a small read, which HDF5's cache would keep) are kept,
-     * and every one once this handle has read a chunk it decoded lately again (keep_all). */
+    /* The decoded-chunk cache: chunks kept serve this read; and of its chunks (its last cache_max
+     * ones when they do not all fit, as HDF5's cache ends up holding the last chunks a larger read
+     * decoded), the ones it takes only part of (all of them in a small read, which HDF5's cache
+     * would keep) are kept, and every one once this handle has read a chunk it decoded lately
+     * again (keep_all). */
     if (p->cache_max) {
         int small = plan->npoints * plan->es < o->ctx->cfg.pipeline_min_nbytes;
         for (size_t i = 0; i < n; i++) {
@@ -1562,7 +1564,7 @@ read_prepare(rjob_t *j, tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *pl
             tb_pipe_chunk_offset(p, plan, i, off);
             if ((c[i].cached = tb_pipe_cache_find(p, off)) != NULL)
                 j->hits++;
-            else if (n <= p->cache_max) {
+            else if (n <= p->cache_max || i >= n - p->cache_max) {
                 /* (Also chunks read with the checksum off: native's cache keeps those too, and
                  * a later read asking for the check gets them unchecked, as here.) */
                 tb_pipe_region(p, plan, off, &r);
