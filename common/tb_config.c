@@ -94,7 +94,7 @@ tb_threads_from_env(void)
 /* The table of options: key, environment variable, and what it sets. */
 typedef enum {
     OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_SPILL, OPT_INDEX_DIR,
-    OPT_INDEX_CACHE_MAX, OPT_PIPELINE_MIN, OPT_DEBUG, OPT_STATS
+    OPT_INDEX_CACHE_MAX, OPT_PIPELINE_MIN, OPT_KEEP_FILES, OPT_DEBUG, OPT_STATS
 } opt_id;
 static const struct {
     const char *key;
@@ -111,6 +111,7 @@ static const struct {
     {"index_dir", "H5TURBO_INDEX_DIR", OPT_INDEX_DIR},
     {"index_cache_max", "H5TURBO_INDEX_CACHE_MAX", OPT_INDEX_CACHE_MAX},
     {"pipeline_min", "H5TURBO_PIPELINE_MIN_NBYTES", OPT_PIPELINE_MIN},
+    {"keep_files", "H5TURBO_KEEP_FILES", OPT_KEEP_FILES},
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
     {"stats", "H5TURBO_STATS", OPT_STATS},
 };
@@ -181,6 +182,10 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->pipeline_min_nbytes = sz;
             return TB_OK;
+        case OPT_KEEP_FILES:
+            if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
+            cfg->keep_files = b;
+            return TB_OK;
         case OPT_DEBUG:
             if (parse_bool(val, len, &b) < 0) return TB_ERR_ARG;
             cfg->debug = b;
@@ -207,6 +212,7 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;
+    cfg->keep_files             = 1;
     cfg->debug             = 0;
     cfg->stats             = 0;
     for (size_t i = 0; i < sizeof(options) / sizeof(options[0]); i++) {

@@ -39,6 +39,8 @@ typedef struct tb_config {
                                            * waking workers) is then comparable to the codec work,
                                            * and native's chunk cache serves repeated small reads
                                            * (0: every eligible call; tests use that) */
+    int              keep_files;         /* 1: a read-only file the application closes stays open
+                                          * below for its next open (vol/callbacks/file_kept.c) */
     int              debug;              /* 1: debug messages on stderr */
     int              stats;              /* 1: counters on stderr at library close */
 } tb_config_t;

@@ -21,17 +21,19 @@ vol_init(hid_t vipl_id)
 static herr_t
 vol_term(void)
 {
+    tb_kept_close_all(); /* (H5atclose did, unless the connector ends before the library) */
     tb_index_drain_publications(); /* (before HDF5 may unload this plugin) */
     tb_below_forget();
     if (tb_config_process()->stats) {
         tb_vol_stats_t s;
-        size_t         wm, wr, wl;
+        size_t         wm, wr, wl, fk, fr;
         tb_vol_stats(&s);
         tb_wrap_stats(&wm, &wr, &wl);
+        tb_kept_stats(&fk, &fr);
         fprintf(stderr,
                 "h5turbo stats: wrappers malloc=%zu reused=%zu live=%zu; wrap-ctx malloc=%zu reused=%zu live=%zu; "
-                "contexts live=%zu\n",
-                s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live);
+                "contexts live=%zu; files kept=%zu reused=%zu\n",
+                s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live, fk, fr);
         tb_index_print_stats(stderr);
     }
     return 0;

@@ -1,6 +1,7 @@
 /* file.c — H5F callbacks. Creating or opening a file builds the shared context (connector below,
  * configuration) and tells the subsystems (the index attaches to the file); the probes HDF5 makes
- * with no h5turbo info in the FAPL (is_accessible, delete) fall back to native underneath. */
+ * with no h5turbo info in the FAPL (is_accessible, delete) fall back to native underneath. A
+ * read-only file closed may stay open below for its next open (file_kept.c). */
 #include "tb_callbacks.h"
 #include "index.h"
 #include "pipeline.h"
@@ -20,19 +21,35 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
      * that loaded us may be a parallel one whatever we were built against), asked once per open. */
     bool            mpi = tb_fapl_uses_mpi(fapl_id);
     tb_under_fapl_t under_fapl;
-    if (tb_under_fapl_begin(fapl_id, info, mpi, &under_fapl) < 0)
-        goto done;
-    under = create ? tb_below_file_create(info->under_vol_id, name, flags, fcpl_id, under_fapl.fapl_id, dxpl_id, req)
-                   : tb_below_file_open(info->under_vol_id, name, flags, under_fapl.fapl_id, dxpl_id, req);
-    if (tb_under_fapl_end(&under_fapl) < 0 && under) {
-        H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
-        under = NULL;
-    }
+    /* (A file kept open below from an earlier open: shared by this one, or closed first.) */
+    int  share = tb_kept_before(name, flags, create, fapl_id, info->under_vol_id);
+    bool again = false;
+    do {
+        if (again)
+            H5Eclear2(H5E_DEFAULT); /* (the failure of the open made with the file kept) */
+        if (tb_under_fapl_begin(fapl_id, info, mpi, &under_fapl) < 0)
+            goto done;
+        under = create ? tb_below_file_create(info->under_vol_id, name, flags, fcpl_id, under_fapl.fapl_id, dxpl_id,
+                                              req)
+                       : tb_below_file_open(info->under_vol_id, name, flags, under_fapl.fapl_id, dxpl_id, req);
+        if (tb_under_fapl_end(&under_fapl) < 0 && under) {
+            H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
+            under = NULL;
+        }
+        under = tb_kept_after(share, under, info->under_vol_id, &again);
+        share = -1;
+    } while (again);
     if (under) {
         tb_ctx_t *ctx = tb_ctx_new(info->under_vol_id, &info->cfg);
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
             ctx->file_mpi    = mpi;
+            if (!create && flags == H5F_ACC_RDONLY && !mpi && ctx->cfg.keep_files && ctx->under_native &&
+                !(req && *req)) {
+                hid_t saved    = tb_err_save();
+                ctx->keep_fapl = H5Pcopy(fapl_id); /* (to be kept at its close: file_kept.c) */
+                tb_err_restore(saved);
+            }
             if (ctx->cfg.pipeline && ctx->file_mpi) {
                 /* Native filters each rank's chunks itself there (collective filtered I/O): on
                  * our engines. */
@@ -140,6 +157,7 @@ file_specific(void *obj, H5VL_file_specific_args_t *args, hid_t dxpl_id, void **
         case H5VL_FILE_IS_ACCESSIBLE:
             return file_specific_with_fapl(args, &args->args.is_accessible.fapl_id, dxpl_id, req);
         case H5VL_FILE_DELETE:
+            (void)tb_kept_before(args->args.del.filename, H5F_ACC_RDWR, 1, args->args.del.fapl_id, H5I_INVALID_HID);
             return file_specific_with_fapl(args, &args->args.del.fapl_id, dxpl_id, req);
         default:
             break;
@@ -179,6 +197,10 @@ file_close(void *obj, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
     tb_hooks_file_closing(o, dxpl_id);
+    if (!req && tb_kept_keep(o)) {
+        tb_obj_free(o);
+        return 0;
+    }
     TB_FORWARD_CLOSE(o, req, H5VLfile_close(o->under, o->under_vol_id, dxpl_id, req));
 }
 

@@ -60,4 +60,17 @@ extern H5VL_class_t tb_vol_class; /* assembled in connector.c */
 /* The wrap class's pool of wrap contexts (wrap.c), for H5TURBO_STATS. */
 void tb_wrap_stats(size_t *malloc_out, size_t *reused_out, size_t *live_out);
 
+/* Read-only files kept open below after the application closed them (file_kept.c). Before an open
+ * or create of `name` (or a delete: create 1): the kept files it would conflict with are closed
+ * below; returns the entry an open may share (the unchanged file opened read-only with an equal
+ * access list), or -1. After that open: `under` as it is, or NULL with *retry set where the open
+ * is to be made again (it failed with the file kept, or a lock it must take is taken). */
+int   tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_t vol);
+void *tb_kept_after(int share, void *under, hid_t vol, bool *retry);
+/* At the application's close of a file: whether it is kept (then not closed below). */
+bool tb_kept_keep(tb_obj_t *file);
+/* Closes every kept file below (registered with H5atclose at the first one kept). */
+void tb_kept_close_all(void);
+void tb_kept_stats(size_t *kept_out, size_t *reused_out);
+
 #endif

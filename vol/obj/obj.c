@@ -27,6 +27,7 @@ tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg)
     ctx->under_vol_id = under_vol_id;
     ctx->cfg          = *cfg;
     ctx->sec2_fd      = -2;
+    ctx->keep_fapl    = H5I_INVALID_HID;
     ctx->md_asked     = -2;
     ctx->under_native = H5VLget_value(under_vol_id, &val) >= 0 && val == H5_VOL_NATIVE;
     ctx_live++;
@@ -47,6 +48,8 @@ tb_ctx_unref(tb_ctx_t *ctx)
     tb_hooks_ctx_release(ctx);
     /* H5Idec_ref is a public API call and would clear the application's error stack. */
     hid_t saved = tb_err_save();
+    if (ctx->keep_fapl >= 0)
+        H5Pclose(ctx->keep_fapl);
     H5Idec_ref(ctx->under_vol_id);
     tb_err_restore(saved);
     ctx_live--;

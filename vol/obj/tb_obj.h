@@ -42,6 +42,9 @@ typedef struct tb_ctx {
                                          * context's creation): it has no wrap context, which
                                          * get_wrap_ctx then asks nothing for; direct chunk I/O
                                          * and the file's descriptor need it */
+    hid_t                 keep_fapl;    /* a read-only open's access list (a copy), for the file
+                                         * to be kept open below at its close (file_kept.c);
+                                         * H5I_INVALID_HID otherwise */
 } tb_ctx_t;
 
 /* Whether a call of an object of ctx runs synchronously below: no request asked for (req NULL),
@@ -221,6 +224,8 @@ hid_t tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id);
  * driver (errors on the stack kept). Asked once per open (the question copies the file's access
  * list): the answer is kept in the file's context. */
 int tb_file_sec2_fd(tb_obj_t *file);
+/* The same for a file of native below given as its object (no context to keep the answer). */
+int tb_file_fd_below(void *file_under, hid_t vol);
 /* Whether a transfer list sets a data transform (the defaults do not). The failed query of a
  * list without one is cleared from the error stack: for callers whose stack holds nothing of
  * theirs yet (a callback before any failure, or inside tb_err_save/restore). */

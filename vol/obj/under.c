@@ -106,8 +106,8 @@ tb_fapl_uses_mpi(hid_t fapl_id)
  * 2.0.0 and 2.2.0 among them; NULL where not): the file object of native below is HDF5's file. */
 extern hid_t H5F_get_driver_id(const void *f) __attribute__((weak));
 
-static int
-sec2_fd_of(void *file_under, hid_t vol)
+int
+tb_file_fd_below(void *file_under, hid_t vol)
 {
     hid_t saved = tb_err_save();
     /* The driver the file was opened with (the default one may be set by HDF5_DRIVER; a file open
@@ -141,7 +141,7 @@ int
 tb_file_sec2_fd(tb_obj_t *file)
 {
     if (file->ctx->sec2_fd == -2)
-        file->ctx->sec2_fd = file->ctx->under_native ? sec2_fd_of(file->under, file->under_vol_id) : -1;
+        file->ctx->sec2_fd = file->ctx->under_native ? tb_file_fd_below(file->under, file->under_vol_id) : -1;
     return file->ctx->sec2_fd;
 }
 

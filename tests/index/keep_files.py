@@ -1,0 +1,105 @@
+"""keep_files.py DIR — what a program sees around the read-only files h5turbo keeps open below after
+it closes them (vol/callbacks/file_kept.c), printed as a transcript that stock HDF5 must print too:
+a file read, closed and read again; written between two reads by another process that takes
+HDF5's file lock (it must get it: the kept file holds none), by this process opening it "r+", and
+replaced by a new file of the same name ("w"), and removed then made again; a dataset left open
+after its file's close (read afterwards); other access lists (driver "core", libver bounds, a chunk
+cache size, file locking off); a file opened "r+" whose external link leads to it, written through;
+the count of open files HDF5 reports after each close."""
+import os
+import subprocess
+import sys
+
+import h5py
+import numpy as np
+
+d = sys.argv[1]
+path = os.path.join(d, "k.h5")
+
+
+def make(version):
+    with h5py.File(path, "w") as f:
+        g = f.create_group("g")
+        g.attrs["version"] = version
+        g.create_dataset("x", data=np.arange(20) * version, chunks=(5,), compression="gzip")
+        f["y"] = np.arange(3.0) + version
+
+
+def show(tag, **kw):
+    with h5py.File(path, "r", **kw) as f:
+        print(tag, f["g"].attrs["version"], f["g/x"][...].sum(), f["y"][...].tolist(), sorted(f.keys()))
+    print(tag, "files open after the close:", h5py.h5f.get_obj_count(h5py.h5f.OBJ_ALL, h5py.h5f.OBJ_FILE))
+
+
+def other_process(version, quiet=False):
+    # (a child with HDF5's file locking on: stock's reader holds no lock once it closed, neither may
+    # h5turbo's kept file)
+    code = ("import h5py,sys\n"
+            "with h5py.File(sys.argv[1], 'r+') as f:\n"
+            "    f['g'].attrs['version'] = int(sys.argv[2]); f['g/x'][...] = f['g/x'][...] * 0 + int(sys.argv[2])\n")
+    env = {k: v for k, v in os.environ.items() if k not in ("HDF5_VOL_CONNECTOR", "HDF5_PLUGIN_PATH")}
+    env.pop("HDF5_USE_FILE_LOCKING", None)
+    subprocess.run([sys.executable, "-c", code, path, str(version)], check=True, env=env,
+                   stderr=subprocess.DEVNULL if quiet else None)
+
+
+make(1)
+show("first")
+show("again")
+other_process(7)
+show("after another process wrote")
+# Open again (the kept file shared): its lock is held again, as stock's open holds one, so a writer
+# elsewhere is refused while it is open.
+with h5py.File(path, "r") as f:
+    try:
+        other_process(11, quiet=True)
+        print("a writer while it is open: allowed")
+    except subprocess.CalledProcessError:
+        print("a writer while it is open: refused")
+    print("read while it is open:", f["g"].attrs["version"])
+with h5py.File(path, "r+") as f:
+    f["g"].attrs["version"] = 8
+    f.create_dataset("z", data=[1, 2])
+show("after this process wrote")
+make(9)
+show("after w")
+os.remove(path)
+make(10)
+show("after remove and make")
+# A dataset left open after its file's close (the default access list: the weak close degree,
+# the file stays open below until the dataset closes), read afterwards, then the file reopened.
+fid = h5py.h5f.open(path.encode(), h5py.h5f.ACC_RDONLY)
+dsid = h5py.h5d.open(fid, b"g/x")
+fid.close()
+buf = np.zeros(20, dtype="i8")
+dsid.read(h5py.h5s.ALL, h5py.h5s.ALL, buf)
+print("dataset after its file's close:", buf.sum())
+show("with that dataset open")
+dsid.close()
+show("after it closed")
+# The strong close degree closes the file's objects with it: a dataset left open is closed too.
+fapl = h5py.h5p.create(h5py.h5p.FILE_ACCESS)
+fapl.set_fclose_degree(h5py.h5f.CLOSE_STRONG)
+fid = h5py.h5f.open(path.encode(), h5py.h5f.ACC_RDONLY, fapl)
+dsid = h5py.h5d.open(fid, b"g/x")
+fid.close()
+print("dataset after its file's strong close: valid" if dsid.valid else "dataset after its file's strong close: closed")
+show("after the strong close")
+show("core driver", driver="core")
+show("libver latest", libver="latest")
+show("another chunk cache", rdcc_nbytes=1 << 16)
+show("locking off", locking=False)
+show("back to the default")
+for i in range(5):
+    show(f"loop {i}")
+# A file opened for writing whose external link leads to the file read just now (and kept): native
+# opens the link's target for writing too, which a file kept open read-only would refuse.
+master = os.path.join(d, "master.h5")
+with h5py.File(master, "w") as m:
+    m["data"] = h5py.ExternalLink("k.h5", "/g")
+show("before the master")
+show("before the master, again")
+with h5py.File(master, "r+") as m:
+    m["data/x"][0:2] = [100, 200]
+    print("through the master's link:", m["data/x"][0:4].tolist(), m["data"].attrs["version"])
+show("after the master wrote through its link")

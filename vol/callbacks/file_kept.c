@@ -1,0 +1,298 @@
+/* file_kept.c — read-only files the application closes stay open below for its next open of them.
+ * Programs that open a file around every access (pandas' read_hdf per key, silx's get_data,
+ * nexusformat) pay HDF5's whole file open each time: a metadata cache made and zeroed (1.1M
+ * instructions in the wheels' 1.14.6), the superblock and root group read again, every header and
+ * B-tree node read again. A file kept here is found by HDF5 itself at the next open (a file already
+ * open is shared, its metadata cache with it), then closed below. Only what stock would do the same
+ * way is kept: read-only sec2 files closed a second time unchanged, native below, none of its
+ * objects left open, access lists equal; the file's advisory lock is released while it is kept and
+ * taken again at the reuse; a file that changed (size, times, inode) or is opened any other way
+ * through this connector is closed below first, and every kept file when one is opened for
+ * writing or made. Opens that bypass this connector (an access list naming native) are not seen:
+ * one for writing of a file kept here fails as "already open for read-only" (README). */
+#include "tb_callbacks.h"
+#include "index.h"
+
+#include "tb_hdf5err.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#define TB_KEPT_MAX 4 /* files kept at most (the oldest is closed first) */
+
+typedef struct kept {
+    void    *under; /* the native file, open */
+    hid_t    vol;   /* its connector (one H5I reference held) */
+    hid_t    fapl;  /* a copy of the access list of its open */
+    void    *state; /* the library's state at the application's close (H5VLretrieve_lib_state): its
+                     * wrap context, with which native's close releases what it wrapped at the open */
+    int      fd;    /* its descriptor (sec2) */
+    int      relock; /* its lock was released (HDF5 locks this file): take it again at reuse */
+    dev_t    dev;
+    ino_t    ino;
+    off_t    size;
+    struct timespec mtime, ctime;
+    uint64_t seq; /* order kept */
+} kept_t;
+
+/* Read-only files closed lately and not kept, as they were then: a file is kept from its second
+ * close on, unchanged since the first (a program opening it again and again), not after a single
+ * read (a program that reads a file back and then writes it through native, where the file kept
+ * open read-only would refuse that open: native's opens are not this connector's to see). */
+typedef struct seen {
+    dev_t           dev;
+    ino_t           ino;
+    off_t           size;
+    struct timespec mtime, ctime;
+} seen_t;
+#define TB_SEEN_MAX 16
+static seen_t seen[TB_SEEN_MAX];
+static int    seen_next;
+
+static kept_t   kept[TB_KEPT_MAX];
+static int      nkept;
+static uint64_t kept_seq;
+static size_t   n_kept, n_reused; /* H5TURBO_STATS */
+
+/* Closes entry i below and removes it: in the library state of the application's close, as that
+ * close would have (native releases the file's wrapped object with the wrap context it finds). */
+static void
+drop(int i)
+{
+    /* (Out of the table first: closing its access list may release the last reference to this
+     * connector, whose terminate callback closes what is kept.) */
+    kept_t k = kept[i];
+    kept[i]  = kept[--nkept];
+    hid_t saved = tb_err_save();
+#if H5_VERS_MAJOR >= 2
+    void *lc     = NULL;
+    bool  in_ctx = H5VLopen_lib_context(&lc) >= 0;
+#else
+    bool in_ctx = H5VLstart_lib_state() >= 0;
+#endif
+    if (in_ctx)
+        (void)H5VLrestore_lib_state(k.state);
+    (void)H5VLfile_close(k.under, k.vol, H5P_DATASET_XFER_DEFAULT, NULL);
+#if H5_VERS_MAJOR >= 2
+    if (in_ctx)
+        (void)H5VLclose_lib_context(lc);
+#else
+    if (in_ctx)
+        (void)H5VLfinish_lib_state();
+#endif
+    (void)H5VLfree_lib_state(k.state);
+    H5Pclose(k.fapl);
+    H5Idec_ref(k.vol);
+    tb_err_restore(saved);
+}
+
+static bool
+same_file(const kept_t *k, const struct stat *st)
+{
+    return k->dev == st->st_dev && k->ino == st->st_ino;
+}
+
+static bool
+unchanged(const kept_t *k, const struct stat *st)
+{
+    return same_file(k, st) && k->size == st->st_size && k->mtime.tv_sec == st->st_mtim.tv_sec &&
+           k->mtime.tv_nsec == st->st_mtim.tv_nsec && k->ctime.tv_sec == st->st_ctim.tv_sec &&
+           k->ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+/* Whether HDF5 takes an advisory lock on files opened with fapl (its environment variable first,
+ * as HDF5 reads it). */
+static bool
+hdf5_locks(hid_t fapl)
+{
+    const char *e = getenv("HDF5_USE_FILE_LOCKING");
+    if (e && *e)
+        return !(strcmp(e, "FALSE") == 0 || strcmp(e, "0") == 0);
+    hbool_t use = 1, ignore = 0;
+    hid_t   saved = tb_err_save();
+    if (H5Pget_file_locking(fapl, &use, &ignore) < 0)
+        use = 1;
+    tb_err_restore(saved);
+    return use != 0;
+}
+
+int
+tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_t vol)
+{
+    /* A file opened for writing (or made) may reach a kept one through its external links, which
+     * native then opens for writing too: nothing stays kept. */
+    if (create || (flags & H5F_ACC_RDWR)) {
+        tb_kept_close_all();
+        return -1;
+    }
+    if (!nkept || !name)
+        return -1;
+    struct stat st;
+    if (stat(name, &st) != 0)
+        return -1;
+    /* At most one entry per file is kept (tb_kept_keep). */
+    for (int i = 0; i < nkept; i++) {
+        if (!same_file(&kept[i], &st))
+            continue;
+        hid_t saved = tb_err_save();
+        bool  eq    = flags == H5F_ACC_RDONLY && kept[i].vol == vol && unchanged(&kept[i], &st) &&
+                  H5Pequal(kept[i].fapl, fapl_id) > 0;
+        tb_err_restore(saved);
+        if (eq)
+            return i;
+        drop(i); /* (another way of opening it, or it changed: stock's open, from nothing) */
+        return -1;
+    }
+    return -1;
+}
+
+void *
+tb_kept_after(int share, void *under, hid_t vol, bool *retry)
+{
+    *retry = false;
+    if (share < 0 || share >= nkept)
+        return under;
+    kept_t *k = &kept[share];
+    if (!under) { /* (failed with the file kept: stock's open, without it) */
+        drop(share);
+        *retry = true;
+        return NULL;
+    }
+    /* Shared with the kept one when HDF5 found it open: the same descriptor. */
+    int  fd     = tb_file_fd_below(under, vol);
+    bool shared = fd >= 0 && fd == k->fd;
+    if (shared && k->relock && flock(fd, LOCK_SH | LOCK_NB) != 0) {
+        /* Someone locked it meanwhile (a writer): stock's open would meet that lock. */
+        hid_t saved = tb_err_save();
+        (void)H5VLfile_close(under, vol, H5P_DATASET_XFER_DEFAULT, NULL);
+        tb_err_restore(saved);
+        drop(share);
+        *retry = true;
+        return NULL;
+    }
+    if (shared)
+        n_reused++;
+    drop(share); /* (the file stays open: the new open holds it) */
+    return under;
+}
+
+static void
+close_all_cb(void *arg)
+{
+    (void)arg;
+    tb_kept_close_all();
+}
+
+/* Whether objects of this open of the file are still open (counted as H5Fget_obj_count counts
+ * them): then native's close is left to do what the file's close degree says (close them, refuse,
+ * or close the file once they close). */
+static bool
+objects_open(tb_obj_t *file)
+{
+    /* TB_NO_DUTIES: a count of open objects (the file's chunk writes were drained at its close). */
+    hid_t                saved = tb_err_save();
+    size_t               n     = 1;
+    H5VL_file_get_args_t ga;
+    memset(&ga, 0, sizeof(ga));
+    ga.op_type                  = H5VL_FILE_GET_OBJ_COUNT;
+    ga.args.get_obj_count.types = H5F_OBJ_DATASET | H5F_OBJ_GROUP | H5F_OBJ_DATATYPE | H5F_OBJ_ATTR | H5F_OBJ_LOCAL;
+    ga.args.get_obj_count.count = &n;
+    tb_index_listing(1);
+    if (H5VLfile_get(file->under, file->under_vol_id, &ga, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+        n = 1;
+    tb_index_listing(0);
+    tb_err_restore(saved);
+    return n != 0;
+}
+
+bool
+tb_kept_keep(tb_obj_t *file)
+{
+    tb_ctx_t *ctx = file->ctx;
+    if (ctx->keep_fapl < 0 || !ctx->under_native)
+        return false;
+    if (objects_open(file))
+        return false;
+    int         fd = tb_file_sec2_fd(file);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return false;
+    for (int i = 0; i < nkept; i++)
+        if (same_file(&kept[i], &st))
+            return false; /* (one kept per file: this one closes) */
+    bool again = false;
+    for (int i = 0; i < TB_SEEN_MAX && !again; i++)
+        again = seen[i].dev == st.st_dev && seen[i].ino == st.st_ino && seen[i].size == st.st_size &&
+                seen[i].mtime.tv_sec == st.st_mtim.tv_sec && seen[i].mtime.tv_nsec == st.st_mtim.tv_nsec &&
+                seen[i].ctime.tv_sec == st.st_ctim.tv_sec && seen[i].ctime.tv_nsec == st.st_ctim.tv_nsec;
+    if (!again) {
+        seen[seen_next] = (seen_t){st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim};
+        seen_next       = (seen_next + 1) % TB_SEEN_MAX;
+        return false;
+    }
+    static bool atclose;
+    hid_t       saved = tb_err_save();
+    if (!atclose)
+        atclose = H5atclose(close_all_cb, NULL) >= 0; /* (before HDF5 closes its packages) */
+    tb_err_restore(saved);
+    if (!atclose)
+        return false;
+    if (nkept == TB_KEPT_MAX) {
+        int oldest = 0;
+        for (int i = 1; i < nkept; i++)
+            if (kept[i].seq < kept[oldest].seq)
+                oldest = i;
+        drop(oldest);
+    }
+    void *state = NULL;
+    saved       = tb_err_save();
+    if (H5VLretrieve_lib_state(&state) < 0 || !state) {
+        tb_err_restore(saved);
+        return false;
+    }
+    if (H5Iinc_ref(ctx->under_vol_id) < 0) {
+        (void)H5VLfree_lib_state(state);
+        tb_err_restore(saved);
+        return false;
+    }
+    tb_err_restore(saved);
+    bool relock = hdf5_locks(ctx->keep_fapl);
+    if (relock)
+        (void)flock(fd, LOCK_UN); /* (HDF5's advisory lock: a writer elsewhere may open it meanwhile) */
+    kept_t *k   = &kept[nkept++];
+    k->under    = file->under;
+    k->vol      = ctx->under_vol_id;
+    k->fapl     = ctx->keep_fapl;
+    k->state    = state;
+    k->fd       = fd;
+    k->relock   = relock;
+    k->dev      = st.st_dev;
+    k->ino      = st.st_ino;
+    k->size     = st.st_size;
+    k->mtime    = st.st_mtim;
+    k->ctime    = st.st_ctim;
+    k->seq      = ++kept_seq;
+    ctx->keep_fapl = H5I_INVALID_HID; /* (the entry's now) */
+    n_kept++;
+    if (ctx->cfg.debug)
+        fprintf(stderr, "h5turbo: file kept open below for its next open (device %llu, inode %llu)\n",
+                (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+    return true;
+}
+
+void
+tb_kept_close_all(void)
+{
+    while (nkept)
+        drop(nkept - 1);
+}
+
+void
+tb_kept_stats(size_t *kept_out, size_t *reused_out)
+{
+    *kept_out   = n_kept;
+    *reused_out = n_reused;
+}
