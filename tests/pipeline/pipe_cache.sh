@@ -40,22 +40,24 @@ grep -q 'chunks_cache_hits=[1-9]' stats.log || { cat stats.log; fail "rw: the ca
 # (Not "bad": h5diff, reading it with checksums on, fails on its damaged chunk in both files.)
 stock h5diff A.h5 B.h5 /f32 /f32 || fail "rw: the files differ (f32)"
 stock h5diff A.h5 B.h5 /u16 /u16 || fail "rw: the files differ (u16)"
-: > stats.log
-stock "$bin" again A.h5 > ags.txt
-turbo "$bin" again A.h5 > agt.txt
-[ "$(wc -l < ags.txt)" -ge 12 ] || fail "again: too few reads"
-diff ags.txt agt.txt || fail "again: h5turbo reads differ from stock HDF5's"
+# pair MODE — MODE's reads stock (MODE.s.txt) and under h5turbo (MODE.t.txt), identical; the cache
+# hits under h5turbo in $hits.
+pair() {
+  : > stats.log
+  stock "$bin" "$1" A.h5 > "$1.s.txt"
+  turbo "$bin" "$1" A.h5 > "$1.t.txt"
+  diff "$1.s.txt" "$1.t.txt" || fail "$1: h5turbo reads differ from stock HDF5's"
+  hits=$(sed -n 's/.*chunks_cache_hits=\([0-9]*\).*/\1/p' stats.log)
+}
+pair again
+[ "$(wc -l < again.s.txt)" -ge 12 ] || fail "again: too few reads"
 # Decoded: the 4 chunks of the first pass and the 3 (or all 4, as each set is planned) read again
 # before the handle keeps them; every later read is served from the cache.
-hits=$(sed -n 's/.*chunks_cache_hits=\([0-9]*\).*/\1/p' stats.log)
 [ "${hits:-0}" -ge 10 ] || { cat stats.log; fail "again: chunks read again were not kept (cache hits ${hits:-0})"; }
-: > stats.log
-stock "$bin" slide A.h5 > sls.txt
-turbo "$bin" slide A.h5 > slt.txt
-[ "$(wc -l < sls.txt)" -eq 16 ] || fail "slide: expected 16 reads"
-diff sls.txt slt.txt || fail "slide: h5turbo reads differ from stock HDF5's"
+again=$hits
+pair slide
+[ "$(wc -l < slide.s.txt)" -eq 16 ] || fail "slide: expected 16 reads"
 # Windows of two chunks with room for one: the last chunk of a window is kept (from the second
 # window on, once the handle read a chunk again), and the next window takes it from the cache.
-slide=$(sed -n 's/.*chunks_cache_hits=\([0-9]*\).*/\1/p' stats.log)
-[ "${slide:-0}" -ge 12 ] || { cat stats.log; fail "slide: the last chunk of a window was not kept for the next (cache hits ${slide:-0})"; }
-echo "pipe_cache: $(wc -l < rot.txt) read-only, $(wc -l < rwt.txt) read-write, $(wc -l < agt.txt) repeated and $(wc -l < slt.txt) sliding reads identical ($hits and $slide cache hits)"
+[ "${hits:-0}" -ge 12 ] || { cat stats.log; fail "slide: the last chunk of a window was not kept for the next (cache hits ${hits:-0})"; }
+echo "pipe_cache: $(wc -l < rot.txt) read-only, $(wc -l < rwt.txt) read-write, $(wc -l < again.t.txt) repeated and $(wc -l < slide.t.txt) sliding reads identical ($again and $hits cache hits)"
