@@ -4,8 +4,10 @@ a file read, closed and read again; written between two reads by another process
 HDF5's file lock (it must get it: the kept file holds none), by this process opening it "r+", and
 replaced by a new file of the same name ("w"), and removed then made again; a dataset left open
 after its file's close (read afterwards); other access lists (driver "core", libver bounds, a chunk
-cache size, file locking off); a file opened "r+" whose external link leads to it, written through;
+cache size, file locking off); a child forked while the file is kept; a file opened "r+" whose external link leads to it,
+written through;
 the count of open files HDF5 reports after each close."""
+import multiprocessing
 import os
 import subprocess
 import sys
@@ -92,6 +94,33 @@ show("locking off", locking=False)
 show("back to the default")
 for i in range(5):
     show(f"loop {i}")
+# A child forked while the file is kept reads it too (its parent's kept file is not its own), then
+# the parent reads it again and a writer elsewhere is still refused while the parent has it open.
+show("before the fork")
+show("before the fork, again")
+
+
+def child(q):
+    with h5py.File(path, "r") as f:
+        q.put(int(f["g"].attrs["version"]))
+    with h5py.File(path, "r") as f:
+        q.put(int(f["g/x"][...].sum()))
+
+
+ctx = multiprocessing.get_context("fork")
+q = ctx.Queue()
+p = ctx.Process(target=child, args=(q,))
+p.start()
+got = [q.get(), q.get()]
+p.join()
+print("the forked child read:", got, "exit", p.exitcode)
+show("after the child")
+with h5py.File(path, "r") as f:
+    try:
+        other_process(12, quiet=True)
+        print("a writer while it is open after the fork: allowed")
+    except subprocess.CalledProcessError:
+        print("a writer while it is open after the fork: refused")
 # A file opened for writing whose external link leads to the file read just now (and kept): native
 # opens the link's target for writing too, which a file kept open read-only would refuse.
 master = os.path.join(d, "master.h5")

@@ -18,8 +18,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define TB_KEPT_MAX 4 /* files kept at most (the oldest is closed first) */
 
@@ -36,6 +38,7 @@ typedef struct kept {
     off_t    size;
     struct timespec mtime, ctime;
     uint64_t seq; /* order kept */
+    pid_t    pid; /* the process that kept it (a forked child does not use its parent's) */
 } kept_t;
 
 /* Read-only files closed lately and not kept, as they were then: a file is kept from its second
@@ -66,6 +69,17 @@ drop(int i)
      * connector, whose terminate callback closes what is kept.) */
     kept_t k = kept[i];
     kept[i]  = kept[--nkept];
+    if (k.pid != getpid()) {
+        /* Inherited through fork: the descriptor's open file (and its lock) is shared with the
+         * parent, whose lock native's close would release: the close gets an open of its own. */
+        char proc[64];
+        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", k.fd);
+        int own = open(proc, O_RDONLY | O_CLOEXEC);
+        if (own >= 0) {
+            (void)dup3(own, k.fd, O_CLOEXEC);
+            close(own);
+        }
+    }
     hid_t saved = tb_err_save();
 #if H5_VERS_MAJOR >= 2
     void *lc     = NULL;
@@ -119,9 +133,19 @@ hdf5_locks(hid_t fapl)
     return use != 0;
 }
 
+/* Closes below the files a parent process kept before it forked this one. */
+static void
+forget_inherited(void)
+{
+    for (int i = nkept - 1; i >= 0; i--)
+        if (kept[i].pid != getpid())
+            drop(i);
+}
+
 int
 tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_t vol)
 {
+    forget_inherited();
     /* A file opened for writing (or made) may reach a kept one through its external links, which
      * native then opens for writing too: nothing stays kept. */
     if (create || (flags & H5F_ACC_RDWR)) {
@@ -214,6 +238,7 @@ tb_kept_keep(tb_obj_t *file)
     tb_ctx_t *ctx = file->ctx;
     if (ctx->keep_fapl < 0 || !ctx->under_native)
         return false;
+    forget_inherited();
     if (objects_open(file))
         return false;
     int         fd = tb_file_sec2_fd(file);
@@ -275,6 +300,7 @@ tb_kept_keep(tb_obj_t *file)
     k->mtime    = st.st_mtim;
     k->ctime    = st.st_ctim;
     k->seq      = ++kept_seq;
+    k->pid      = getpid();
     ctx->keep_fapl = H5I_INVALID_HID; /* (the entry's now) */
     n_kept++;
     if (ctx->cfg.debug)
