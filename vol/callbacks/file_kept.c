@@ -25,35 +25,49 @@
 
 #define TB_KEPT_MAX 4 /* files kept at most (the oldest is closed first) */
 
-typedef struct kept {
-    void    *under; /* the native file, open */
-    hid_t    vol;   /* its connector (one H5I reference held) */
-    hid_t    fapl;  /* a copy of the access list of its open */
-    void    *state; /* the library's state at the application's close (H5VLretrieve_lib_state): its
-                     * wrap context, with which native's close releases what it wrapped at the open */
-    int      fd;    /* its descriptor (sec2) */
-    int      relock; /* its lock was released (HDF5 locks this file): take it again at reuse */
-    dev_t    dev;
-    ino_t    ino;
-    off_t    size;
+/* A file as it was: which one, and its size and times (a change of its contents changes those). */
+typedef struct file_id {
+    dev_t           dev;
+    ino_t           ino;
+    off_t           size;
     struct timespec mtime, ctime;
-    uint64_t seq; /* order kept */
-    pid_t    pid; /* the process that kept it (a forked child does not use its parent's) */
+} file_id_t;
+
+static file_id_t
+id_of(const struct stat *st)
+{
+    return (file_id_t){st->st_dev, st->st_ino, st->st_size, st->st_mtim, st->st_ctim};
+}
+
+static bool
+id_is(const file_id_t *id, const struct stat *st)
+{
+    return id->dev == st->st_dev && id->ino == st->st_ino && id->size == st->st_size &&
+           id->mtime.tv_sec == st->st_mtim.tv_sec && id->mtime.tv_nsec == st->st_mtim.tv_nsec &&
+           id->ctime.tv_sec == st->st_ctim.tv_sec && id->ctime.tv_nsec == st->st_ctim.tv_nsec;
+}
+
+typedef struct kept {
+    void     *under; /* the native file, open */
+    hid_t     vol;   /* its connector (one H5I reference held) */
+    hid_t     fapl;  /* a copy of the access list of its open */
+    void     *state; /* the library's state at the application's close (H5VLretrieve_lib_state):
+                      * its wrap context, with which native's close releases what it wrapped at
+                      * the open */
+    int       fd;     /* its descriptor (sec2) */
+    int       relock; /* its lock was released (HDF5 locks this file): take it again at reuse */
+    file_id_t id;     /* the file when it was kept */
+    uint64_t  seq;    /* order kept */
+    pid_t     pid;    /* the process that kept it (a forked child does not use its parent's) */
 } kept_t;
 
 /* Read-only files closed lately and not kept, as they were then: a file is kept from its second
  * close on, unchanged since the first (a program opening it again and again), not after a single
  * read (a program that reads a file back and then writes it through native, where the file kept
  * open read-only would refuse that open: native's opens are not this connector's to see). */
-typedef struct seen {
-    dev_t           dev;
-    ino_t           ino;
-    off_t           size;
-    struct timespec mtime, ctime;
-} seen_t;
 #define TB_SEEN_MAX 16
-static seen_t seen[TB_SEEN_MAX];
-static int    seen_next;
+static file_id_t seen[TB_SEEN_MAX];
+static int       seen_next;
 
 static kept_t   kept[TB_KEPT_MAX];
 static int      nkept;
@@ -106,15 +120,7 @@ drop(int i)
 static bool
 same_file(const kept_t *k, const struct stat *st)
 {
-    return k->dev == st->st_dev && k->ino == st->st_ino;
-}
-
-static bool
-unchanged(const kept_t *k, const struct stat *st)
-{
-    return same_file(k, st) && k->size == st->st_size && k->mtime.tv_sec == st->st_mtim.tv_sec &&
-           k->mtime.tv_nsec == st->st_mtim.tv_nsec && k->ctime.tv_sec == st->st_ctim.tv_sec &&
-           k->ctime.tv_nsec == st->st_ctim.tv_nsec;
+    return k->id.dev == st->st_dev && k->id.ino == st->st_ino;
 }
 
 /* Whether HDF5 takes an advisory lock on files opened with fapl (its environment variable first,
@@ -162,7 +168,7 @@ tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_
         if (!same_file(&kept[i], &st))
             continue;
         hid_t saved = tb_err_save();
-        bool  eq    = flags == H5F_ACC_RDONLY && kept[i].vol == vol && unchanged(&kept[i], &st) &&
+        bool  eq    = flags == H5F_ACC_RDONLY && kept[i].vol == vol && id_is(&kept[i].id, &st) &&
                   H5Pequal(kept[i].fapl, fapl_id) > 0;
         tb_err_restore(saved);
         if (eq)
@@ -250,11 +256,9 @@ tb_kept_keep(tb_obj_t *file)
             return false; /* (one kept per file: this one closes) */
     bool again = false;
     for (int i = 0; i < TB_SEEN_MAX && !again; i++)
-        again = seen[i].dev == st.st_dev && seen[i].ino == st.st_ino && seen[i].size == st.st_size &&
-                seen[i].mtime.tv_sec == st.st_mtim.tv_sec && seen[i].mtime.tv_nsec == st.st_mtim.tv_nsec &&
-                seen[i].ctime.tv_sec == st.st_ctim.tv_sec && seen[i].ctime.tv_nsec == st.st_ctim.tv_nsec;
+        again = id_is(&seen[i], &st);
     if (!again) {
-        seen[seen_next] = (seen_t){st.st_dev, st.st_ino, st.st_size, st.st_mtim, st.st_ctim};
+        seen[seen_next] = id_of(&st);
         seen_next       = (seen_next + 1) % TB_SEEN_MAX;
         return false;
     }
@@ -294,18 +298,14 @@ tb_kept_keep(tb_obj_t *file)
     k->state    = state;
     k->fd       = fd;
     k->relock   = relock;
-    k->dev      = st.st_dev;
-    k->ino      = st.st_ino;
-    k->size     = st.st_size;
-    k->mtime    = st.st_mtim;
-    k->ctime    = st.st_ctim;
+    k->id       = id_of(&st);
     k->seq      = ++kept_seq;
     k->pid      = getpid();
     ctx->keep_fapl = H5I_INVALID_HID; /* (the entry's now) */
     n_kept++;
     if (ctx->cfg.debug)
         fprintf(stderr, "h5turbo: file kept open below for its next open (device %llu, inode %llu)\n",
-                (unsigned long long)st.st_dev, (unsigned long long)st.st_ino);
+                (unsigned long long)k->id.dev, (unsigned long long)k->id.ino);
     return true;
 }
 
