@@ -1,15 +1,6 @@
-/* file_kept.c — read-only files the application closes stay open below for its next open of them.
- * Programs that open a file around every access (pandas' read_hdf per key, silx's get_data,
- * nexusformat) pay HDF5's whole file open each time: a metadata cache made and zeroed (1.1M
- * instructions in the wheels' 1.14.6), the superblock and root group read again, every header and
- * B-tree node read again. A file kept here is found by HDF5 itself at the next open (a file already
- * open is shared, its metadata cache with it), then closed below. Only what stock would do the same
- * way is kept: read-only sec2 files closed a second time unchanged, native below, none of its
- * objects left open, access lists equal; the file's advisory lock is released while it is kept and
- * taken again at the reuse; a file that changed (size, times, inode) or is opened any other way
- * through this connector is closed below first, and every kept file when one is opened for
- * writing or made. Opens that bypass this connector (an access list naming native) are not seen:
- * one for writing of a file kept here fails as "already open for read-only" (README). */
+/* file_kept.c — read-only files the application closes stay open below for its next open of them,
+ * which HDF5 then shares (option keep_files): programs that open a file around every access pay
+ * HDF5's whole open once, not at every access. */
 #include "tb_callbacks.h"
 #include "index.h"
 
@@ -23,6 +14,16 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* What such a program pays at every open under stock: a metadata cache made and zeroed (1.1M
+ * instructions in the wheels' 1.14.6), the superblock and root group read again, every header and
+ * B-tree node read again. A file kept here is found by HDF5 itself at the next open (a file already
+ * open is shared, its metadata cache with it), then closed below. Only what stock would do the same
+ * way is kept: read-only sec2 files closed a second time unchanged, native below, none of its
+ * objects left open, access lists equal; the file's advisory lock is released while it is kept and
+ * taken again at the reuse; a file that changed (size, times, inode) or is opened any other way
+ * through this connector is closed below first, and every kept file when one is opened for
+ * writing or made. Opens that bypass this connector (an access list naming native) are not seen:
+ * one for writing of a file kept here fails as "already open for read-only" (README). */
 #define TB_KEPT_MAX 4 /* files kept at most (the oldest is closed first) */
 
 /* A file as it was: which one, and its size and times (a change of its contents changes those). */
