@@ -1,5 +1,6 @@
 """keep_files.py DIR — what a program sees around the read-only files h5turbo keeps open below after
-it closes them (vol/callbacks/file_kept.c), printed as a transcript that stock HDF5 must print too:
+it closes them (vol/callbacks/file_kept.c: from a second close, 2 s after the file's last change),
+printed as a transcript that stock HDF5 must print too:
 a file read, closed and read again; written between two reads by another process that takes
 HDF5's file lock (it must get it: the kept file holds none), by this process opening it "r+", and
 replaced by a new file of the same name ("w"), and removed then made again; a dataset left open
@@ -11,6 +12,7 @@ import multiprocessing
 import os
 import subprocess
 import sys
+import time
 
 import h5py
 import numpy as np
@@ -33,6 +35,13 @@ def show(tag, **kw):
     print(tag, "files open after the close:", h5py.h5f.get_obj_count(h5py.h5f.OBJ_ALL, h5py.h5f.OBJ_FILE))
 
 
+def kept(tag):
+    """Reads the file twice, 2 s after its last change: h5turbo keeps it open below from then on."""
+    time.sleep(2.1)
+    show(tag)
+    show(tag + ", again")
+
+
 def other_process(version, quiet=False):
     # (a child with HDF5's file locking on: stock's reader holds no lock once it closed, neither may
     # h5turbo's kept file)
@@ -46,10 +55,10 @@ def other_process(version, quiet=False):
 
 
 make(1)
-show("first")
-show("again")
+kept("first")
 other_process(7)
 show("after another process wrote")
+kept("before the writer")
 # Open again (the kept file shared): its lock is held again, as stock's open holds one, so a writer
 # elsewhere is refused while it is open.
 with h5py.File(path, "r") as f:
@@ -59,15 +68,19 @@ with h5py.File(path, "r") as f:
     except subprocess.CalledProcessError:
         print("a writer while it is open: refused")
     print("read while it is open:", f["g"].attrs["version"])
+kept("before r+")
 with h5py.File(path, "r+") as f:
     f["g"].attrs["version"] = 8
     f.create_dataset("z", data=[1, 2])
 show("after this process wrote")
+kept("before w")
 make(9)
 show("after w")
+kept("before remove")
 os.remove(path)
 make(10)
 show("after remove and make")
+kept("before the dataset left open")
 # A dataset left open after its file's close (the default access list: the weak close degree,
 # the file stays open below until the dataset closes), read afterwards, then the file reopened.
 fid = h5py.h5f.open(path.encode(), h5py.h5f.ACC_RDONLY)
@@ -96,8 +109,7 @@ for i in range(5):
     show(f"loop {i}")
 # A child forked while the file is kept reads it too (its parent's kept file is not its own), then
 # the parent reads it again and a writer elsewhere is still refused while the parent has it open.
-show("before the fork")
-show("before the fork, again")
+kept("before the fork")
 
 
 def child(q):
@@ -126,8 +138,7 @@ with h5py.File(path, "r") as f:
 master = os.path.join(d, "master.h5")
 with h5py.File(master, "w") as m:
     m["data"] = h5py.ExternalLink("k.h5", "/g")
-show("before the master")
-show("before the master, again")
+kept("before the master")
 with h5py.File(master, "r+") as m:
     m["data/x"][0:2] = [100, 200]
     print("through the master's link:", m["data/x"][0:4].tolist(), m["data"].attrs["version"])

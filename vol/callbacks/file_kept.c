@@ -18,7 +18,8 @@
  * instructions in the wheels' 1.14.6), the superblock and root group read again, every header and
  * B-tree node read again. A file kept here is found by HDF5 itself at the next open (a file already
  * open is shared, its metadata cache with it), then closed below. Only what stock would do the same
- * way is kept: read-only sec2 files closed a second time unchanged, native below, none of its
+ * way is kept: read-only sec2 files closed a second time unchanged, not changed in the last 2 s
+ * (a change within the resolution of its times would go unseen), native below, none of its
  * objects left open, access lists equal; the file's advisory lock is released while it is kept and
  * taken again at the reuse; a file that changed (size, times, inode) or is opened any other way
  * through this connector is closed below first, and every kept file when one is opened for
@@ -255,6 +256,9 @@ tb_kept_keep(tb_obj_t *file)
     for (int i = 0; i < nkept; i++)
         if (same_file(&kept[i], &st))
             return false; /* (one kept per file: this one closes) */
+    if (tb_changed_lately((int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
+                          (int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec))
+        return false; /* (a change within its times' resolution would go unseen at the reuse) */
     bool again = false;
     for (int i = 0; i < TB_SEEN_MAX && !again; i++)
         again = id_is(&seen[i], &st);

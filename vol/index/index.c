@@ -257,17 +257,12 @@ identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
     id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
 }
 
-/* Whether the file changed less than 2 s ago (by mtime or ctime): two versions written within the
- * clock's resolution could not be told apart, so such a file's sidecars are neither used nor
- * written. */
+/* Whether the file changed less than 2 s ago: such a file's sidecars are neither used nor written
+ * (tb_changed_lately). */
 static bool
 too_recent(const tb_ix_identity_t *id)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t now  = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    int64_t last = id->mtime_ns > id->ctime_ns ? id->mtime_ns : id->ctime_ns;
-    return now - last < 2000000000LL;
+    return tb_changed_lately(id->mtime_ns, id->ctime_ns);
 }
 
 /* Adopts sidecar bytes (buf, n: from tb_sc_load or malloc'd, released here), read from `where`,

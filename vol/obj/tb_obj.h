@@ -13,6 +13,9 @@
 #include "tb_config.h"
 #include "tb_hdf5err.h"
 
+#include <stdbool.h>
+#include <time.h>
+
 /* Everything objects of one open file share: the connector below and the configuration.
  * Reference-counted by the objects (plain int: VOL callbacks are serialised by HDF5), so that
  * creating and releasing wrappers costs no HDF5 ID operation and no malloc. Subsystems keep their
@@ -226,6 +229,17 @@ hid_t tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id);
 int tb_file_sec2_fd(tb_obj_t *file);
 /* The same for a file of native below given as its object (no context to keep the answer). */
 int tb_file_fd_below(void *file_under, hid_t vol);
+/* Whether a file changed less than 2 s ago (its mtime or ctime, in ns): two versions written within
+ * the clock's resolution cannot be told apart by their times, so nothing is kept of such a file
+ * on the strength of them (the index's sidecars, files kept open below). */
+static inline bool
+tb_changed_lately(int64_t mtime_ns, int64_t ctime_ns)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    int64_t now = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+    return now - (mtime_ns > ctime_ns ? mtime_ns : ctime_ns) < 2000000000LL;
+}
 /* Whether a transfer list sets a data transform (the defaults do not). The failed query of a
  * list without one is cleared from the error stack: for callers whose stack holds nothing of
  * theirs yet (a callback before any failure, or inside tb_err_save/restore). */
