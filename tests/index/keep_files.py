@@ -54,20 +54,24 @@ def other_process(version, quiet=False):
                    stderr=subprocess.DEVNULL if quiet else None)
 
 
+def writer_while_open(tag, version):
+    """Opens the file again (a kept file is shared): its lock is held again, as stock's open holds
+    one, so a writer elsewhere is refused while it is open."""
+    with h5py.File(path, "r") as f:
+        try:
+            other_process(version, quiet=True)
+            print(f"a writer while it is open{tag}: allowed")
+        except subprocess.CalledProcessError:
+            print(f"a writer while it is open{tag}: refused")
+        print(f"read while it is open{tag}:", f["g"].attrs["version"])
+
+
 make(1)
 kept("first")
 other_process(7)
 show("after another process wrote")
 kept("before the writer")
-# Open again (the kept file shared): its lock is held again, as stock's open holds one, so a writer
-# elsewhere is refused while it is open.
-with h5py.File(path, "r") as f:
-    try:
-        other_process(11, quiet=True)
-        print("a writer while it is open: allowed")
-    except subprocess.CalledProcessError:
-        print("a writer while it is open: refused")
-    print("read while it is open:", f["g"].attrs["version"])
+writer_while_open("", 11)
 kept("before r+")
 with h5py.File(path, "r+") as f:
     f["g"].attrs["version"] = 8
@@ -127,12 +131,7 @@ got = [q.get(), q.get()]
 p.join()
 print("the forked child read:", got, "exit", p.exitcode)
 show("after the child")
-with h5py.File(path, "r") as f:
-    try:
-        other_process(12, quiet=True)
-        print("a writer while it is open after the fork: allowed")
-    except subprocess.CalledProcessError:
-        print("a writer while it is open after the fork: refused")
+writer_while_open(" after the fork", 12)
 # A file opened for writing whose external link leads to the file read just now (and kept): native
 # opens the link's target for writing too, which a file kept open read-only would refuse.
 master = os.path.join(d, "master.h5")
