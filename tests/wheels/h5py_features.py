@@ -97,5 +97,8 @@ with h5py.File(A, "r") as f:
     t = f["table"]
     out.append(("table", H(t[...]) + " " + H(t["v"]) + " " + H(t.fields(["t", "name"])[10:20])))
     out.append(("attrs", repr(list(f["ordered"].attrs.items()))))
+# (HDF5 counts every transient datatype the application holds with H5F_OBJ_ALL: h5py's own, and
+# before the index held its types as the library's, the index's too)
+out.append(("open objects at the end", repr(h5py.h5f.get_obj_count(h5py.h5f.OBJ_ALL, h5py.h5f.OBJ_ALL))))
 for k, v in out:
     print(k, v)

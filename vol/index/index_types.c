@@ -19,6 +19,7 @@ typedef struct tentry {
     size_t      size;
     int         cset, strpad; /* a string's (H5T_cset_t, H5T_str_t), -1 for other classes: H5Tequal
                                * does not compare those of variable-length strings */
+    bool        library; /* id holds no application reference (id_to_library) */
 } tentry_t;
 
 /* At most this many distinct types are kept; beyond, callers do without the caches. */
@@ -68,6 +69,22 @@ note_rdonly(hid_t t, hid_t ft)
 
 static void forget_spaces(void);
 
+/* The table's types are h5turbo's, not the application's: IDs without an application reference,
+ * which H5Fget_obj_count(H5F_OBJ_ALL, ...) leaves out as it leaves out the library's own (it counts
+ * every transient datatype the application holds). Through HDF5's internal H5I_inc_ref and
+ * H5I_dec_ref where the library exports them; elsewhere an entry's ID stays an application's. */
+extern int H5I_inc_ref(hid_t id, bool app_ref) __attribute__((weak));
+extern int H5I_dec_ref(hid_t id) __attribute__((weak));
+
+static bool
+id_to_library(hid_t id)
+{
+    if (!H5I_inc_ref || !H5I_dec_ref || H5I_inc_ref(id, false) < 0)
+        return false;
+    (void)H5Idec_ref(id); /* (the application's reference H5Tdecode gave: the library's stays) */
+    return true;
+}
+
 /* At library close, before HDF5 closes the IDs: a re-initialised library starts a new table. */
 static void
 forget_types(void *ctx)
@@ -77,7 +94,10 @@ forget_types(void *ctx)
     memset(rdonly, 0, sizeof(rdonly));
     hid_t saved = tb_err_save();
     for (uint32_t k = 0; k < ntypes; k++) {
-        H5Tclose(types[k].id);
+        if (types[k].library)
+            (void)H5I_dec_ref(types[k].id);
+        else
+            H5Tclose(types[k].id);
         free(types[k].enc);
     }
     forget_spaces();
@@ -137,7 +157,8 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
         H5Eclear2(H5E_DEFAULT);
         return st;
     }
-    *k_out = ntypes++;
+    e->library = id_to_library(e->id);
+    *k_out     = ntypes++;
     return TB_OK;
 }
 
