@@ -44,12 +44,8 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
             ctx->file_mpi    = mpi;
-            if (!create && flags == H5F_ACC_RDONLY && !mpi && ctx->cfg.keep_files && ctx->under_native &&
-                !(req && *req)) {
-                hid_t saved    = tb_err_save();
-                ctx->keep_fapl = H5Pcopy(fapl_id); /* (to be kept at its close: file_kept.c) */
-                tb_err_restore(saved);
-            }
+            if (!create && !(req && *req))
+                tb_kept_opened(ctx, flags, fapl_id);
             if (ctx->cfg.pipeline && ctx->file_mpi) {
                 /* Native filters each rank's chunks itself there (collective filtered I/O): on
                  * our engines. */

@@ -240,11 +240,21 @@ objects_open(tb_obj_t *file)
     return n != 0;
 }
 
+void
+tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id)
+{
+    if (flags != H5F_ACC_RDONLY || ctx->file_mpi || !ctx->cfg.keep_files || !ctx->under_native)
+        return;
+    hid_t saved    = tb_err_save();
+    ctx->keep_fapl = H5Pcopy(fapl_id);
+    tb_err_restore(saved);
+}
+
 bool
 tb_kept_keep(tb_obj_t *file)
 {
     tb_ctx_t *ctx = file->ctx;
-    if (ctx->keep_fapl < 0 || !ctx->under_native)
+    if (ctx->keep_fapl < 0) /* (tb_kept_opened: an open that may be kept) */
         return false;
     forget_inherited();
     if (objects_open(file))

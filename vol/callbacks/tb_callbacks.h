@@ -67,6 +67,9 @@ void tb_wrap_stats(size_t *malloc_out, size_t *reused_out, size_t *live_out);
  * is to be made again (it failed with the file kept, or a lock it must take is taken). */
 int   tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_t vol);
 void *tb_kept_after(int share, void *under, hid_t vol, bool *retry);
+/* After a synchronous open (not a create) made ctx: one that may be kept at its close (read-only,
+ * not MPI, native below, the option on) keeps a copy of its access list in ctx->keep_fapl. */
+void tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id);
 /* At the application's close of a file: whether it is kept (then not closed below). */
 bool tb_kept_keep(tb_obj_t *file);
 /* Closes every kept file below (registered with H5atclose at the first one kept). */
