@@ -26,14 +26,14 @@ vol_term(void)
     tb_below_forget();
     if (tb_config_process()->stats) {
         tb_vol_stats_t s;
-        size_t         wm, wr, wl, fk, fr;
+        size_t         wm, wr, wl, fk, fr, ft;
         tb_vol_stats(&s);
         tb_wrap_stats(&wm, &wr, &wl);
-        tb_kept_stats(&fk, &fr);
+        tb_kept_stats(&fk, &fr, &ft);
         fprintf(stderr,
                 "h5turbo stats: wrappers malloc=%zu reused=%zu live=%zu; wrap-ctx malloc=%zu reused=%zu live=%zu; "
-                "contexts live=%zu; files kept=%zu reused=%zu\n",
-                s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live, fk, fr);
+                "contexts live=%zu; files kept=%zu reused=%zu trimmed=%zu\n",
+                s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live, fk, fr, ft);
         tb_index_print_stats(stderr);
     }
     return 0;

@@ -25,6 +25,10 @@
  * through this connector is closed below first, and every kept file when one is opened for
  * writing or made. Opens that bypass this connector (an access list naming native) are not seen:
  * one for writing of a file kept here fails as "already open for read-only" (README). */
+/* HDF5's internal emptying of a file's metadata cache (every entry not pinned or protected), NULL
+ * where a library does not export it. */
+extern herr_t H5AC_evict(void *f) __attribute__((weak));
+
 #define TB_KEPT_MAX 4 /* files kept at most (the oldest is closed first) */
 
 /* A file as it was: which one, and its size and times (a change of its contents changes those). */
@@ -74,7 +78,7 @@ static int       seen_next;
 static kept_t   kept[TB_KEPT_MAX];
 static int      nkept;
 static uint64_t kept_seq;
-static size_t   n_kept, n_reused; /* H5TURBO_STATS */
+static size_t   n_kept, n_reused, n_trimmed; /* H5TURBO_STATS */
 
 /* Closes entry i below and removes it: in the library state of the application's close, as that
  * close would have (native releases the file's wrapped object with the wrap context it finds). */
@@ -218,6 +222,27 @@ close_all_cb(void *arg)
     tb_kept_close_all();
 }
 
+/* A kept file's metadata cache keeps what every open of it read, where stock's starts empty at
+ * every open: a program reading another table at every open (pandas' read_hdf) kept it full, and
+ * the headers decoded from it, ~20 times its size, grew the heap (peak RSS 101 MB against stock's
+ * 82, 4,800 page faults in 200 opens against 130). Half full or more, it is emptied as the close
+ * would have done; what a program reads again at every open (its groups' headers) fits below. */
+static void
+trim_cache(tb_obj_t *file)
+{
+    size_t                           max = 0, min_clean = 0, cur = 0;
+    uint32_t                         n  = 0;
+    H5VL_native_file_optional_args_t na = {.get_mdc_size = {&max, &min_clean, &cur, &n}};
+    H5VL_optional_args_t             op = {.op_type = H5VL_NATIVE_FILE_GET_MDC_SIZE, .args = &na};
+    if (!H5AC_evict)
+        return;
+    hid_t saved = tb_err_save();
+    if (H5VLfile_optional(file->under, file->under_vol_id, &op, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 &&
+        cur >= max / 2 && H5AC_evict(file->under) >= 0)
+        n_trimmed++;
+    tb_err_restore(saved);
+}
+
 /* Whether objects of this open of the file are still open (counted as H5Fget_obj_count counts
  * them): then native's close is left to do what the file's close degree says (close them, refuse,
  * or close the file once they close). */
@@ -303,6 +328,7 @@ tb_kept_keep(tb_obj_t *file)
         return false;
     }
     tb_err_restore(saved);
+    trim_cache(file);
     bool relock = hdf5_locks(ctx->keep_fapl);
     if (relock)
         (void)flock(fd, LOCK_UN); /* (HDF5's advisory lock: a writer elsewhere may open it meanwhile) */
@@ -332,8 +358,9 @@ tb_kept_close_all(void)
 }
 
 void
-tb_kept_stats(size_t *kept_out, size_t *reused_out)
+tb_kept_stats(size_t *kept_out, size_t *reused_out, size_t *trimmed_out)
 {
-    *kept_out   = n_kept;
-    *reused_out = n_reused;
+    *kept_out    = n_kept;
+    *reused_out  = n_reused;
+    *trimmed_out = n_trimmed;
 }

@@ -74,6 +74,6 @@ void tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id);
 bool tb_kept_keep(tb_obj_t *file);
 /* Closes every kept file below (registered with H5atclose at the first one kept). */
 void tb_kept_close_all(void);
-void tb_kept_stats(size_t *kept_out, size_t *reused_out);
+void tb_kept_stats(size_t *kept_out, size_t *reused_out, size_t *trimmed_out);
 
 #endif
