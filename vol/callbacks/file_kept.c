@@ -236,6 +236,7 @@ trim_cache(tb_obj_t *file)
     H5VL_optional_args_t             op = {.op_type = H5VL_NATIVE_FILE_GET_MDC_SIZE, .args = &na};
     if (!H5AC_evict)
         return;
+    /* TB_NO_DUTIES: a read-only file at its application's close (its chunk writes drained). */
     hid_t saved = tb_err_save();
     if (H5VLfile_optional(file->under, file->under_vol_id, &op, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 &&
         cur >= max / 2 && H5AC_evict(file->under) >= 0)
