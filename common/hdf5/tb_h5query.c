@@ -1,8 +1,9 @@
 /* tb_h5query.c — HDF5's own routines behind H5Tget_size, H5Tget_class, H5Tequal,
- * H5Sget_select_type and the extent queries, called directly where the library exports them
- * (optional symbols of common/bind/hdf5_symbols.txt, bound for HDF5 1.x), else the public calls.
- * Each public call costs ~300-600 instructions of API entry and exit around a few of work; a first
- * open makes several per dataset and attribute it records. */
+ * H5Sget_select_type, the extent queries, H5Tcopy and H5Screate_simple, called directly where the
+ * library exports them (optional symbols of common/bind/hdf5_symbols.txt, bound for HDF5 1.x), else
+ * the public calls. Each public call costs ~300-600 instructions of API entry and exit around a few
+ * of work; a first open makes several per dataset and attribute it records, a second open's lazy
+ * objects one per type or space they hand out. */
 #include "tb_h5query.h"
 
 #include <stdbool.h>
@@ -14,16 +15,10 @@
 #define TB_H5Q_INTERNALS 0
 #endif
 
-#if TB_H5Q_INTERNALS
 /* (Declared as HDF5 declares them; each name reads the pointer the binding set, NULL when the
  * library does not export the routine.) */
-extern void        *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
-extern size_t       H5T_get_size(const void *dt) __attribute__((weak));
-extern H5T_class_t  H5T_get_class(const void *dt, htri_t internal) __attribute__((weak));
-extern int          H5T_cmp(const void *dt1, const void *dt2, bool superset) __attribute__((weak));
-extern H5S_sel_type H5S_get_select_type(const void *space) __attribute__((weak));
-extern hssize_t     H5S_get_simple_extent_npoints(const void *ds) __attribute__((weak));
-extern int          H5S_get_simple_extent_dims(const void *ds, hsize_t dims[], hsize_t max_dims[]) __attribute__((weak));
+extern void  *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
+extern herr_t H5T_lock(void *dt, bool immutable) __attribute__((weak));
 
 /* The object behind an ID of the kind asked, or NULL (the public call then answers, with its
  * error where there is one). */
@@ -32,6 +27,21 @@ object_of(hid_t id, H5I_type_t type)
 {
     return H5I_object_verify ? H5I_object_verify(id, type) : NULL;
 }
+
+#if TB_H5Q_INTERNALS
+extern size_t       H5T_get_size(const void *dt) __attribute__((weak));
+extern H5T_class_t  H5T_get_class(const void *dt, htri_t internal) __attribute__((weak));
+extern int          H5T_cmp(const void *dt1, const void *dt2, bool superset) __attribute__((weak));
+extern H5S_sel_type H5S_get_select_type(const void *space) __attribute__((weak));
+extern hssize_t     H5S_get_simple_extent_npoints(const void *ds) __attribute__((weak));
+extern int          H5S_get_simple_extent_dims(const void *ds, hsize_t dims[], hsize_t max_dims[]) __attribute__((weak));
+extern void        *H5T_copy(const void *old_dt, int method) __attribute__((weak));
+extern herr_t       H5T_close(void *dt) __attribute__((weak));
+extern void        *H5S_create(H5S_class_t type) __attribute__((weak));
+extern void        *H5S_create_simple(unsigned rank, const hsize_t dims[], const hsize_t maxdims[]) __attribute__((weak));
+extern herr_t       H5S_close(void *ds) __attribute__((weak));
+extern hid_t        H5I_register(H5I_type_t type, const void *object, bool app_ref) __attribute__((weak));
+#define TB_H5T_COPY_TRANSIENT 0 /* (HDF5's H5T_copy_t) */
 #endif
 
 size_t
@@ -98,4 +108,45 @@ tb_h5s_dims(hid_t s, hsize_t *dims, hsize_t *maxdims)
         return H5S_get_simple_extent_dims(ds, dims, maxdims);
 #endif
     return H5Sget_simple_extent_dims(s, dims, maxdims);
+}
+
+hid_t
+tb_h5t_copy(hid_t t, bool lock, bool *locked_out)
+{
+    *locked_out = false;
+#if TB_H5Q_INTERNALS
+    void *dt   = H5T_copy && H5T_close && H5T_lock && H5I_register ? object_of(t, H5I_DATATYPE) : NULL;
+    void *copy = dt ? H5T_copy(dt, TB_H5T_COPY_TRANSIENT) : NULL;
+    if (copy) {
+        bool  locked = lock && H5T_lock(copy, false) >= 0;
+        hid_t id     = H5I_register(H5I_DATATYPE, copy, true);
+        if (id >= 0) {
+            *locked_out = locked;
+            return id;
+        }
+        (void)H5T_close(copy);
+    }
+#endif
+    hid_t c = H5Tcopy(t);
+    /* (H5T_lock has no public form) */
+    void *dc    = c >= 0 && lock && H5T_lock ? object_of(c, H5I_DATATYPE) : NULL;
+    *locked_out = dc && H5T_lock(dc, false) >= 0;
+    return c;
+}
+
+hid_t
+tb_h5s_create_simple(int rank, const hsize_t *dims, const hsize_t *maxdims)
+{
+#if TB_H5Q_INTERNALS
+    if (H5S_create && H5S_create_simple && H5S_close && H5I_register && rank >= 0 && rank <= H5S_MAX_RANK) {
+        void *s = rank == 0 ? H5S_create(H5S_SCALAR) : H5S_create_simple((unsigned)rank, dims, maxdims);
+        if (s) {
+            hid_t id = H5I_register(H5I_DATASPACE, s, true);
+            if (id >= 0)
+                return id;
+            (void)H5S_close(s);
+        }
+    }
+#endif
+    return rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, maxdims);
 }

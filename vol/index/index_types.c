@@ -316,22 +316,18 @@ tb_ix_type_is_copy(hid_t ft, hid_t mem)
     return e && e->id == ft;
 }
 
-/* HDF5's own routine for what H5Dget_type/H5Aget_type hand out (a read-only copy), which the
- * public API does not offer (H5Tlock makes a type immutable, and unclosable). Exported by HDF5
- * builds that do not hide internal symbols, which is how HDF5 builds itself; when absent, the
- * copy stays modifiable. */
-extern herr_t H5T_lock(void *dt, bool immutable) __attribute__((weak));
-extern void  *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
+/* What H5Dget_type/H5Aget_type hand out: a read-only copy (HDF5's own H5T_lock, which the public
+ * API does not offer: H5Tlock makes a type immutable, and unclosable; where a library does not
+ * export it, the copy stays modifiable). */
+extern void *H5I_object_verify(hid_t id, H5I_type_t type) __attribute__((weak));
 
 hid_t
 tb_ix_type_copy_rdonly(hid_t ft)
 {
-    hid_t t = H5Tcopy(ft);
-    if (t >= 0 && H5T_lock && H5I_object_verify) {
-        void *dt = H5I_object_verify(t, H5I_DATATYPE);
-        if (dt && H5T_lock(dt, false) >= 0)
-            note_rdonly(t, ft);
-    }
+    bool  locked;
+    hid_t t = tb_h5t_copy(ft, true, &locked);
+    if (locked)
+        note_rdonly(t, ft);
     return t;
 }
 
@@ -352,7 +348,7 @@ static hid_t
 space_build(unsigned version, int rank, const hsize_t *dims, const hsize_t *maxdims)
 {
     if (version == 0)
-        return rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, maxdims);
+        return tb_h5s_create_simple(rank, dims, maxdims);
     hid_t s = H5Screate(H5S_NULL);
     if (s >= 0 && H5Sset_extent_simple(s, rank, rank ? dims : NULL, rank ? maxdims : NULL) < 0) {
         H5Sclose(s);
