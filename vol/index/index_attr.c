@@ -902,25 +902,30 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     /* Native records the location's path in the attribute (H5Iget_name reports it), not its
      * object's: "/" for the file. */
     const char *base  = loc->obj_type == H5I_FILE ? "/" : (o->idx ? o->idx->path : NULL);
+    const char *rel   = loc->type == H5VL_OBJECT_BY_NAME ? loc->loc_data.loc_by_name.name : NULL;
+    size_t      blen  = base ? strlen(base) + 1 : 0, rlen = rel ? strlen(rel) + 1 : 0;
     char       *xpath = base ? strdup(base) : NULL; /* the wrapper's (H5Iget_name) */
-    char       *lpath = base ? strdup(base) : NULL; /* the lazy state's (the replay) */
-    char       *rel   = loc->type == H5VL_OBJECT_BY_NAME ? strdup(loc->loc_data.loc_by_name.name) : NULL;
-    int         ok    = xpath && lpath && (loc->type != H5VL_OBJECT_BY_NAME || rel);
-    tb_obj_t     *w  = ok ? tb_obj_new(NULL, o->ctx) : NULL;
+    tb_obj_t     *w  = xpath && (loc->type != H5VL_OBJECT_BY_NAME || rel) ? tb_obj_new(NULL, o->ctx) : NULL;
     tb_ix_lazy_t *lz = w ? tb_ix_lazy_new(f, w, H5I_ATTR, t,
-                                          x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes)
+                                          x->name_len + 1 + x->type_nbytes + x->space_nbytes + x->value_nbytes +
+                                              blen + rlen)
                          : NULL;
     if (!lz) {
         tb_obj_free(w);
         free(xpath);
-        free(lpath);
-        free(rel);
         return TB_FORWARD;
     }
     lz->loc_is_file = loc->obj_type == H5I_FILE;
-    lz->loc_path    = lpath;
-    lz->rel_name    = rel;
     uint8_t *p = (uint8_t *)(lz + 1);
+    /* (the replay's location and name in the lazy state's own block, as what it answers) */
+    memcpy(p, base, blen);
+    lz->loc_path = (char *)p;
+    p += blen;
+    if (rel) {
+        memcpy(p, rel, rlen);
+        lz->rel_name = (char *)p;
+        p += rlen;
+    }
     memcpy(p, x->name, (size_t)x->name_len + 1);
     lz->name = (const char *)p;
     p += x->name_len + 1;

@@ -31,12 +31,12 @@ typedef struct tb_ix_lazy {
      * open (what native keeps), which the real object is opened with; else H5I_INVALID_HID. */
     hid_t apl;
     hid_t             space; /* datasets: their dataspace, built once to compare selections with */
-    /* Attributes (index_attr.c) carry their own copy of what they answer (the bytes follow the
-     * struct: attribute records can move), and how the application opened them. */
+    /* Attributes (index_attr.c) carry their own copy of what they answer and of how the
+     * application opened them (the bytes follow the struct: attribute records can move). */
     const char *name;
     int         loc_is_file;
-    char       *loc_path; /* the location's path ("/" for the file) */
-    char       *rel_name; /* the name from the location (H5Aopen_by_name), or NULL (H5Aopen) */
+    const char *loc_path; /* the location's path ("/" for the file) */
+    const char *rel_name; /* the name from the location (H5Aopen_by_name), or NULL (H5Aopen) */
     const void *type_enc, *space_enc, *value;
     size_t      type_nbytes, space_nbytes, value_nbytes;
     H5A_info_t  ainfo;

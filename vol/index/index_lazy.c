@@ -77,8 +77,6 @@ tb_ix_lazy_free(tb_ix_lazy_t *lz)
             H5Pclose(lz->apl);
         tb_err_restore(saved);
     }
-    free(lz->loc_path);
-    free(lz->rel_name);
     if (lz->pooled)
         tb_objpool_put(&lazy_pool, lz);
     else
