@@ -1,9 +1,9 @@
-/* tb_h5query.c — HDF5's own routines behind H5Tget_size, H5Tget_class, H5Tequal,
- * H5Sget_select_type, the extent queries, H5Tcopy and H5Screate_simple, called directly where the
- * library exports them (optional symbols of common/bind/hdf5_symbols.txt, bound for HDF5 1.x), else
- * the public calls. Each public call costs ~300-600 instructions of API entry and exit around a few
- * of work; a first open makes several per dataset and attribute it records, a second open's lazy
- * objects one per type or space they hand out. */
+/* tb_h5query.c — HDF5's own routines behind H5Tget_size, H5Tget_class, H5Tequal, H5Tcommitted,
+ * H5Tis_variable_str, H5Sget_select_type, the extent queries, H5Tcopy and H5Screate_simple, called
+ * directly where the library exports them (optional symbols of common/bind/hdf5_symbols.txt, bound
+ * for HDF5 1.x), else the public calls. Each public call costs ~300-600 instructions of API entry
+ * and exit around a few of work; a first open makes several per dataset and attribute it records,
+ * a second open's lazy objects one per type or space they hand out. */
 #include "tb_h5query.h"
 
 #include <stdbool.h>
@@ -41,6 +41,9 @@ extern void        *H5S_create(H5S_class_t type) __attribute__((weak));
 extern void        *H5S_create_simple(unsigned rank, const hsize_t dims[], const hsize_t maxdims[]) __attribute__((weak));
 extern herr_t       H5S_close(void *ds) __attribute__((weak));
 extern hid_t        H5I_register(H5I_type_t type, const void *object, bool app_ref) __attribute__((weak));
+extern htri_t       H5T_is_named(const void *dt) __attribute__((weak));
+extern htri_t       H5T_is_variable_str(const void *dt) __attribute__((weak));
+extern H5S_class_t  H5S_get_simple_extent_type(const void *ds) __attribute__((weak));
 #define TB_H5T_COPY_TRANSIENT 0 /* (HDF5's H5T_copy_t) */
 #endif
 
@@ -108,6 +111,39 @@ tb_h5s_dims(hid_t s, hsize_t *dims, hsize_t *maxdims)
         return H5S_get_simple_extent_dims(ds, dims, maxdims);
 #endif
     return H5Sget_simple_extent_dims(s, dims, maxdims);
+}
+
+htri_t
+tb_h5t_committed(hid_t t)
+{
+#if TB_H5Q_INTERNALS
+    void *dt = H5T_is_named ? object_of(t, H5I_DATATYPE) : NULL;
+    if (dt)
+        return H5T_is_named(dt);
+#endif
+    return H5Tcommitted(t);
+}
+
+htri_t
+tb_h5t_is_vstr(hid_t t)
+{
+#if TB_H5Q_INTERNALS
+    void *dt = H5T_is_variable_str ? object_of(t, H5I_DATATYPE) : NULL;
+    if (dt)
+        return H5T_is_variable_str(dt);
+#endif
+    return H5Tis_variable_str(t);
+}
+
+H5S_class_t
+tb_h5s_extent_type(hid_t s)
+{
+#if TB_H5Q_INTERNALS
+    void *ds = H5S_get_simple_extent_type ? object_of(s, H5I_DATASPACE) : NULL;
+    if (ds)
+        return H5S_get_simple_extent_type(ds);
+#endif
+    return H5Sget_simple_extent_type(s);
 }
 
 hid_t

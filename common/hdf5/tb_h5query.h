@@ -1,5 +1,6 @@
 /* tb_h5query.h — the small questions the plugins ask HDF5 about datatypes and dataspaces on every
- * dataset and attribute they record or answer (size, class, equality, selection type, extent),
+ * dataset and attribute they record or answer (size, class, equality, string kind, committed or
+ * not, selection type, extent),
  * and the types and spaces they hand out as answers, made by the routines HDF5's own API calls
  * wrap, where the library exports them: no API context pushed and popped, no error stack cleared.
  * Same results as the public calls, which they fall back on (a library that hides its internals,
@@ -16,6 +17,9 @@ htri_t       tb_h5t_equal(hid_t a, hid_t b);                         /* H5Tequal
 H5S_sel_type tb_h5s_select_type(hid_t s);                            /* H5Sget_select_type */
 hssize_t     tb_h5s_npoints(hid_t s);                                /* H5Sget_simple_extent_npoints */
 int          tb_h5s_dims(hid_t s, hsize_t *dims, hsize_t *maxdims); /* H5Sget_simple_extent_dims */
+htri_t       tb_h5t_committed(hid_t t);                              /* H5Tcommitted */
+htri_t       tb_h5t_is_vstr(hid_t t);                                /* H5Tis_variable_str */
+H5S_class_t  tb_h5s_extent_type(hid_t s);                            /* H5Sget_simple_extent_type */
 /* H5Tcopy, the copy made read-only (as native's H5Aget_type and H5Dget_type give theirs) when
  * `lock`; *locked_out says whether it was. */
 hid_t tb_h5t_copy(hid_t t, bool lock, bool *locked_out);

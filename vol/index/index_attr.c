@@ -64,8 +64,8 @@ acollect_free(acollect_t *c)
 bool
 tb_ix_type_cacheable(hid_t t, H5T_class_t cls)
 {
-    if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || H5Tcommitted(t) != 0 ||
-        (cls == H5T_STRING && H5Tis_variable_str(t) != 0))
+    if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || tb_h5t_committed(t) != 0 ||
+        (cls == H5T_STRING && tb_h5t_is_vstr(t) != 0))
         return false;
     if (cls == H5T_COMPOUND || cls == H5T_ARRAY) /* members: no strings at all, to stay simple */
         return H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tdetect_class(t, H5T_REFERENCE) == 0 &&
@@ -118,11 +118,11 @@ static shape_status_t
 shape_type(vshape_t *v, hid_t t)
 {
     H5T_class_t cls = tb_h5t_class(t);
-    htri_t      var = cls == H5T_STRING ? H5Tis_variable_str(t) : 0;
+    htri_t      var = cls == H5T_STRING ? tb_h5t_is_vstr(t) : 0;
     v->vstr         = var > 0;
     if (var < 0)
         return SHAPE_FAILED;
-    if (cls == H5T_STRING ? !v->vstr && H5Tcommitted(t) != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
+    if (cls == H5T_STRING ? !v->vstr && tb_h5t_committed(t) != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
                           : cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
         return SHAPE_NEVER;
     v->tsize = tb_h5t_size(t);
@@ -1265,7 +1265,7 @@ lazy_ftype(const tb_ix_lazy_t *lz)
 bool
 tb_ix_vstr_mem_ok(hid_t ft, hid_t mem_type_id, hid_t dxpl_id)
 {
-    if (tb_h5t_class(mem_type_id) != H5T_STRING || H5Tis_variable_str(mem_type_id) <= 0 ||
+    if (tb_h5t_class(mem_type_id) != H5T_STRING || tb_h5t_is_vstr(mem_type_id) <= 0 ||
         H5Tget_cset(mem_type_id) != H5Tget_cset(ft) || H5Tget_strpad(mem_type_id) != H5Tget_strpad(ft))
         return false;
     return vlen_alloc_default(dxpl_id);
@@ -1369,7 +1369,7 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
     }
     if (eq < 0)
         return TB_ERR_HDF5;
-    if (tb_h5t_class(mem_type_id) == H5T_VLEN || H5Tis_variable_str(mem_type_id) != 0 ||
+    if (tb_h5t_class(mem_type_id) == H5T_VLEN || tb_h5t_is_vstr(mem_type_id) != 0 ||
         H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)
         return TB_ERR_UNSUPPORTED;
     /* A conversion that needs no background buffer, as native's read makes it. */

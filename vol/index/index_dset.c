@@ -78,7 +78,7 @@ keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
     H5T_class_t cls  = tb_h5t_class(t);
-    bool        vstr = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+    bool        vstr = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0 && tb_h5t_committed(t) == 0;
     if (!vstr && !tb_ix_type_cacheable(t, cls))
         return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
     return keep_cacheable_type(d, x, t, cls);
@@ -578,7 +578,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
             ft = t;
         else {
             H5T_class_t cls = tb_h5t_class(t);
-            vstr            = cls == H5T_STRING && H5Tis_variable_str(t) > 0 && H5Tcommitted(t) == 0;
+            vstr            = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0 && tb_h5t_committed(t) == 0;
             if (vstr || tb_ix_type_cacheable(t, cls))
                 ft = t;
         }

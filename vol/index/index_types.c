@@ -299,7 +299,7 @@ bool
 tb_ix_type_as_predef(hid_t t, hid_t mem, const void **enc_out, size_t *n_out)
 {
     const tentry_t *e = predef_entry(mem);
-    if (!e || tb_h5t_equal(t, mem) <= 0 || H5Tcommitted(t) != 0)
+    if (!e || tb_h5t_equal(t, mem) <= 0 || tb_h5t_committed(t) != 0)
         return false;
     *enc_out = e->enc;
     *n_out   = e->n;
@@ -456,7 +456,7 @@ tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
     int     rank = tb_h5s_dims(s, dims, maxdims);
     if (rank < 0)
         return TB_ERR_HDF5;
-    H5S_class_t cls = rank > 0 ? H5S_SIMPLE : H5Sget_simple_extent_type(s);
+    H5S_class_t cls = rank > 0 ? H5S_SIMPLE : tb_h5s_extent_type(s);
     if (cls != H5S_NULL && cls != H5S_SCALAR && cls != H5S_SIMPLE)
         return TB_ERR_UNSUPPORTED;
     int version = cls == H5S_NULL || version1 ? 0 : space_version(s, rank, dims, maxdims);
