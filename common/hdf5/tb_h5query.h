@@ -1,10 +1,9 @@
 /* tb_h5query.h — the small questions the plugins ask HDF5 about datatypes and dataspaces on every
  * dataset and attribute they record or answer (size, class, equality, string kind, committed or
- * not, selection type, extent),
- * and the types and spaces they hand out as answers, made by the routines HDF5's own API calls
- * wrap, where the library exports them: no API context pushed and popped, no error stack cleared.
- * Same results as the public calls, which they fall back on (a library that hides its internals,
- * an ID that is not of the kind asked). */
+ * not, selection type, extent), and the types and spaces they hand out as answers, made by the
+ * routines HDF5's own API calls wrap, where the library exports them: no API context pushed and
+ * popped, no error stack cleared. Same results as the public calls, which they fall back on (a
+ * library that hides its internals, an ID that is not of the kind asked). */
 #ifndef TB_H5QUERY_H
 #define TB_H5QUERY_H
 
