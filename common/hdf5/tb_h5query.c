@@ -45,27 +45,29 @@ extern htri_t       H5T_is_named(const void *dt) __attribute__((weak));
 extern htri_t       H5T_is_variable_str(const void *dt) __attribute__((weak));
 extern H5S_class_t  H5S_get_simple_extent_type(const void *ds) __attribute__((weak));
 #define TB_H5T_COPY_TRANSIENT 0 /* (HDF5's H5T_copy_t) */
+/* Returns routine(the object behind id, ...) where the library exports the routine and id is of
+ * that kind; else goes on to the public call after it. */
+#define TB_H5Q_VIA(routine, id, kind, ...)                             \
+    do {                                                               \
+        void *obj_ = routine ? object_of(id, kind) : NULL;             \
+        if (obj_)                                                      \
+            return routine(obj_, ##__VA_ARGS__);                       \
+    } while (0)
+#else
+#define TB_H5Q_VIA(routine, id, kind, ...) ((void)0)
 #endif
 
 size_t
 tb_h5t_size(hid_t t)
 {
-#if TB_H5Q_INTERNALS
-    void *dt = H5T_get_size ? object_of(t, H5I_DATATYPE) : NULL;
-    if (dt)
-        return H5T_get_size(dt);
-#endif
+    TB_H5Q_VIA(H5T_get_size, t, H5I_DATATYPE);
     return H5Tget_size(t);
 }
 
 H5T_class_t
 tb_h5t_class(hid_t t)
 {
-#if TB_H5Q_INTERNALS
-    void *dt = H5T_get_class ? object_of(t, H5I_DATATYPE) : NULL;
-    if (dt)
-        return H5T_get_class(dt, false);
-#endif
+    TB_H5Q_VIA(H5T_get_class, t, H5I_DATATYPE, false);
     return H5Tget_class(t);
 }
 
@@ -83,66 +85,42 @@ tb_h5t_equal(hid_t a, hid_t b)
 H5S_sel_type
 tb_h5s_select_type(hid_t s)
 {
-#if TB_H5Q_INTERNALS
-    void *ds = H5S_get_select_type ? object_of(s, H5I_DATASPACE) : NULL;
-    if (ds)
-        return H5S_get_select_type(ds);
-#endif
+    TB_H5Q_VIA(H5S_get_select_type, s, H5I_DATASPACE);
     return H5Sget_select_type(s);
 }
 
 hssize_t
 tb_h5s_npoints(hid_t s)
 {
-#if TB_H5Q_INTERNALS
-    void *ds = H5S_get_simple_extent_npoints ? object_of(s, H5I_DATASPACE) : NULL;
-    if (ds)
-        return H5S_get_simple_extent_npoints(ds);
-#endif
+    TB_H5Q_VIA(H5S_get_simple_extent_npoints, s, H5I_DATASPACE);
     return H5Sget_simple_extent_npoints(s);
 }
 
 int
 tb_h5s_dims(hid_t s, hsize_t *dims, hsize_t *maxdims)
 {
-#if TB_H5Q_INTERNALS
-    void *ds = H5S_get_simple_extent_dims ? object_of(s, H5I_DATASPACE) : NULL;
-    if (ds)
-        return H5S_get_simple_extent_dims(ds, dims, maxdims);
-#endif
+    TB_H5Q_VIA(H5S_get_simple_extent_dims, s, H5I_DATASPACE, dims, maxdims);
     return H5Sget_simple_extent_dims(s, dims, maxdims);
 }
 
 htri_t
 tb_h5t_committed(hid_t t)
 {
-#if TB_H5Q_INTERNALS
-    void *dt = H5T_is_named ? object_of(t, H5I_DATATYPE) : NULL;
-    if (dt)
-        return H5T_is_named(dt);
-#endif
+    TB_H5Q_VIA(H5T_is_named, t, H5I_DATATYPE);
     return H5Tcommitted(t);
 }
 
 htri_t
 tb_h5t_is_vstr(hid_t t)
 {
-#if TB_H5Q_INTERNALS
-    void *dt = H5T_is_variable_str ? object_of(t, H5I_DATATYPE) : NULL;
-    if (dt)
-        return H5T_is_variable_str(dt);
-#endif
+    TB_H5Q_VIA(H5T_is_variable_str, t, H5I_DATATYPE);
     return H5Tis_variable_str(t);
 }
 
 H5S_class_t
 tb_h5s_extent_type(hid_t s)
 {
-#if TB_H5Q_INTERNALS
-    void *ds = H5S_get_simple_extent_type ? object_of(s, H5I_DATASPACE) : NULL;
-    if (ds)
-        return H5S_get_simple_extent_type(ds);
-#endif
+    TB_H5Q_VIA(H5S_get_simple_extent_type, s, H5I_DATASPACE);
     return H5Sget_simple_extent_type(s);
 }
 
