@@ -6,7 +6,8 @@ HDF5's file lock (it must get it: the kept file holds none), by this process ope
 replaced by a new file of the same name ("w"), and removed then made again; a dataset left open
 after its file's close (read afterwards); other access lists (driver "core", libver bounds, a chunk
 cache size, file locking off); a child forked while the file is kept; a file opened "r+" whose external link leads to it,
-written through; a file of 300 tables read one table per open through a small metadata cache.
+written through; a metadata cache configuration set on an open file; a file of 300 tables read one
+table per open through a small metadata cache.
 the count of open files HDF5 reports after each close."""
 import multiprocessing
 import os
@@ -142,6 +143,17 @@ with h5py.File(master, "r+") as m:
     m["data/x"][0:2] = [100, 200]
     print("through the master's link:", m["data/x"][0:4].tolist(), m["data"].attrs["version"])
 show("after the master wrote through its link")
+# A metadata cache configuration set on an open file is that open's: the next open starts from its
+# access list's, as stock's new open does (a file kept with it would hand it on).
+kept("before a cache configuration")
+with h5py.File(path, "r") as f:
+    c = f.id.get_mdc_config()
+    c.set_initial_size, c.initial_size, c.min_size, c.max_size = True, 1 << 17, 1 << 17, 1 << 17
+    c.incr_mode, c.flash_incr_mode, c.decr_mode = 0, 0, 0
+    f.id.set_mdc_config(c)
+for i in range(2):
+    with h5py.File(path, "r") as f:
+        print("cache size after a configuration set by an earlier open:", f.id.get_mdc_config().max_size)
 # A program reading another dataset at every open (pandas' read_hdf of many tables, PyTables with its
 # metadata cache of 1 MiB): the kept file's cache, emptied when half full at a close (H5TURBO_STATS:
 # trimmed), must give every value.

@@ -2,10 +2,11 @@
 # keep_files.sh — read-only files kept open below after the application's close (file_kept.c):
 # keep_files.py's transcript (the file changed between opens by another process, which must get
 # HDF5's lock, and by this one; replaced, removed and made again; a dataset left open after its
-# file's close; other access lists; a writer elsewhere refused while the file is open again; 300
-# tables read one per open) the same under h5turbo as under stock, with files kept and reused, a
-# kept file's metadata cache emptied when half full, every wrapper released at the end; and with
-# keep_files off (H5TURBO_KEEP_FILES=0) none kept.
+# file's close; other access lists; a writer elsewhere refused while the file is open again; a
+# metadata cache configuration set on an open file; 300 tables read one per open) the same under
+# h5turbo as under stock, with files kept and reused, a kept file's metadata cache emptied when
+# half full, every wrapper released at the end; and with keep_files off (H5TURBO_KEEP_FILES=0)
+# none kept.
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT

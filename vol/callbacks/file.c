@@ -185,6 +185,9 @@ file_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
     tb_req_wrap(req, o->ctx);
     if (ret >= 0 && args->op_type == H5VL_NATIVE_FILE_START_SWMR_WRITE)
         o->ctx->file_intent |= H5F_ACC_SWMR_WRITE; /* the pipeline leaves SWMR writers to native */
+    if (ret >= 0 && (args->op_type == H5VL_NATIVE_FILE_SET_MDC_CONFIG ||
+                     args->op_type == H5VL_NATIVE_FILE_START_MDC_LOGGING))
+        tb_kept_forgo(o->ctx); /* (a file kept so would keep them for the next open) */
     return ret;
 }
 

@@ -276,6 +276,17 @@ tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id)
     tb_err_restore(saved);
 }
 
+void
+tb_kept_forgo(tb_ctx_t *ctx)
+{
+    if (ctx->keep_fapl < 0)
+        return;
+    hid_t saved = tb_err_save();
+    H5Pclose(ctx->keep_fapl);
+    tb_err_restore(saved);
+    ctx->keep_fapl = H5I_INVALID_HID;
+}
+
 bool
 tb_kept_keep(tb_obj_t *file)
 {

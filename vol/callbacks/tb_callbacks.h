@@ -70,6 +70,9 @@ void *tb_kept_after(int share, void *under, hid_t vol, bool *retry);
 /* After a synchronous open (not a create) made ctx: one that may be kept at its close (read-only,
  * not MPI, native below, the option on) keeps a copy of its access list in ctx->keep_fapl. */
 void tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id);
+/* An open whose file changed in a way the next open would see and stock's would not (its
+ * metadata cache's configuration or logging set): not kept at its close. */
+void tb_kept_forgo(tb_ctx_t *ctx);
 /* At the application's close of a file: whether it is kept (then not closed below). */
 bool tb_kept_keep(tb_obj_t *file);
 /* Closes every kept file below (registered with H5atclose at the first one kept). */
