@@ -55,6 +55,13 @@ def other_process(version, quiet=False):
                    stderr=subprocess.DEVNULL if quiet else None)
 
 
+def fixed_cache(c, nbytes):
+    """Metadata cache configuration c set to nbytes, never resized."""
+    c.set_initial_size, c.initial_size, c.min_size, c.max_size = True, nbytes, nbytes, nbytes
+    c.incr_mode, c.flash_incr_mode, c.decr_mode = 0, 0, 0
+    return c
+
+
 def writer_while_open(tag, version):
     """Opens the file again (a kept file is shared): its lock is held again, as stock's open holds
     one, so a writer elsewhere is refused while it is open."""
@@ -147,10 +154,7 @@ show("after the master wrote through its link")
 # access list's, as stock's new open does (a file kept with it would hand it on).
 kept("before a cache configuration")
 with h5py.File(path, "r") as f:
-    c = f.id.get_mdc_config()
-    c.set_initial_size, c.initial_size, c.min_size, c.max_size = True, 1 << 17, 1 << 17, 1 << 17
-    c.incr_mode, c.flash_incr_mode, c.decr_mode = 0, 0, 0
-    f.id.set_mdc_config(c)
+    f.id.set_mdc_config(fixed_cache(f.id.get_mdc_config(), 1 << 17))
 for i in range(2):
     with h5py.File(path, "r") as f:
         print("cache size after a configuration set by an earlier open:", f.id.get_mdc_config().max_size)
@@ -167,10 +171,7 @@ with h5py.File(many, "w") as f:
 
 def small_cache():
     fapl = h5py.h5p.create(h5py.h5p.FILE_ACCESS)
-    c = fapl.get_mdc_config()
-    c.set_initial_size, c.initial_size, c.min_size, c.max_size = True, 1 << 16, 1 << 16, 1 << 16
-    c.incr_mode, c.flash_incr_mode, c.decr_mode = 0, 0, 0  # (no resizing)
-    fapl.set_mdc_config(c)
+    fapl.set_mdc_config(fixed_cache(fapl.get_mdc_config(), 1 << 16))
     return h5py.File(h5py.h5f.open(many.encode(), h5py.h5f.ACC_RDONLY, fapl))
 
 

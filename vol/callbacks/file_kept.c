@@ -25,6 +25,7 @@
  * through this connector is closed below first, and every kept file when one is opened for
  * writing or made. Opens that bypass this connector (an access list naming native) are not seen:
  * one for writing of a file kept here fails as "already open for read-only" (README). */
+
 /* HDF5's internal emptying of a file's metadata cache (every entry not pinned or protected), NULL
  * where a library does not export it. */
 extern herr_t H5AC_evict(void *f) __attribute__((weak));
@@ -303,8 +304,7 @@ tb_kept_keep(tb_obj_t *file)
     for (int i = 0; i < nkept; i++)
         if (same_file(&kept[i], &st))
             return false; /* (one kept per file: this one closes) */
-    if (tb_changed_lately((int64_t)st.st_mtim.tv_sec * 1000000000LL + st.st_mtim.tv_nsec,
-                          (int64_t)st.st_ctim.tv_sec * 1000000000LL + st.st_ctim.tv_nsec))
+    if (tb_changed_lately(tb_ns(st.st_mtim), tb_ns(st.st_ctim)))
         return false; /* (a change within its times' resolution would go unseen at the reuse) */
     bool again = false;
     for (int i = 0; i < TB_SEEN_MAX && !again; i++)

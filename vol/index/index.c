@@ -253,8 +253,8 @@ identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
     id->dev      = (uint64_t)st->st_dev;
     id->ino      = (uint64_t)st->st_ino;
     id->size     = (uint64_t)st->st_size;
-    id->mtime_ns = (int64_t)st->st_mtim.tv_sec * 1000000000LL + st->st_mtim.tv_nsec;
-    id->ctime_ns = (int64_t)st->st_ctim.tv_sec * 1000000000LL + st->st_ctim.tv_nsec;
+    id->mtime_ns = tb_ns(st->st_mtim);
+    id->ctime_ns = tb_ns(st->st_ctim);
 }
 
 /* Whether the file changed less than 2 s ago: such a file's sidecars are neither used nor written

@@ -229,6 +229,12 @@ hid_t tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id);
 int tb_file_sec2_fd(tb_obj_t *file);
 /* The same for a file of native below given as its object (no context to keep the answer). */
 int tb_file_fd_below(void *file_under, hid_t vol);
+/* A time in nanoseconds. */
+static inline int64_t
+tb_ns(struct timespec ts)
+{
+    return (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
 /* Whether a file changed less than 2 s ago (its mtime or ctime, in ns): two versions written within
  * the clock's resolution cannot be told apart by their times, so nothing is kept of such a file
  * on the strength of them (the index's sidecars, files kept open below). */
@@ -237,8 +243,7 @@ tb_changed_lately(int64_t mtime_ns, int64_t ctime_ns)
 {
     struct timespec ts;
     clock_gettime(CLOCK_REALTIME, &ts);
-    int64_t now = (int64_t)ts.tv_sec * 1000000000LL + ts.tv_nsec;
-    return now - (mtime_ns > ctime_ns ? mtime_ns : ctime_ns) < 2000000000LL;
+    return tb_ns(ts) - (mtime_ns > ctime_ns ? mtime_ns : ctime_ns) < 2000000000LL;
 }
 /* Whether a transfer list sets a data transform (the defaults do not). The failed query of a
  * list without one is cleared from the error stack: for callers whose stack holds nothing of
