@@ -4,7 +4,9 @@ resizable and compressed datasets as h5py makes them, scalars, strings, attribut
 opens it, walks it and prints what it saw, then on stderr the reads of FILE from just before the
 open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_COUNT_FILE=FILE);
 `units FILE` does the same for a loader that opens datasets by path and reads only the attributes it
-needs, by name, then a group's members of either kind in turns."""
+needs, by name, then a group's members of either kind in turns; `frames FILE` for a trajectory
+reader as MDAnalysis' H5MD reader is one: every frame read through new handles of its datasets
+(`make-frames FILE` writes such a file)."""
 import ctypes
 import sys
 
@@ -106,5 +108,34 @@ def units(path):
     print(f"reads {after - before}", file=sys.stderr)
 
 
+def make_frames(path, nframes=48, natoms=200):
+    with h5py.File(path, "w") as f:
+        g = f.create_group("particles/trajectory")
+        for name in ("position", "velocity"):
+            d = g.create_dataset(f"{name}/value", (nframes, natoms, 3), dtype="f4", chunks=(1, natoms, 3))
+            d[...] = np.arange(nframes * natoms * 3, dtype="f4").reshape(nframes, natoms, 3) * (len(name) / 8)
+            g[f"{name}/time"] = np.arange(nframes, dtype="f8") * 0.5
+        g["box/edges/value"] = np.full((nframes, 3), 50.0)
+
+
+def frames(path):
+    """Every frame through new handles, as MDAnalysis' H5MD reader reads them: the group looked up,
+    then each dataset by its path from it, one row read and the handle dropped."""
+    count = reads_counter()
+    before = count()
+    out = []
+    with h5py.File(path, "r") as f:
+        n = f["particles/trajectory/position/value"].shape[0]
+        for i in range(n):
+            g = f["particles/trajectory"]
+            pos = np.empty((g["position/value"].shape[1], 3), dtype="f4")
+            g["position/value"].read_direct(pos, source_sel=np.s_[i, :])
+            vel = g["velocity/value"][i]
+            out.append(f"{i} {g['position/time'][i]} {pos.sum():.1f} {vel.sum():.1f} {g['box/edges/value'][i].tolist()}")
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
 if __name__ == "__main__":
-    {"make": make, "view": view, "units": units}[sys.argv[1]](sys.argv[2])
+    {"make": make, "view": view, "units": units, "make-frames": make_frames, "frames": frames}[sys.argv[1]](sys.argv[2])

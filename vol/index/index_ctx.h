@@ -43,6 +43,9 @@ typedef struct tb_ix_lazy {
     bool        pooled; /* from index_lazy.c's pool (nothing follows the struct) */
 } tb_ix_lazy_t;
 
+#define TB_IX_EVICTED 32
+#define TB_IX_EVICT_TIMES 4
+
 /* One open of a file (ctx->index). */
 struct tb_index_file {
     tb_ix_data_t *d;
@@ -52,6 +55,13 @@ struct tb_index_file {
      * and datasets open their real object through. Every lazy object of this open is made real
      * before that file is closed, and none is handed out after (NULL). */
     void               *file_under;
+    /* The last TB_IX_EVICTED objects whose header left HDF5's cache when a handle of them closed
+     * (evict_closed), by address, and how often; the next replaced is at `evicted_at`. */
+    struct {
+        haddr_t  addr;
+        uint32_t n;
+    } evicted[TB_IX_EVICTED];
+    uint32_t evicted_at;
     tb_ix_lazy_node_t *lazies; /* this open's lazy attributes and datasets */
     /* One real attribute of this file, opened below with the first lazy one and closed with the
      * file: what HDF5 gets when it asks for the native object of a lazy attribute. It only ever
