@@ -277,13 +277,18 @@ dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
 }
 
 /* Decides once per dataset handle whether the pipeline can serve it (layout, filters, type, fill
- * value and the file's mode do not change while it is open). Sets p->state to 1 or -1. */
+ * value and the file's mode do not change while it is open). Sets p->state to 1 or -1. In files
+ * open read-only, a dataset found not to be the pipeline's by what its creation list and type say
+ * is remembered as such for the rest of the open (tb_pipe_file_not_ours): a program that opens
+ * the same dataset again for every read (MDAnalysis' H5MD reader, a frame per open) had its
+ * creation list copied and looked at each time, ~35k instructions a handle. */
 static void
 examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 {
     hid_t dcpl = H5I_INVALID_HID, type = H5I_INVALID_HID;
-    p->state   = -1;
-    p->type_id = H5I_INVALID_HID;
+    bool  settled = false; /* not ours for what the dataset is (not for a failed call) */
+    p->state      = -1;
+    p->type_id    = H5I_INVALID_HID;
 
     /* Direct chunk I/O is a native operation: only with native right below us. */
     if (!o->ctx->under_native)
@@ -291,8 +296,18 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
         return;
+    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
+     * lies in the file whose descriptor the workers may read (pipeline_map.c) and whether it was
+     * found not ours before. Asked only past the contiguous datasets (an object-info query is not
+     * free on a file of small ones). */
+    bool read_only = !(o->ctx->file_intent & H5F_ACC_RDWR);
+    if (o->ctx->cfg.write_behind || read_only)
+        dataset_identity(o, dxpl_id, p);
+    if (read_only && p->have_token && tb_pipe_file_not_ours(o, p->fileno, &p->token, false))
+        return;
     if ((dcpl = tb_dset_dcpl(o, dxpl_id)) < 0)
         return;
+    settled = true;
     if (H5Pget_layout(dcpl) != H5D_CHUNKED)
         goto done;
     p->rank = H5Pget_chunk(dcpl, TB_PIPE_RANK, p->chunk);
@@ -310,15 +325,15 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
             goto done;
     p->nstages = nf;
 
-    if ((type = dset_get_id(o, H5VL_DATASET_GET_TYPE, dxpl_id)) < 0 || !type_plain(type))
+    settled = false;
+    if ((type = dset_get_id(o, H5VL_DATASET_GET_TYPE, dxpl_id)) < 0)
+        goto done;
+    settled = true;
+    if (!type_plain(type))
         goto done;
     p->type_nbytes = tb_h5t_size(type);
     if (p->type_nbytes == 0)
         goto done;
-    /* A transient copy: the dataset's own type may be a committed one, which keeps its file open. */
-    if ((p->type_id = H5Tcopy(type)) < 0)
-        goto done;
-
     p->chunk_nelem = 1;
     for (int d = 0; d < p->rank; d++) {
         if (p->chunk[d] == 0 || p->chunk[d] > UINT32_MAX)
@@ -327,6 +342,11 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     }
     p->chunk_nbytes = p->chunk_nelem * p->type_nbytes;
     if (p->chunk_nbytes > UINT32_MAX)
+        goto done;
+    /* Past here a dataset is the pipeline's unless a call fails. */
+    settled = false;
+    /* A transient copy: the dataset's own type may be a committed one, which keeps its file open. */
+    if ((p->type_id = H5Tcopy(type)) < 0)
         goto done;
 
     /* Fill value, as HDF5 applies it: new chunks start as the fill value when one is set by the
@@ -370,13 +390,10 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     }
     /* Our decoded-chunk cache, sized as HDF5 sizes its own for this dataset. */
     tb_pipe_cache_config(p, cache_nslots, p->cache_nbytes);
-    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
-     * lies in the file whose descriptor the workers may read (pipeline_map.c). Asked only of the
-     * datasets the pipeline takes (an object-info query is not free on a file of small ones). */
-    if (o->ctx->cfg.write_behind || !(o->ctx->file_intent & H5F_ACC_RDWR))
-        dataset_identity(o, dxpl_id, p);
     p->state = 1;
 done:
+    if (p->state < 0 && settled && read_only && p->have_token)
+        (void)tb_pipe_file_not_ours(o, p->fileno, &p->token, true);
     if (type >= 0)
         H5Tclose(type);
     H5Eclear2(H5E_DEFAULT);

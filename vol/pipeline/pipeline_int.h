@@ -234,6 +234,11 @@ void tb_pipe_ctx_release(tb_ctx_t *ctx);
 /* The descriptor of o's file when it is a noted one and the dataset lies in it (fileno: the
  * dataset's own, from H5Oget_info; external links lead elsewhere); -1 otherwise. */
 int  tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno);
+/* Datasets of a noted file that examine() found not to be the pipeline's (contiguous or compact,
+ * chunked without filters, a type or filter it does not take: what the dataset's creation list
+ * and type say, which do not change in a read-only file): whether the dataset at `token` of file
+ * `fileno` is one (`add`: it is now). False for datasets of files not noted. */
+bool tb_pipe_file_not_ours(const tb_obj_t *o, unsigned long fileno, const H5O_token_t *token, bool add);
 /* Builds p's chunk map (application's thread): 1 built, 0 not possible (too many chunks, none
  * stored, or the addresses do not match a direct chunk read). */
 int  tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd);

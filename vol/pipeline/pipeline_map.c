@@ -18,6 +18,10 @@ typedef struct tb_pipe_file {
     const tb_ctx_t      *ctx;
     int                  fd;
     unsigned long        fileno;
+    /* tb_pipe_file_not_ours' set: open addressing, at most half full; a zero token is an empty
+     * slot (no object lies at address 0, the superblock's). */
+    H5O_token_t *not_ours;
+    size_t       not_ours_n, not_ours_cap;
 } tb_pipe_file_t;
 
 static tb_pipe_file_t *files;
@@ -63,6 +67,7 @@ forget(const tb_ctx_t *ctx)
         tb_pipe_file_t *f = *pp;
         if (f->ctx == ctx) {
             *pp = f->next;
+            free(f->not_ours);
             free(f);
         }
         else
@@ -91,6 +96,65 @@ tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno)
         if (f->ctx == o->ctx && f->fileno == fileno)
             return f->fd;
     return -1;
+}
+
+static size_t
+token_slot(const H5O_token_t *t, size_t mask)
+{
+    uint64_t a, b;
+    memcpy(&a, t->__data, 8);
+    memcpy(&b, t->__data + 8, 8);
+    return (size_t)(((a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull) >> 32) & mask;
+}
+
+/* Puts t into a set of cap slots (a power of two) with room for it: whether it was not there. */
+static bool
+token_put(H5O_token_t *set, size_t cap, const H5O_token_t *t)
+{
+    static const H5O_token_t zero;
+    size_t                   i = token_slot(t, cap - 1);
+    while (memcmp(&set[i], &zero, sizeof(zero)) != 0) {
+        if (memcmp(&set[i], t, sizeof(*t)) == 0)
+            return false;
+        i = (i + 1) & (cap - 1);
+    }
+    set[i] = *t;
+    return true;
+}
+
+bool
+tb_pipe_file_not_ours(const tb_obj_t *o, unsigned long fileno, const H5O_token_t *token, bool add)
+{
+    static const H5O_token_t zero;
+    tb_pipe_file_t          *f = files;
+    while (f && (f->ctx != o->ctx || f->fileno != fileno))
+        f = f->next;
+    if (!f || memcmp(token, &zero, sizeof(zero)) == 0)
+        return false;
+    if (!add) {
+        if (!f->not_ours_n)
+            return false;
+        for (size_t i = token_slot(token, f->not_ours_cap - 1);; i = (i + 1) & (f->not_ours_cap - 1)) {
+            if (memcmp(&f->not_ours[i], token, sizeof(*token)) == 0)
+                return true;
+            if (memcmp(&f->not_ours[i], &zero, sizeof(zero)) == 0)
+                return false;
+        }
+    }
+    if (2 * (f->not_ours_n + 1) > f->not_ours_cap) {
+        size_t       cap = f->not_ours_cap ? 2 * f->not_ours_cap : 16;
+        H5O_token_t *set = calloc(cap, sizeof(*set));
+        if (!set)
+            return false; /* (not remembered: examined again next time) */
+        for (size_t i = 0; i < f->not_ours_cap; i++)
+            if (memcmp(&f->not_ours[i], &zero, sizeof(zero)) != 0)
+                token_put(set, cap, &f->not_ours[i]);
+        free(f->not_ours);
+        f->not_ours     = set;
+        f->not_ours_cap = cap;
+    }
+    f->not_ours_n += token_put(f->not_ours, f->not_ours_cap, token);
+    return true;
 }
 
 /* ---- the chunk map */
