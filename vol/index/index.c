@@ -107,6 +107,18 @@ index_mounted(void)
     ix_epoch++;
 }
 
+/* An object the index recognised in its file: its token is known (tb_ix_for, index_query.c). */
+static bool
+index_identity(const tb_obj_t *o, unsigned long *fileno, H5O_token_t *token)
+{
+    _Static_assert(TB_IX_TOKEN_NBYTES == sizeof(H5O_token_t), "the index keeps whole native tokens");
+    if (!o->idx || o->idx->state != TB_IXO_MINE || !o->ctx->index)
+        return false;
+    *fileno = o->ctx->index->fileno;
+    memcpy(token, o->idx->token, sizeof(*token));
+    return true;
+}
+
 const tb_hooks_t tb_index_hooks = {
     .name         = "index",
     .materialise  = tb_index_materialise,
@@ -117,6 +129,7 @@ const tb_hooks_t tb_index_hooks = {
     .obj_wrapped  = tb_index_obj_wrapped,
     .obj_release  = tb_index_obj_release,
     .ctx_release  = tb_index_ctx_release,
+    .identity     = index_identity,
 };
 
 /* HDF5's internal end-of-allocation query (exported by its shared libraries; NULL where not). */

@@ -94,6 +94,15 @@ tb_hooks_obj_release(tb_obj_t *o)
             hooks[i]->obj_release(o);
 }
 
+bool
+tb_hooks_identity(const tb_obj_t *o, unsigned long *fileno, H5O_token_t *token)
+{
+    for (int i = 0; i < nhooks; i++)
+        if (hooks[i]->identity && hooks[i]->identity(o, fileno, token))
+            return true;
+    return false;
+}
+
 void
 tb_hooks_ctx_release(tb_ctx_t *ctx)
 {

@@ -114,6 +114,9 @@ typedef struct tb_hooks {
     /* A wrapper or a context is released. */
     void (*obj_release)(tb_obj_t *o);
     void (*ctx_release)(tb_ctx_t *ctx);
+    /* Which object o is, where the subsystem knows without asking below: true with its file's
+     * number (H5O_info2_t.fileno) and its token. */
+    bool (*identity)(const tb_obj_t *o, unsigned long *fileno, H5O_token_t *token);
 } tb_hooks_t;
 
 /* Adds a subsystem's table (kept by pointer; registering one twice is a no-op). */
@@ -137,6 +140,8 @@ tb_enter(tb_obj_t *a, tb_obj_t *b, unsigned what, hid_t dxpl_id)
 /* Every subsystem's release hook, run by obj.c when a wrapper or a context goes. */
 void tb_hooks_obj_release(tb_obj_t *o);
 void tb_hooks_ctx_release(tb_ctx_t *ctx);
+/* Which object o is, from the first subsystem that knows (tb_hooks_t.identity); false if none. */
+bool tb_hooks_identity(const tb_obj_t *o, unsigned long *fileno, H5O_token_t *token);
 /* The other events, for the callbacks that see them. */
 void tb_hooks_mounted(void);
 void tb_hooks_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fapl_id, int created);
