@@ -290,7 +290,9 @@ static void
 examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
 {
     hid_t dcpl = H5I_INVALID_HID, type = H5I_INVALID_HID;
-    bool  settled = false; /* not ours for what the dataset is (not for a failed call) */
+    bool  settled = false; /* not ours for what the creation list and type say (their queries
+                            * failing included: the list is HDF5's own copy), not for a failed
+                            * call of ours */
     p->state      = -1;
     p->type_id    = H5I_INVALID_HID;
 
