@@ -175,12 +175,13 @@ tb_ix_evict_unused(void *file, const uint8_t *token)
  * recognised: only where tb_ix_can_evict held) has closed: its object header (and what else HDF5
  * tagged with it) leaves the metadata cache, as under HDF5's evict-on-close. With the index
  * answering the walks and queries, each header is a miss, the adaptive cache grows and every
- * header would stay, decoded (bench/index README). Not an object this open of the file evicted
- * TB_IX_EVICT_TIMES times lately: one the program opens again and again (MDAnalysis opens a
- * trajectory's datasets again for every frame it reads) stays then, as under stock; evicted at
- * every close, its header and chunk index were read and decoded again for every frame (bench/mpi
- * README, mda_chain.py). Not fewer times: nexusformat opens many objects two or three times in an
- * open of the file (loader k), and keeping those grew its first run's peak RSS by 12 MB (14 %). */
+ * header would stay, decoded (bench/index README). Except an object the program comes back to:
+ * one of the last TB_IX_EVICTED objects closed (this open's ring) that is closed again stays, as
+ * under stock, until it leaves the ring, and leaves the cache then. MDAnalysis opens a trajectory's
+ * datasets again for every frame it reads; evicted at every close, their headers and chunk indexes
+ * were read and decoded again per frame (bench/mpi README, mda_chain.py). The ring bounds what
+ * stays: nexusformat opens thousands of objects up to four times each in an open of the file
+ * (bench/index loader k), and keeping every such object grew its first run's peak RSS by 12 MB. */
 static void
 evict_closed(const tb_obj_t *o)
 {
@@ -191,15 +192,27 @@ evict_closed(const tb_obj_t *o)
     uint32_t k    = 0;
     while (k < TB_IX_EVICTED && f->evicted[k].addr != addr)
         k++;
-    if (k == TB_IX_EVICTED) {
-        k                = f->evicted_at++ % TB_IX_EVICTED;
-        f->evicted[k].addr = addr;
-        f->evicted[k].n    = 0;
-    }
-    if (f->evicted[k].n >= TB_IX_EVICT_TIMES)
+    if (k < TB_IX_EVICTED) {
+        f->evicted[k].kept = true; /* closed again: stays while in the ring */
         return;
-    f->evicted[k].n++;
+    }
+    k = f->evicted_at++ % TB_IX_EVICTED;
+    if (f->evicted[k].kept) /* (it stayed: it leaves now) */
+        tb_ix_evict_unused(f->file_under, f->evicted[k].token);
+    memcpy(f->evicted[k].token, o->idx->token, TB_IX_TOKEN_NBYTES);
+    f->evicted[k].addr = addr;
+    f->evicted[k].kept = false;
     tb_ix_evict_unused(f->file_under, o->idx->token);
+}
+
+void
+tb_ix_evict_kept(struct tb_index_file *f)
+{
+    for (uint32_t k = 0; k < TB_IX_EVICTED; k++)
+        if (f->evicted[k].kept) {
+            f->evicted[k].kept = false;
+            tb_ix_evict_unused(f->file_under, f->evicted[k].token);
+        }
 }
 
 /* ------------------------------------------------------------------ life cycle */

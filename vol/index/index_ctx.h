@@ -44,7 +44,6 @@ typedef struct tb_ix_lazy {
 } tb_ix_lazy_t;
 
 #define TB_IX_EVICTED 32
-#define TB_IX_EVICT_TIMES 4
 
 /* One open of a file (ctx->index). */
 struct tb_index_file {
@@ -56,10 +55,12 @@ struct tb_index_file {
      * before that file is closed, and none is handed out after (NULL). */
     void               *file_under;
     /* The last TB_IX_EVICTED objects whose header left HDF5's cache when a handle of them closed
-     * (evict_closed), by address, and how often; the next replaced is at `evicted_at`. */
+     * (evict_closed): address, token, and whether one was closed again since (it stays in the
+     * cache until it leaves this ring); the next replaced is at `evicted_at`. */
     struct {
-        haddr_t  addr;
-        uint32_t n;
+        haddr_t addr;
+        uint8_t token[TB_IX_TOKEN_NBYTES];
+        bool    kept;
     } evicted[TB_IX_EVICTED];
     uint32_t evicted_at;
     tb_ix_lazy_node_t *lazies; /* this open's lazy attributes and datasets */
@@ -282,6 +283,10 @@ bool tb_ix_can_evict(const tb_ctx_t *ctx);
  * attributes or links, or to read its info): its header and what HDF5 tagged with it leave the
  * metadata cache, unless `file` is NULL or some handle still has the object open. */
 void tb_ix_evict_unused(void *file, const uint8_t *token);
+/* The objects evict_closed kept in HDF5's cache for this open of the file (closed again while in
+ * its ring) leave it: the application is closing the file (a kept file's cache must not carry
+ * them into the next open: file_kept.c empties a cache found half full there). */
+void tb_ix_evict_kept(struct tb_index_file *f);
 /* Whether native has the object at `token` open in `file` (a handle's shared state, which a new
  * open of it shares); true when that cannot be told. */
 bool tb_ix_open_below(void *file, const uint8_t *token);

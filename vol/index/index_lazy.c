@@ -335,6 +335,7 @@ tb_index_file_closing(tb_obj_t *file)
         }
     }
     tb_ix_standins_release(f); /* (`listed` holds files only during a listing, which closes none) */
+    tb_ix_evict_kept(f);
     hid_t saved = tb_err_save();
     if (f->sentinel)
         H5VLattr_close(f->sentinel, file->under_vol_id, DXPL, NULL);
