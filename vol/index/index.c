@@ -188,9 +188,8 @@ evict_closed(const tb_obj_t *o)
     struct tb_index_file *f = o->ctx->index;
     if (!f)
         return;
-    haddr_t  addr = (haddr_t)tb_ix_token_addr(o->idx->token);
-    uint32_t k    = 0;
-    while (k < TB_IX_EVICTED && f->evicted[k].addr != addr)
+    uint32_t k = 0;
+    while (k < TB_IX_EVICTED && memcmp(f->evicted[k].token, o->idx->token, TB_IX_TOKEN_NBYTES) != 0)
         k++;
     if (k < TB_IX_EVICTED) {
         f->evicted[k].kept = true; /* closed again: stays while in the ring */
@@ -200,7 +199,6 @@ evict_closed(const tb_obj_t *o)
     if (f->evicted[k].kept) /* (it stayed: it leaves now) */
         tb_ix_evict_unused(f->file_under, f->evicted[k].token);
     memcpy(f->evicted[k].token, o->idx->token, TB_IX_TOKEN_NBYTES);
-    f->evicted[k].addr = addr;
     f->evicted[k].kept = false;
     tb_ix_evict_unused(f->file_under, o->idx->token);
 }

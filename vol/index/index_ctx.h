@@ -55,10 +55,10 @@ struct tb_index_file {
      * before that file is closed, and none is handed out after (NULL). */
     void               *file_under;
     /* The last TB_IX_EVICTED objects whose header left HDF5's cache when a handle of them closed
-     * (evict_closed): address, token, and whether one was closed again since (it stays in the
-     * cache until it leaves this ring); the next replaced is at `evicted_at`. */
+     * (evict_closed): token, and whether one was closed again since (it stays in the cache until
+     * it leaves this ring); the next replaced is at `evicted_at`. An all-zero token (no object's)
+     * is an empty slot. */
     struct {
-        haddr_t addr;
         uint8_t token[TB_IX_TOKEN_NBYTES];
         bool    kept;
     } evicted[TB_IX_EVICTED];
