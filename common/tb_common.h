@@ -5,6 +5,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Only the HDF5 plugin entry points leave a plugin; everything else is hidden. */
 #define TB_EXPORT __attribute__((visibility("default")))
@@ -34,6 +35,17 @@ static inline unsigned
 tb_status_index(tb_status_t st)
 {
     return st <= 0 && st > -TB_NSTATUS ? (unsigned)-(int)st : (unsigned)TB_NSTATUS;
+}
+
+/* A hash of an HDF5 object token (16 bytes, H5O_token_t's size), for the tables of objects the
+ * index and the pipeline keep by token. */
+static inline uint32_t
+tb_hash_token(const void *token)
+{
+    uint64_t a, b;
+    memcpy(&a, token, 8);
+    memcpy(&b, (const uint8_t *)token + 8, 8);
+    return (uint32_t)(((a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull) >> 32);
 }
 
 #define TB_UNUSED(x) ((void)(x))

@@ -302,15 +302,16 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Most small datasets are contiguous: said without copying the creation property list. */
     if (tb_dset_contig_addr(o->under, o->under_vol_id, dxpl_id) != HADDR_UNDEF)
         return;
-    /* Which dataset this is: for write-behind, and in read-only files to know that the dataset
-     * lies in the file whose descriptor the workers may read (pipeline_map.c) and whether it was
-     * found not ours before. Asked only past the contiguous datasets (an object-info query is not
-     * free on a file of small ones). */
+    /* Which dataset this is, in read-only files: to know that the dataset lies in the file whose
+     * descriptor the workers may read (pipeline_map.c) and whether it was found not ours before.
+     * Asked only past the contiguous datasets (an object-info query, where the index does not
+     * know the object, is not free on a file of small ones). */
     bool read_only = !(o->ctx->file_intent & H5F_ACC_RDWR);
-    if (o->ctx->cfg.write_behind || read_only)
+    if (read_only) {
         dataset_identity(o, dxpl_id, p);
-    if (read_only && p->have_token && tb_pipe_file_not_ours(o, p->fileno, &p->token, false))
-        return;
+        if (p->have_token && tb_pipe_file_not_ours(o, p->fileno, &p->token, false))
+            return;
+    }
     if ((dcpl = tb_dset_dcpl(o, dxpl_id)) < 0)
         return;
     settled = true;
@@ -396,6 +397,9 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     }
     /* Our decoded-chunk cache, sized as HDF5 sizes its own for this dataset. */
     tb_pipe_cache_config(p, cache_nslots, p->cache_nbytes);
+    /* ... and for write-behind, which needs it only of the datasets the pipeline takes. */
+    if (o->ctx->cfg.write_behind && !p->have_token)
+        dataset_identity(o, dxpl_id, p);
     p->state = 1;
 done:
     if (p->state < 0 && settled && read_only && p->have_token)

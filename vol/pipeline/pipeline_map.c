@@ -98,21 +98,12 @@ tb_pipe_file_fd(const tb_obj_t *o, unsigned long fileno)
     return -1;
 }
 
-static size_t
-token_slot(const H5O_token_t *t, size_t mask)
-{
-    uint64_t a, b;
-    memcpy(&a, t->__data, 8);
-    memcpy(&b, t->__data + 8, 8);
-    return (size_t)(((a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull) >> 32) & mask;
-}
-
 /* Puts t into a set of cap slots (a power of two) with room for it: whether it was not there. */
 static bool
 token_put(H5O_token_t *set, size_t cap, const H5O_token_t *t)
 {
     static const H5O_token_t zero;
-    size_t                   i = token_slot(t, cap - 1);
+    size_t                   i = tb_hash_token(t) & (cap - 1);
     while (memcmp(&set[i], &zero, sizeof(zero)) != 0) {
         if (memcmp(&set[i], t, sizeof(*t)) == 0)
             return false;
@@ -134,7 +125,7 @@ tb_pipe_file_not_ours(const tb_obj_t *o, unsigned long fileno, const H5O_token_t
     if (!add) {
         if (!f->not_ours_n)
             return false;
-        for (size_t i = token_slot(token, f->not_ours_cap - 1);; i = (i + 1) & (f->not_ours_cap - 1)) {
+        for (size_t i = tb_hash_token(token) & (f->not_ours_cap - 1);; i = (i + 1) & (f->not_ours_cap - 1)) {
             if (memcmp(&f->not_ours[i], token, sizeof(*token)) == 0)
                 return true;
             if (memcmp(&f->not_ours[i], &zero, sizeof(zero)) == 0)

@@ -21,22 +21,12 @@ tb_ix_hash_name(const char *s, size_t n)
     return h;
 }
 
-static uint32_t
-hash_token(const uint8_t *t)
-{
-    uint64_t a, b;
-    memcpy(&a, t, 8);
-    memcpy(&b, t + 8, 8);
-    uint64_t h = (a ^ (b * 0x9E3779B97F4A7C15ull)) * 0xBF58476D1CE4E5B9ull;
-    return (uint32_t)(h >> 32);
-}
-
 uint32_t
 tb_ix_obj_find(const tb_ix_data_t *d, const uint8_t *token)
 {
     if (!d->oht)
         return TB_IX_NONE;
-    uint32_t h = hash_token(token);
+    uint32_t h = tb_hash_token(token);
     for (uint32_t i = h & d->oht_mask;; i = (i + 1) & d->oht_mask) {
         uint32_t v = d->oht[i].v;
         if (!v)
@@ -59,7 +49,7 @@ tb_ix_rehash_objs(tb_ix_data_t *d)
     if (!ht)
         return TB_ERR_NOMEM;
     for (uint32_t k = 0; k < d->nobj; k++) {
-        uint32_t h = hash_token(d->objs[k].token), i = h & (cap - 1);
+        uint32_t h = tb_hash_token(d->objs[k].token), i = h & (cap - 1);
         for (; ht[i].v; i = (i + 1) & (cap - 1))
             if (ht[i].h == h && memcmp(d->objs[ht[i].v - 1].token, d->objs[k].token, TB_IX_TOKEN_NBYTES) == 0) {
                 free(ht);
@@ -120,7 +110,7 @@ tb_ix_obj_insert(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
         d->nobj--;
         return st;
     }
-    uint32_t h = hash_token(token), i = h & d->oht_mask;
+    uint32_t h = tb_hash_token(token), i = h & d->oht_mask;
     while (d->oht[i].v)
         i = (i + 1) & d->oht_mask;
     d->oht[i] = (tb_ix_oslot_t){k + 1, h};
