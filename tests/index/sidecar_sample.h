@@ -182,6 +182,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             continue;
         if (seen % 3 == 1)
             r->dcache = TB_IX_DC_NO;
+        r->opened = seen % 2; /* (opened natively in the run that wrote it, or not) */
         /* Every other dataset has a record: metadata only (0), or content with it (2). */
         if (seen % 3 != 1) {
             tb_ix_dset_t *x = tb_sample_dset(d, r);

@@ -108,6 +108,14 @@ test_roundtrip(void)
     }
     ASSERT(with_ninfo > 8 && e.nninfo == with_ninfo && have.nninfo == with_ninfo);
     ASSERT_EQ(e.nattr, d.nattr);
+    uint32_t opened = 0;
+    for (uint32_t k = 0; k < d.nobj; k++) {
+        uint32_t eo = tb_ix_obj_find(&e, d.objs[k].token);
+        if (eo != TB_IX_NONE)
+            ASSERT_EQ(e.objs[eo].opened, d.objs[k].opened);
+        opened += d.objs[k].opened;
+    }
+    ASSERT(opened > 2);
     uint32_t partial = 0, unordered = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].attrs_loaded && !d.objs[k].attrs_partial)
@@ -332,10 +340,16 @@ test_bad_structure(void)
      * whole: contradictions the decoder rejects (the sample's first object has a partial list). */
     static const uint64_t bad_attrs[] = {1u | SC_ATTRS_PARTIAL, SC_ATTRS_UNORDERED, SC_ATTRS_PARTIAL | SC_ATTRS_UNORDERED};
     ASSERT(sc_get(b + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED]) == SC_ATTRS_PARTIAL);
-    for (size_t v = 0; v < sizeof(bad_attrs) / sizeof(bad_attrs[0]); v++) {
+    /* Nor may anything but a dataset with its info be marked as opened natively (the sample's
+     * first object is a group). */
+    ASSERT(sc_get(b + start[SC_REC_OBJ], &sc_obj_fields[OBJ_TYPE]) == 0);
+    for (size_t v = 0; v < sizeof(bad_attrs) / sizeof(bad_attrs[0]) + 2; v++) {
         uint8_t *x = malloc(n);
         memcpy(x, b, n);
-        sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED], bad_attrs[v]);
+        if (v < sizeof(bad_attrs) / sizeof(bad_attrs[0]))
+            sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED], bad_attrs[v]);
+        else
+            sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_HAS_INFO], v % 2 ? 1u | SC_OBJ_OPENED : SC_OBJ_OPENED);
         uint64_t sum = tb_sidecar_checksum(x, n - SC_TRAILER);
         memcpy(x + n - SC_TRAILER, &sum, 8);
         tb_ix_data_t e;

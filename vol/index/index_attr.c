@@ -418,6 +418,7 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
         H5Eclear2(H5E_DEFAULT);
         return TB_ERR_HDF5;
     }
+    tb_ix_obj_opened(d, oi, otype);
     tb_status_t ret = list_from(d, oi, obj, otype, a->vol, true);
     tb_ix_close_under(obj, otype, a->vol);
     /* (A group whose links are not listed yet keeps its header for that.) */

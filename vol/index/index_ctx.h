@@ -184,6 +184,18 @@ tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi
  * first. */
 tb_status_t tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out);
 
+/* Record t was opened natively as `type` just now, with success: a dataset is marked so
+ * (tb_ix_obj_t.opened: a later run may hand it out lazily). */
+static inline void
+tb_ix_obj_opened(tb_ix_data_t *d, uint32_t t, H5I_type_t type)
+{
+    tb_ix_obj_t *r = &d->objs[t];
+    if (type == H5I_DATASET && r->has_info && r->type == H5O_TYPE_DATASET && !r->opened) {
+        r->opened = 1;
+        d->dirty  = 1;
+    }
+}
+
 /* The file address a native token holds (its first 8 bytes, little-endian). */
 static inline uint64_t
 tb_ix_token_addr(const uint8_t *token)

@@ -474,10 +474,12 @@ register_for_callback(tb_obj_t *o, void *obj, H5I_type_t type, H5I_type_t lazy_k
 /* What an open of record t in a read-only file can hand out without opening anything below: a lazy
  * group, a lazy dataset, or H5I_BADID (named datatypes are opened for real: HDF5 decodes them at
  * once). A lazy dataset answers what the application asked of it before from its record and opens
- * the real one by its path for anything else: so only one with a record, or any dataset of an
- * index read from a sidecar (the run that wrote it recorded what it asked; a walk that asks a
- * dataset nothing but its attributes, as h5py's visititems does, then opens none), never in a
- * first open that has yet to learn what is asked. */
+ * the real one by its path for anything else: so only one with a record, or a dataset of an index
+ * read from a sidecar that the run which wrote it opened (it recorded what it asked; a walk that
+ * asks a dataset nothing but its attributes, as h5py's visititems does, then opens none), never in
+ * a first open that has yet to learn what is asked. A dataset never opened is opened for real: its
+ * header may not decode as an open decodes it (a damaged fill value or layout message, say, that
+ * H5Oget_info never reads), and the open must fail as native's does. */
 static H5I_type_t
 lazy_kind(const tb_ix_data_t *d, uint32_t t)
 {
@@ -485,7 +487,7 @@ lazy_kind(const tb_ix_data_t *d, uint32_t t)
     if ((r->has_info && r->type == H5O_TYPE_GROUP) || r->group != TB_IX_NONE)
         return H5I_GROUP;
     if (r->has_info && r->type == H5O_TYPE_DATASET && !d->dset_prefixed && !r->prefixed &&
-        ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || d->sc_buf))
+        ((r->dset != TB_IX_NONE && d->dsets[r->dset].have) || (d->sc_buf && r->opened)))
         return H5I_DATASET;
     /* A named datatype whose binary form the index holds: HDF5 builds the type from it as soon as
      * it is opened. */
@@ -610,8 +612,10 @@ tb_ix_learn_opened(tb_obj_t *child, H5I_type_t type, tb_obj_t *parent, H5I_type_
      * this path is then the index's (a lazy object, or one opened by token) rather than native's
      * walk again. (A group is lazy once its links are listed, as they are when anything below it
      * is opened through the index.) */
-    if (type != H5I_GROUP && child->under)
+    if (type != H5I_GROUP && child->under) {
         learn_info(d, t, child->under, type, child->under_vol_id);
+        tb_ix_obj_opened(d, t, type);
+    }
 }
 
 /* The path of the location native registers an ID for next (tb_index_callback_location). */
@@ -1791,6 +1795,7 @@ open_dataset_by_token(tb_obj_t *o, tb_ix_data_t *d, const tb_ix_anchor_t *a, uin
     x->path  = path;
     x->evict = true;
     learn_info(d, t, under, H5I_DATASET, a->vol); /* (the next open's is then lazy) */
+    tb_ix_obj_opened(d, t, H5I_DATASET);
     tb_ix_stats.dsets_by_token++;
     return w;
 }

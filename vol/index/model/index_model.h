@@ -154,6 +154,9 @@ typedef struct tb_ix_obj {
     uint8_t  corder_hint : 2;  /* a group: whether it tracks link creation order, as the creation
                                 * list the application asked said (0 not known, 1 yes, 2 no); not
                                 * persisted (its group record keeps what it learns from it) */
+    uint8_t  opened : 1; /* datasets: a native open of it succeeded (here, or in the run that wrote
+                          * the sidecar), so its header decodes as an open decodes it: an index
+                          * read from a sidecar may hand it out lazily (index_query.c) */
     uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;

@@ -25,10 +25,11 @@
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
  * the dataspace forms, 11 objects' partial attribute lists, 12 a checksum of four lanes (older
- * sidecars are misses, rebuilt once). Bytes not named by a field are zero. */
+ * sidecars are misses, rebuilt once), 13 which datasets were opened natively. Bytes not named by a
+ * field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (12)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (13)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -50,7 +51,7 @@ const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
 };
 const sc_field_t sc_obj_fields[OBJ_NFIELDS] = {
     [OBJ_TOKEN]        = {"token", 0, 16, "object token"},
-    [OBJ_HAS_INFO]     = {"has_info", 16, 1, "1: the H5Oget_info fields below are known"},
+    [OBJ_HAS_INFO]     = {"has_info", 16, 1, "bit 0: the H5Oget_info fields below are known; bit 1 (datasets, with bit 0): a native open of it succeeded"},
     [OBJ_TYPE]         = {"type", 17, 1, "H5O_type_t (group 0, dataset 1, named datatype 2)"},
     [OBJ_ATTRS_LOADED] = {"attrs", 18, 1, "bit 0: attr_first/nattr list all its attributes; bits 1-2: their storage (0 unknown, 1 object header, 2 dense); bit 3 (never with bit 0): they list some of them; bit 4 (only with bit 0): their order is not native's by name; bit 5 (only with bit 4): it is native's by creation order"},
     [OBJ_DCACHE]       = {"dcache", 19, 1, "datasets: 0 unknown, 1 not cacheable, 2 content cached"},
@@ -247,7 +248,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
         uint64_t       al   = SC_GET(o, OBJ, ATTRS_LOADED), dc = SC_GET(o, OBJ, DCACHE), dset = SC_GET(o, OBJ, DSET);
         uint64_t       afirst = SC_GET(o, OBJ, ATTR_FIRST), acount = SC_GET(o, OBJ, NATTR);
-        if (has > 1 || (has && type > SC_MAX_OBJ_TYPE) ||
+        if (has > (1u | SC_OBJ_OPENED) || (has && type > SC_MAX_OBJ_TYPE) ||
+            ((has & SC_OBJ_OPENED) && !((has & 1u) && type == SC_OBJ_DATASET)) ||
             al > (SC_ATTRS_CRT_NATIVE | SC_ATTRS_UNORDERED | SC_ATTRS_PARTIAL | 1u | (TB_IX_AS_DENSE << 1)) ||
             (al & (SC_ATTRS_PARTIAL | 1u)) == (SC_ATTRS_PARTIAL | 1u) ||
             (al & (SC_ATTRS_UNORDERED | 1u)) == SC_ATTRS_UNORDERED ||
@@ -419,7 +421,8 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         tb_ix_obj_t  *r = &d->objs[k];
         memset(r, 0, sizeof(*r));
         memcpy(r->token, SC_PTR(o, OBJ, TOKEN), TB_IX_TOKEN_NBYTES);
-        r->has_info     = (uint8_t)SC_GET(o, OBJ, HAS_INFO);
+        r->has_info     = SC_GET(o, OBJ, HAS_INFO) & 1u;
+        r->opened       = (SC_GET(o, OBJ, HAS_INFO) & SC_OBJ_OPENED) != 0;
         r->type         = (uint8_t)SC_GET(o, OBJ, TYPE);
         r->rc           = (uint32_t)SC_GET(o, OBJ, RC);
         r->group        = (uint32_t)SC_GET(o, OBJ, GROUP);
@@ -912,7 +915,7 @@ put_objs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
         uint8_t            *ob = out_rec(o, SC_OBJ);
         int                 dk = dset_kept(r, d);
         memcpy(SC_PTR(ob, OBJ, TOKEN), r->token, TB_IX_TOKEN_NBYTES);
-        SC_PUT(ob, OBJ, HAS_INFO, r->has_info);
+        SC_PUT(ob, OBJ, HAS_INFO, r->has_info | (r->has_info && r->type == SC_OBJ_DATASET && r->opened ? SC_OBJ_OPENED : 0u));
         SC_PUT(ob, OBJ, TYPE, r->has_info ? r->type : 0);
         SC_PUT(ob, OBJ, RC, r->rc);
         SC_PUT(ob, OBJ, GROUP, r->group);

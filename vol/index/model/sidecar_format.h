@@ -8,13 +8,14 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   12u
+#define SC_VERSION   13u
 #define SC_BYTEORDER 0x01020304u
 /* An object's `attrs` field: the bits saying its run of attribute records is a partial list, and
  * that a whole list's order is not native's. */
 #define SC_ATTRS_PARTIAL   8u
 #define SC_ATTRS_UNORDERED 16u
 #define SC_ATTRS_CRT_NATIVE 32u /* (with SC_ATTRS_UNORDERED) in native order by creation order */
+#define SC_OBJ_OPENED       2u  /* OBJ_HAS_INFO: a dataset opened natively (tb_ix_obj_t.opened) */
 #define SC_TRAILER   8u /* checksum of everything before it */
 
 /* One field of a fixed-size record. `size` is 1, 2, 4 or 8 for integers (host byte order, the
