@@ -93,6 +93,13 @@ def collect(iterate, oid, **kw):
     return names
 
 
+def filter_of(plist, i):
+    """A filter's id, flags and client data: the first 16 values and their number (h5py 3.15.1's
+    get_filter, with its HDF5 1.14.6, returns uninitialised memory after the 16th, stock alike)."""
+    fid, flags, cd = plist.get_filter(i)[:3]
+    return fid, flags, len(cd), tuple(cd[:16])
+
+
 def dataset(f, p, d):
     print("DS", p, d.shape, d.dtype.str, d.dtype.names, d.chunks, d.maxshape, d.compression,
           d.compression_opts, d.shuffle, d.fletcher32, d.scaleoffset, d.is_virtual, d.external)
@@ -101,7 +108,7 @@ def dataset(f, p, d):
           attempt("DZ " + p, lambda: d.id.get_space_status()), attempt("DZ " + p, lambda: d.id.get_offset()))
     plist = d.id.get_create_plist()
     print("DP", p, plist.get_layout(), plist.get_nfilters(),
-          [plist.get_filter(i)[:3] for i in range(plist.get_nfilters())], plist.get_fill_time(),
+          [filter_of(plist, i) for i in range(plist.get_nfilters())], plist.get_fill_time(),
           plist.get_alloc_time(), attempt("DP", lambda: plist.get_obj_track_times()))
     print("DD", p, [[attempt("DD", lambda: (s.name, len(s))) for s in dim.values()] for dim in d.dims]
           if d.ndim else None, [dim.label for dim in d.dims] if d.ndim else None)

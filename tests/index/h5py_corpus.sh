@@ -6,8 +6,11 @@
 # under stock HDF5, then under h5turbo with the index in
 # memory and from its sidecar (written, then loaded twice); every transcript must equal stock's,
 # file by file. Needs the tools tests' sources that scripts/setup-clients unpacks.
+# [PYTHON]: another Python whose h5py to use (a PyPI wheel's, with HDF5 of its own: the hdf5-2/
+# build serves its 2.x), else .venv's.
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
+py=${1:-$py}
 DEPS=${H5TURBO_DEPS_DIR:-$HOME/.cache/h5turbo/deps}
 src=$(ls -d "$DEPS"/hdf5-1.14.5-tools-test/hdf5-1.14*/ 2>/dev/null | head -1)
 [ -n "$src" ] && [ -d "$src/tools" ] || fail "no HDF5 tools sources under $DEPS/hdf5-1.14.5-tools-test (run scripts/setup-clients)"
@@ -51,12 +54,18 @@ walk() { # label, then the runner (stock/turbo)
     rest=("${rest[@]:i+1}")
   done
 }
-# Stock reads Blosc-compressed data (PyTables' files) through the reference hdf5-blosc plugin that
-# scripts/setup builds; h5turbo through its own filter 32001.
-blosc_ref="$DEPS/hdf5-blosc-ref/plugin"
-[ -f "$blosc_ref/libH5Zblosc_ref.so" ] || fail "no reference Blosc plugin in $blosc_ref (run scripts/setup)"
-stock_ref() { stock env HDF5_PLUGIN_PATH="$blosc_ref" "$@"; }
-walk stock stock_ref
+# Stock reads Blosc-compressed data (PyTables' files) through another Blosc filter, h5turbo through
+# its own filter 32001: hdf5plugin's where the Python has it (then both get its other filters), else
+# the reference hdf5-blosc plugin that scripts/setup builds against .venv's HDF5.
+filters=$("$py" -c 'import hdf5plugin; print(hdf5plugin.PLUGIN_PATH)' 2>/dev/null || true)
+if [ -n "$filters" ]; then
+  TB_PLUGIN_DIR="$TB_PLUGIN_DIR:$filters" # (the path turbo() gives HDF5; ours first)
+else
+  filters="$DEPS/hdf5-blosc-ref/plugin"
+  [ -f "$filters/libH5Zblosc_ref.so" ] || fail "no reference Blosc plugin in $filters (run scripts/setup)"
+fi
+stock_filters() { stock env HDF5_PLUGIN_PATH="$filters" "$@"; }
+walk stock stock_filters
 for mode in memory persistent persistent2; do
   H5TURBO_INDEX=${mode%2} walk "$mode" turbo
   bad=0
@@ -76,4 +85,4 @@ done
 n=$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)
 [ "$n" -gt 50 ] || fail "only $n sidecars written for ${#files[@]} files"
 died=$(grep -l '^died' "$tmp"/stock/*.txt | wc -l || true)
-echo "ok: h5py reads ${#files[@]} test files of HDF5's tools and of the clients identically under h5turbo (memory, sidecar written, sidecar loaded; $n sidecars; the walk died under stock in $died, compared up to there)"
+echo "ok: h5py $("$py" -c 'import h5py; print(h5py.__version__, "with HDF5", h5py.version.hdf5_version)') reads ${#files[@]} test files of HDF5's tools and of the clients identically under h5turbo (memory, sidecar written, sidecar loaded; $n sidecars; the walk died under stock in $died, compared up to there)"
