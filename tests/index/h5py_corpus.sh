@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
-# h5py_corpus.sh — files nobody in the project wrote, read the way generic h5py readers read them:
-# h5py_corpus.py walks every HDF5 file of HDF5 1.14.5's own tools tests (h5dump's, h5ls', h5diff's,
-# h5repack's... test files: every layout, filter, type, link kind and file-format version the
-# tools are tested on, some of them damaged) and those the clients' packages ship for their tests,
-# under stock HDF5, then under h5turbo with the index in
-# memory and from its sidecar (written, then loaded twice); every transcript must equal stock's,
-# file by file. Needs the tools tests' sources that scripts/setup-clients unpacks.
-# [PYTHON]: another Python whose h5py to use (a PyPI wheel's, with HDF5 of its own: the hdf5-2/
-# build serves its 2.x), else .venv's.
+# h5py_corpus.sh [PYTHON] — files nobody in the project wrote, read the way generic h5py readers
+# read them: h5py_corpus.py walks every HDF5 file of HDF5 1.14.5's own tools tests (h5dump's,
+# h5ls', h5diff's, h5repack's... test files: every layout, filter, type, link kind and file-format
+# version the tools are tested on, some of them damaged) and those the clients' packages ship for
+# their tests, under stock HDF5, then under h5turbo with the index in memory and from its sidecar
+# (written, then loaded twice); every transcript must equal stock's, file by file. Needs the files
+# scripts/setup-clients unpacks. PYTHON: another Python whose h5py to use (a PyPI wheel's, with
+# HDF5 of its own: the hdf5-2/ build serves its 2.x), else .venv's.
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
 py=${1:-$py}
