@@ -185,15 +185,16 @@ tb_status_t tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi
 tb_status_t tb_ix_for(tb_obj_t *o, H5I_type_t obj_type, uint8_t *token_out, tb_ix_data_t **d_out);
 
 /* Record t was opened natively as `type` just now, with success: a dataset is marked so
- * (tb_ix_obj_t.opened: a later run may hand it out lazily). */
+ * (tb_ix_obj_t.opened: a later run may hand it out lazily). The mark alone does not make d dirty:
+ * a publication checks only whether the sidecar there has as many records (tb_sidecar_covers), so
+ * it would read and validate that sidecar at every last close to write nothing; the mark goes out
+ * with whatever else d learns. */
 static inline void
 tb_ix_obj_opened(tb_ix_data_t *d, uint32_t t, H5I_type_t type)
 {
     tb_ix_obj_t *r = &d->objs[t];
-    if (type == H5I_DATASET && r->has_info && r->type == H5O_TYPE_DATASET && !r->opened) {
+    if (type == H5I_DATASET && r->has_info && r->type == H5O_TYPE_DATASET)
         r->opened = 1;
-        d->dirty  = 1;
-    }
 }
 
 /* The file address a native token holds (its first 8 bytes, little-endian). */
