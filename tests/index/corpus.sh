@@ -1,15 +1,18 @@
 #!/usr/bin/env bash
-# h5py_corpus.sh [PYTHON] — files nobody in the project wrote, read the way generic h5py readers
-# read them: h5py_corpus.py walks every HDF5 file of HDF5 1.14.5's own tools tests (h5dump's,
-# h5ls', h5diff's, h5repack's... test files: every layout, filter, type, link kind and file-format
-# version the tools are tested on, some of them damaged) and those the clients' packages ship for
-# their tests, under stock HDF5, then under h5turbo with the index in memory and from its sidecar
-# (written, then loaded twice); every transcript must equal stock's, file by file. Needs the files
-# scripts/setup-clients unpacks. PYTHON: another Python whose h5py to use (a PyPI wheel's, with
-# HDF5 of its own: the hdf5-2/ build serves its 2.x), else .venv's.
+# corpus.sh WALKER [PYTHON] — files nobody in the project wrote, read the way generic readers read
+# them: WALKER (h5py: h5py_corpus.py; netcdf4: netcdf4_corpus.py, netCDF4-python over netCDF-C)
+# walks every HDF5 file of HDF5 1.14.5's own tools tests (h5dump's, h5ls', h5diff's, h5repack's...
+# test files: every layout, filter, type, link kind and file-format version the tools are tested
+# on, some of them damaged) and those the clients' packages ship for their tests, under stock
+# HDF5, then under h5turbo with the index in memory and from its sidecar (written, then loaded
+# twice); every transcript must equal stock's, file by file. Needs the files scripts/setup-clients
+# unpacks. PYTHON: another Python (a PyPI wheel's, with HDF5 of its own: the hdf5-2/ build serves
+# its 2.x), else .venv's.
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
-py=${1:-$py}
+walker=$1
+[ -f "$TB_SRC/tests/index/${walker}_corpus.py" ] || fail "usage: corpus.sh h5py|netcdf4 [PYTHON]"
+py=${2:-$py}
 DEPS=${H5TURBO_DEPS_DIR:-$HOME/.cache/h5turbo/deps}
 src=$(ls -d "$DEPS"/hdf5-1.14.5-tools-test/hdf5-1.14*/ 2>/dev/null | head -1)
 [ -n "$src" ] && [ -d "$src/tools" ] || fail "no HDF5 tools sources under $DEPS/hdf5-1.14.5-tools-test (run scripts/setup-clients)"
@@ -35,7 +38,7 @@ cd "$tmp/files"
 settle # old enough to be persisted
 mapfile -t files < <(ls | LC_ALL=C sort)
 [ "${#files[@]}" -gt 100 ] || fail "only ${#files[@]} test files found in $src/tools"
-# All files in one process; where it dies (some test files are damaged on purpose, and h5py or
+# All files in one process; where it dies (some test files are damaged on purpose, and the reader or
 # HDF5 may crash on them), the file it died in is marked so and the walk goes on after it.
 walk() { # label, then the runner (stock/turbo)
   local label=$1; shift
@@ -43,7 +46,7 @@ walk() { # label, then the runner (stock/turbo)
   mkdir "$out"
   while [ "${#rest[@]}" -gt 0 ]; do
     rc=0
-    "$@" timeout 600 "$py" "$TB_SRC/tests/index/h5py_corpus.py" "$out" "${rest[@]}" 2>/dev/null || rc=$?
+    "$@" timeout 600 "$py" "$TB_SRC/tests/index/${walker}_corpus.py" "$out" "${rest[@]}" 2>/dev/null || rc=$?
     for ((i = 0; i < ${#rest[@]}; i++)); do
       [ "$(tail -n 1 "$out/${rest[i]}.txt" 2>/dev/null)" = END ] || break
     done
@@ -84,4 +87,8 @@ done
 n=$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)
 [ "$n" -gt 50 ] || fail "only $n sidecars written for ${#files[@]} files"
 died=$(grep -l '^died' "$tmp"/stock/*.txt | wc -l || true)
-echo "ok: h5py $("$py" -c 'import h5py; print(h5py.__version__, "with HDF5", h5py.version.hdf5_version)') reads ${#files[@]} test files of HDF5's tools and of the clients identically under h5turbo (memory, sidecar written, sidecar loaded; $n sidecars; the walk died under stock in $died, compared up to there)"
+case $walker in
+  h5py) what=$("$py" -c 'import h5py; print("h5py", h5py.__version__, "with HDF5", h5py.version.hdf5_version)') ;;
+  netcdf4) what=$("$py" -c 'import netCDF4; print("netCDF4", netCDF4.__version__, "with netCDF-C", netCDF4.__netcdf4libversion__, "and HDF5", netCDF4.__hdf5libversion__)') ;;
+esac
+echo "ok: $what reads ${#files[@]} test files of HDF5's tools and of the clients identically under h5turbo (memory, sidecar written, sidecar loaded; $n sidecars; the walk died under stock in $died, compared up to there)"
