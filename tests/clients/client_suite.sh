@@ -66,7 +66,7 @@ case $pkg in
   # builder (tables_suite.py), as tables.test() runs it.
   # Its tests allocate and free large buffers over and over; glibc hands each back to the kernel
   # (unmapped or trimmed) and touching the next one page-faults: half of a run here (290 of 600 s
-  # in the kernel, 143 million faults; 325 s without). So for both runs allocations stay on the
+  # in the kernel, 143 million faults; 325 s with this). So for both runs allocations stay on the
   # heap and freed memory is kept.
   tables)         runner=("$py" "$here/tables_suite.py"); args=(--all)
                   export GLIBC_TUNABLES=glibc.malloc.mmap_max=0:glibc.malloc.trim_threshold=68719476736 ;;

@@ -34,7 +34,8 @@ common.verbose = False
 # codec and shuffle mode, read back through PyTables' own Blosc2 filter 32026, which h5turbo
 # forwards as any filter it does not know). On the project's 2-core machines each class ran 3 to 6
 # minutes a run, in that filter's decoding and in page faults, and with them both runs passed the
-# suite's 1,500 s limit (CI, stop 46). Blosc2 stays covered by the suite's EArray, CArray and large-table Blosc2 cases.
+# suite's 1,500 s limit (CI, stop 46). Blosc2 stays covered by the suite's EArray, CArray and
+# large-table Blosc2 cases.
 SLOW = re.compile(r"\.CompressBlosc2\w*TablesTestCase\.")
 # The same case can sit in several sub-suites: the k-th repeat of an id gets "#k", in the order
 # the suite runs them, which is the same in every run.

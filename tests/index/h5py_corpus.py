@@ -13,7 +13,7 @@ import sys
 import h5py
 import numpy as np
 
-SMALL = 1 << 20
+from corpus_common import SMALL, corner_and_strided
 
 
 def show_value(v):
@@ -128,18 +128,9 @@ def dataset(f, p, d):
         if d.dtype.kind in "iuf" and d.dtype.names is None and d.size:
             print("DA", p, show_value(attempt("DA " + p, lambda: d.astype("f8")[()])))
     else:
-        # A box of at most SMALL bytes (or one element) from the start, and a slice of axis 0 with
-        # at most 64 steps across the same box of the other axes: HDF5's tools files declare
-        # datasets of many GiB (sparse or never written) in as many small chunks, which two walks
-        # at once must not try to hold in memory nor read chunk by chunk.
-        box = list(d.shape)
-        while np.prod(box, dtype=np.float64) * d.dtype.itemsize > SMALL and max(box) > 1:
-            i = box.index(max(box))
-            box[i] = max(1, box[i] // 2)
-        step = max(1, d.shape[0] // min(64, box[0]))
-        rest = tuple(slice(0, n) for n in box[1:])
-        print("DV", p, show_value(attempt("DV " + p, lambda: d[(slice(0, box[0]),) + rest])))
-        print("DSS", p, show_value(attempt("DSS " + p, lambda: d[(slice(None, None, step),) + rest])))
+        corner, strided = corner_and_strided(d.shape, d.dtype.itemsize)
+        print("DV", p, show_value(attempt("DV " + p, lambda: d[corner])))
+        print("DSS", p, show_value(attempt("DSS " + p, lambda: d[strided])))
 
 
 def walk(path):

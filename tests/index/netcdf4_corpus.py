@@ -16,7 +16,7 @@ import sys
 import netCDF4
 import numpy as np
 
-SMALL = 1 << 20
+from corpus_common import SMALL, corner_and_strided
 
 
 def show_value(v):
@@ -71,7 +71,8 @@ def variable(label, v):
         print("VV", label, "skipped")
         return
     shape = v.shape
-    nbytes = int(np.prod(shape, dtype=np.float64)) * getattr(v.dtype, "itemsize", 8)
+    itemsize = getattr(v.dtype, "itemsize", 8)  # (str for variable-length strings)
+    nbytes = int(np.prod(shape, dtype=np.float64)) * itemsize
     for raw in (False, True):
         attempt("VM " + label, lambda: v.set_auto_maskandscale(not raw))
         if nbytes <= SMALL:
@@ -79,14 +80,9 @@ def variable(label, v):
             if len(shape) and shape[0] > 1:
                 print("VS", label, raw, show_value(attempt("VS " + label, lambda: v[::2])))
         else:
-            box = list(shape)
-            while np.prod(box, dtype=np.float64) * v.dtype.itemsize > SMALL and max(box) > 1:
-                i = box.index(max(box))
-                box[i] = max(1, box[i] // 2)
-            step = max(1, shape[0] // min(64, box[0]))
-            rest = tuple(slice(0, n) for n in box[1:])
-            print("VV", label, raw, show_value(attempt("VV " + label, lambda: v[(slice(0, box[0]),) + rest])))
-            print("VS", label, raw, show_value(attempt("VS " + label, lambda: v[(slice(None, None, step),) + rest])))
+            corner, strided = corner_and_strided(shape, itemsize)
+            print("VV", label, raw, show_value(attempt("VV " + label, lambda: v[corner])))
+            print("VS", label, raw, show_value(attempt("VS " + label, lambda: v[strided])))
 
 
 def group(g):
