@@ -38,7 +38,8 @@ cd "$tmp/files"
 settle # old enough to be persisted
 mapfile -t files < <(ls | LC_ALL=C sort)
 [ "${#files[@]}" -gt 100 ] || fail "only ${#files[@]} test files found in $src/tools"
-# All files in one process; where it dies (some test files are damaged on purpose, and the reader or
+# All files in one walker process (netcdf4_corpus.py forks a child per file and marks a dead child's
+# file itself); where the walker dies (some test files are damaged on purpose, and the reader or
 # HDF5 may crash on them), the file it died in is marked so and the walk goes on after it.
 walk() { # label, then the runner (stock/turbo)
   local label=$1; shift
