@@ -6,6 +6,7 @@
 #include "tb_config.h"
 
 #include <ctype.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <errno.h>
 #include <sched.h>
@@ -13,6 +14,30 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+FILE *
+tb_stats_stream(void)
+{
+    const char *e = getenv("H5TURBO_STATS");
+    if (e && strchr(e, '/')) {
+        int fd = open(e, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+        if (f)
+            return f;
+        if (fd >= 0)
+            close(fd);
+    }
+    return stderr;
+}
+
+void
+tb_stats_done(FILE *out)
+{
+    if (out == stderr)
+        fflush(out);
+    else
+        fclose(out);
+}
 
 unsigned
 tb_cpu_count(void)

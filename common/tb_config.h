@@ -5,6 +5,8 @@
 
 #include "tb_common.h"
 
+#include <stdio.h>
+
 typedef enum tb_index_mode {
     TB_INDEX_OFF = 0,   /* no link/object index: every query forwarded */
     TB_INDEX_MEMORY,    /* in-process index only */
@@ -61,6 +63,13 @@ tb_status_t tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, con
 /* Writes the options that differ from a default config as "k=v;k=v" (no trailing ';').
  * Returns the length that would have been written (snprintf convention). */
 size_t tb_config_to_str(const tb_config_t *cfg, char *buf, size_t buf_nbytes);
+
+/* Where the counters H5TURBO_STATS asks for go, at library close: a value with a '/' in it names
+ * a file they are appended to (so that a program's own stderr stays its own: test suites compare
+ * what their subprocesses print there); any other value, or a file that cannot be opened, stderr.
+ * tb_stats_done flushes or closes what tb_stats_stream returned. */
+FILE *tb_stats_stream(void);
+void  tb_stats_done(FILE *out);
 
 /* Number of CPUs this process may run on (sched_getaffinity), at least 1. */
 unsigned tb_cpu_count(void);

@@ -7,30 +7,31 @@ export PATH="$TB_HDF5_BIN:$PATH"
 # Stock HDF5: no connector, no plugin path.
 stock() { env -u HDF5_VOL_CONNECTOR -u HDF5_PLUGIN_PATH -u H5TURBO_STATS "$@"; }
 
-# h5turbo active, with the pool counters printed at library close as proof of activation.
-# Output of the command goes to stdout; its stderr to stderr, minus the stats line, which is
-# appended to the file named by $TB_STATS_LOG when set.
+# h5turbo active, with the pool counters printed at library close as proof of activation. They go
+# to a file of their own (H5TURBO_STATS=FILE), never to the program's stderr, where suites compare
+# what their subprocesses print; every process of the command appends its lines there, and they
+# are appended to the file named by $TB_STATS_LOG when set. Output of the command goes to stdout,
+# its stderr to stderr.
 turbo() {
   local conn=${TB_CONNECTOR:-h5turbo}
   local log; log=$(mktemp)
+  local stats; stats=$(mktemp)
   local rc=0
   local preload=${TB_SANITIZE_PRELOAD:-}
   # Sanitizer builds: leak checking is off for these runs because the HDF5 tools and Python,
   # which we do not build, keep allocations at exit (our own unit tests keep leak checking).
   LD_PRELOAD="${preload}${LD_PRELOAD:+:$LD_PRELOAD}" ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" \
-  HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS=1 "$@" 2>"$log" || rc=$?
-  grep -v '^h5turbo stats:' "$log" >&2 || true
-  # The ranks of an MPI program share one stderr: another rank's output may precede a stats line
-  # on the same line, so the stats are found anywhere in a line.
-  if [ -n "${TB_STATS_LOG:-}" ]; then grep -o 'h5turbo stats:.*' "$log" >> "$TB_STATS_LOG" || true; fi
+  HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR="$conn" H5TURBO_STATS="$stats" "$@" 2>"$log" || rc=$?
+  cat "$log" >&2
+  if [ -n "${TB_STATS_LOG:-}" ]; then cat "$stats" >> "$TB_STATS_LOG"; fi
   if grep -q -E 'ERROR: AddressSanitizer|runtime error:' "$log"; then
-    cat "$log" >&2; echo "FAIL: sanitizer report under h5turbo for: $*" >&2; rm -f "$log"; return 98
+    echo "FAIL: sanitizer report under h5turbo for: $*" >&2; rm -f "$log" "$stats"; return 98
   fi
-  if ! grep -q 'h5turbo stats: wrappers malloc=[1-9]' "$log"; then
+  if ! grep -q '^h5turbo stats: wrappers malloc=[1-9]' "$stats"; then
     echo "FAIL: h5turbo was not active for: $* (HDF5 fell back to native?)" >&2
-    rm -f "$log"; return 97
+    rm -f "$log" "$stats"; return 97
   fi
-  rm -f "$log"
+  rm -f "$log" "$stats"
   return $rc
 }
 

@@ -30,11 +30,13 @@ vol_term(void)
         tb_vol_stats(&s);
         tb_wrap_stats(&wm, &wr, &wl);
         tb_kept_stats(&fk, &fr, &ft);
-        fprintf(stderr,
+        FILE *out = tb_stats_stream();
+        fprintf(out,
                 "h5turbo stats: wrappers malloc=%zu reused=%zu live=%zu; wrap-ctx malloc=%zu reused=%zu live=%zu; "
                 "contexts live=%zu; files kept=%zu reused=%zu trimmed=%zu\n",
                 s.obj_malloc, s.obj_reused, s.obj_live, wm, wr, wl, s.ctx_live, fk, fr, ft);
-        tb_index_print_stats(stderr);
+        tb_index_print_stats(out);
+        tb_stats_done(out);
     }
     return 0;
 }

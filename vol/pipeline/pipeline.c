@@ -34,7 +34,8 @@ print_stats(void *ctx)
     size_t                 nf, nu, np;
     (void)ctx;
     tb_pipe_native_filter_counts(&nf, &nu, &np);
-    fprintf(stderr,
+    FILE *out = tb_stats_stream();
+    fprintf(out,
             "h5turbo stats: pipeline writes=%zu reads=%zu chunks_written=%zu chunks_read=%zu chunks_rmw=%zu "
             "forwarded_writes=%zu forwarded_reads=%zu fallbacks=%zu behind_writes=%zu converted_reads=%zu "
             "converted_writes=%zu worker_conv_writes=%zu chunks_pread=%zu chunks_cache_hits=%zu small_cached_reads=%zu block_reads=%zu "
@@ -48,6 +49,7 @@ print_stats(void *ctx)
             (double)s->codec_app_ns / 1e6, (double)__atomic_load_n(&s->codec_worker_ns, __ATOMIC_RELAXED) / 1e6,
             (double)s->map_walk_ns / 1e6, (double)__atomic_load_n(&s->walk_codec_ns, __ATOMIC_RELAXED) / 1e6, nf,
             nu, np);
+    tb_stats_done(out);
     stats_registered = 0;
 }
 
