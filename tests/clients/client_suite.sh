@@ -62,6 +62,12 @@ case $pkg in
                   export TB_HYPOTHESIS_MAX_EXAMPLES=100 ;;
   silx)           args=(--rootdir "$SITE/silx" "$SITE/silx/io") ;;
   mdanalysis)     args=(--rootdir "$SITE/MDAnalysisTests" "$SITE/MDAnalysisTests/coordinates/test_h5md.py") ;;
+  # NWB (Neurodata Without Borders): hdmf is its HDF5 layer, pynwb its API. hdmf's whole suite;
+  # pynwb's but for tests/integration (NWB types written and read back: 2.8 min a run, as much as
+  # everything else of both suites together) and tests/read_dandi (needs the network). Its
+  # back_compat tests read the NWB files of every earlier version kept in its sdist.
+  hdmf)           copy_sdist hdmf-6.2.0 src; args=(tests) ;;
+  pynwb)          copy_sdist pynwb-4.2.0 src; args=(tests/unit tests/back_compat tests/validation) ;;
   # PyTables (the wheel, HDF5 1.14.6 of its own; no h5py): its whole suite, run by its own suite
   # builder (tables_suite.py), as tables.test() runs it.
   # Its tests allocate and free large buffers over and over; glibc hands each back to the kernel
