@@ -5,7 +5,7 @@ tables, a query through a data column's index and a range of rows), PyTables' co
 h5todict, h5py reading every attribute of a file made with libver "latest" (dense attribute storage)
 and compressed frames row by row, by fancy indexing, chunk by chunk, in windows of 50 frames across
 8-frame chunks (as dask tasks not aligned with the chunks take them) and from memory (io.BytesIO, the
-core driver); and two writers (netCDF4 with zlib, h5py's many small
+core driver); pynwb reading an NWB session whole; and two writers (netCDF4 with zlib, h5py's many small
 datasets). Each load runs in a fresh process per mode, the modes taking turns (bench/index/turns.py);
 prints medians of wall and CPU seconds (CPU counts h5turbo's pipeline threads too) and checks that
 every mode read the same values.
@@ -22,7 +22,7 @@ import turns  # noqa: E402
 
 READERS = ("xarray_netcdf4", "xarray_h5netcdf", "xarray_tree", "xarray_mfdataset", "pandas_store",
            "pandas_where", "pytables_coords", "silx_h5todict", "h5py_attrs_latest", "h5py_rows", "h5py_fancy",
-           "h5py_chunks", "h5py_windows", "h5py_memory")
+           "h5py_chunks", "h5py_windows", "h5py_memory", "pynwb_read")
 WRITERS = ("netcdf4_write", "h5py_write")
 # (no sidecar: of files h5turbo creates, nor of files in memory, where the index is off)
 NO_SIDECAR = WRITERS + ("h5py_memory",)
@@ -38,6 +38,11 @@ def make(path, prog):
         ds = xr.Dataset({f"v{i:02d}": (("t", "x"), rng.random((100, 50)), {"units": "K", "long_name": f"var {i}"})
                          for i in range(40)}, coords={"t": np.arange(100), "x": np.arange(50)}, attrs={"title": "p"})
         ds.to_netcdf(path, engine="netcdf4")
+    elif prog == "pynwb_read":
+        import warnings
+
+        warnings.simplefilter("ignore")
+        make_nwb(path, rng)
     elif prog == "xarray_tree":
         import netCDF4
 
@@ -102,6 +107,68 @@ def make(path, prog):
                 g.attrs[f"a{i}"] = i * 1.5
 
 
+def make_nwb(path, rng):
+    """An NWB file as an electrophysiology session writes one (pynwb): subject, 64 electrodes in 4
+    groups, raw and LFP series, 30 behaviour series, trials, units with spike times, 40 more series."""
+    from datetime import datetime, timezone
+
+    import numpy as np
+    from pynwb import NWBHDF5IO, NWBFile, TimeSeries
+    from pynwb.behavior import Position, SpatialSeries
+    from pynwb.ecephys import LFP, ElectricalSeries
+    from pynwb.file import Subject
+
+    nwb = NWBFile(session_description="bench", identifier="bench", experimenter=["A"], lab="lab",
+                  session_start_time=datetime(2024, 1, 1, tzinfo=timezone.utc),
+                  subject=Subject(subject_id="m1", species="Mus musculus", age="P90D", sex="F"))
+    dev = nwb.create_device(name="probe0")
+    for s in range(4):
+        grp = nwb.create_electrode_group(name=f"shank{s}", description="d", location="CA1", device=dev)
+        for e in range(16):
+            nwb.add_electrode(group=grp, location="CA1", x=float(e), y=float(s), z=0.0, imp=1.0, filtering="none")
+    region = nwb.create_electrode_table_region(list(range(64)), "all")
+    nwb.add_acquisition(ElectricalSeries(name="raw", data=rng.integers(-1000, 1000, (20000, 64), dtype="i2"),
+                                         electrodes=region, starting_time=0.0, rate=30000.0))
+    pos = Position()
+    for i in range(30):
+        pos.add_spatial_series(SpatialSeries(name=f"pos{i}", data=rng.random((500, 2)), reference_frame="origin",
+                                             timestamps=np.arange(500) / 50.0))
+    nwb.create_processing_module(name="behavior", description="b").add(pos)
+    nwb.create_processing_module(name="ecephys", description="e").add(
+        LFP(electrical_series=ElectricalSeries(name="lfp", data=rng.random((2000, 64)), electrodes=region, rate=1000.0)))
+    for i in range(100):
+        nwb.add_trial(start_time=float(i), stop_time=float(i) + 0.5)
+    nwb.add_unit_column(name="quality", description="q")
+    for u in range(50):
+        nwb.add_unit(spike_times=np.sort(rng.random(200) * 100), quality="good" if u % 2 else "mua")
+    for i in range(40):
+        nwb.add_acquisition(TimeSeries(name=f"ts{i}", data=rng.random(300), unit="V", rate=10.0, description=f"s{i}"))
+    with NWBHDF5IO(path, "w") as io:
+        io.write(nwb)
+
+
+def nwb_digest(obj, h, seen):
+    """Every field of every NWB object reached from obj, array contents read."""
+    import numpy as np
+
+    if id(obj) in seen:
+        return
+    seen.add(id(obj))
+    h.update(type(obj).__name__.encode() + str(getattr(obj, "name", "")).encode())
+    for f in sorted(obj.fields):
+        v = obj.fields[f]
+        h.update(f.encode())
+        items = list(v.values()) if isinstance(v, dict) else list(v) if isinstance(v, (list, tuple)) else [v]
+        for x in items:
+            if isinstance(getattr(x, "fields", None), dict):
+                nwb_digest(x, h, seen)
+            elif hasattr(x, "shape") and hasattr(x, "dtype"):
+                a = np.asarray(x[()])
+                h.update(repr(a.tolist()).encode() if a.dtype == object else a.tobytes())
+            else:
+                h.update(repr(x).encode())
+
+
 def load(path, prog):
     """One load in this process: prints CPU seconds, a digest of what it read, wall seconds."""
     import numpy as np
@@ -124,6 +191,12 @@ def load(path, prog):
         from silx.io.dictdump import h5todict
     if prog == "netcdf4_write":
         import netCDF4
+    if prog == "pynwb_read":
+        import warnings
+
+        from pynwb import NWBHDF5IO
+
+        warnings.simplefilter("ignore")  # (the file's name does not end in .nwb)
     c0, w0 = time.process_time(), time.perf_counter()
     if prog in ("xarray_netcdf4", "xarray_h5netcdf"):
         with xr.open_dataset(path, engine="netcdf4" if prog == "xarray_netcdf4" else "h5netcdf") as ds:
@@ -189,6 +262,12 @@ def load(path, prog):
             h.update(f["d"][::3].tobytes())
         with h5py.File(path, "r", driver="core") as f:
             h.update(f["d"][::5].tobytes())
+    elif prog == "pynwb_read":
+        with NWBHDF5IO(path, "r") as io:
+            nwb = io.read()
+            nwb_digest(nwb, h, set())
+            for table in (nwb.trials, nwb.units):
+                h.update(table.to_dataframe().to_csv().encode())
     elif prog == "netcdf4_write":
         out = path + ".w.nc"
         with netCDF4.Dataset(out, "w") as n:

@@ -29,9 +29,10 @@ copy_from() { # folder, name prefix, find's name tests
 }
 copy_from "$src/tools" "" -name '*.h5'
 # And the HDF5 files the clients' packages ship for their own tests (PyTables' in old formats among
-# them, h5py's, MDAnalysis', xarray's, nexusformat's, versioned-hdf5's), where setup-clients put them.
+# them, h5py's, MDAnalysis', xarray's, nexusformat's, versioned-hdf5's, pynwb's NWB files of every
+# version), where setup-clients put them.
 for d in "$TB_SRC"/.venv-clients/lib/python3*/site-packages "$DEPS"/clients/src; do
-  copy_from "$d" "clients_" -name '*.h5' -o -name '*.hdf5' -o -name '*.h5md' -o -name '*.nxs' -o -name '*.nc'
+  copy_from "$d" "clients_" -name '*.h5' -o -name '*.hdf5' -o -name '*.h5md' -o -name '*.nxs' -o -name '*.nc' -o -name '*.nwb'
 done
 cd "$tmp/files"
 # External links and external raw data name their targets relatively: the walks run in this folder.
