@@ -15,30 +15,6 @@
 #include <string.h>
 #include <unistd.h>
 
-FILE *
-tb_stats_stream(void)
-{
-    const char *e = getenv("H5TURBO_STATS");
-    if (e && strchr(e, '/')) {
-        int fd = open(e, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-        FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
-        if (f)
-            return f;
-        if (fd >= 0)
-            close(fd);
-    }
-    return stderr;
-}
-
-void
-tb_stats_done(FILE *out)
-{
-    if (out == stderr)
-        fflush(out);
-    else
-        fclose(out);
-}
-
 unsigned
 tb_cpu_count(void)
 {
@@ -101,6 +77,31 @@ parse_bool(const char *s, size_t len, int *out)
         if (strlen(no[i]) == len && strncasecmp(s, no[i], len) == 0) { *out = 0; return 0; }
     }
     return -1;
+}
+
+FILE *
+tb_stats_stream(void)
+{
+    const char *e = getenv("H5TURBO_STATS");
+    int         b;
+    if (e && *e && parse_bool(e, strlen(e), &b) < 0) {
+        int fd = open(e, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+        FILE *f = fd >= 0 ? fdopen(fd, "a") : NULL;
+        if (f)
+            return f;
+        if (fd >= 0)
+            close(fd);
+    }
+    return stderr;
+}
+
+void
+tb_stats_done(FILE *out)
+{
+    if (out == stderr)
+        fflush(out);
+    else
+        fclose(out);
 }
 
 unsigned
@@ -216,8 +217,9 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             cfg->debug = b;
             return TB_OK;
         case OPT_STATS:
-            /* Set at all means on (H5TURBO_STATS=1 is the documented spelling), "0" means off. */
-            cfg->stats = !(len == 1 && val[0] == '0');
+            /* Set at all means on (H5TURBO_STATS=1 is the documented spelling, a file's name sends
+             * the counters there: tb_stats_stream), but for the spellings of off. */
+            cfg->stats = parse_bool(val, len, &b) == 0 ? b : 1;
             return TB_OK;
     }
     return TB_ERR_ARG;

@@ -64,9 +64,10 @@ tb_status_t tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, con
  * Returns the length that would have been written (snprintf convention). */
 size_t tb_config_to_str(const tb_config_t *cfg, char *buf, size_t buf_nbytes);
 
-/* Where the counters H5TURBO_STATS asks for go, at library close: a value with a '/' in it names
- * a file they are appended to (so that a program's own stderr stays its own: test suites compare
- * what their subprocesses print there); any other value, or a file that cannot be opened, stderr.
+/* Where the counters H5TURBO_STATS asks for go, at library close: a value other than a boolean's
+ * spelling (1, on, yes, true...) names a file they are appended to (so that a program's own stderr
+ * stays its own: test suites compare what their subprocesses print there); a boolean, or a file
+ * that cannot be opened, stderr.
  * tb_stats_done flushes or closes what tb_stats_stream returned. */
 FILE *tb_stats_stream(void);
 void  tb_stats_done(FILE *out);

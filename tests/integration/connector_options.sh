@@ -27,19 +27,24 @@ for bad in "bogus_key=1" "threads=many" "index=sometimes" "under_vol=999"; do
   grep -q "h5turbo.*$key" "$tmp/err" || { cat "$tmp/err"; fail "error for '$bad' does not name '$key'"; }
   echo "ok: 'h5turbo $bad' rejected naming '$key'"
 done
-# H5TURBO_STATS: "1" prints the counters on stderr; a value naming a file (with a '/') appends them
-# there and leaves stderr to the program; a file that cannot be opened means stderr again.
+# H5TURBO_STATS: "1" (or on, yes, true) prints the counters on stderr, "off" (0, no, false) nothing;
+# any other value names a file they are appended to, leaving stderr to the program; a file that
+# cannot be opened means stderr again.
 plain() { HDF5_PLUGIN_PATH="$TB_PLUGIN_DIR" HDF5_VOL_CONNECTOR=h5turbo "$@" h5dump -H "$tmp/layouts.h5" > /dev/null; }
 H5TURBO_STATS=1 plain env 2> "$tmp/err" || fail "h5dump with H5TURBO_STATS=1"
 grep -q "^h5turbo stats: wrappers malloc=[1-9]" "$tmp/err" || fail "H5TURBO_STATS=1 printed no counters on stderr"
+H5TURBO_STATS=off plain env 2> "$tmp/err" || fail "h5dump with H5TURBO_STATS=off"
+[ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "H5TURBO_STATS=off printed"; }
 echo "earlier line" > "$tmp/stats.txt"
 for i in 1 2; do
   H5TURBO_STATS="$tmp/stats.txt" plain env 2> "$tmp/err" || fail "h5dump with H5TURBO_STATS=FILE"
   [ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "H5TURBO_STATS=FILE printed on stderr"; }
 done
+(cd "$tmp" && H5TURBO_STATS=stats.txt plain env 2> "$tmp/err") || fail "h5dump with H5TURBO_STATS=NAME"
+[ ! -s "$tmp/err" ] || { cat "$tmp/err"; fail "H5TURBO_STATS=NAME printed on stderr"; }
 [ "$(head -1 "$tmp/stats.txt")" = "earlier line" ] || fail "H5TURBO_STATS=FILE did not append"
-[ "$(grep -c "^h5turbo stats: wrappers malloc=[1-9]" "$tmp/stats.txt")" = 2 ] \
+[ "$(grep -c "^h5turbo stats: wrappers malloc=[1-9]" "$tmp/stats.txt")" = 3 ] \
   || { cat "$tmp/stats.txt"; fail "want one counters line per run in H5TURBO_STATS's file"; }
 H5TURBO_STATS="$tmp/no/such/folder/stats.txt" plain env 2> "$tmp/err" || fail "h5dump with an unwritable H5TURBO_STATS"
 grep -q "^h5turbo stats: wrappers malloc=[1-9]" "$tmp/err" || fail "an unwritable H5TURBO_STATS file lost the counters"
-echo "ok: H5TURBO_STATS=1 prints on stderr, H5TURBO_STATS=FILE appends to FILE (stderr when it cannot)"
+echo "ok: H5TURBO_STATS=1 prints on stderr, =off nothing, =FILE appends to FILE (stderr when it cannot)"
