@@ -1,19 +1,13 @@
 /* tb_h5query.c — HDF5's own routines behind H5Tget_size, H5Tget_class, H5Tequal, H5Tcommitted,
  * H5Tis_variable_str, H5Sget_select_type, the extent queries, H5Tcopy and H5Screate_simple, called
- * directly where the library exports them (optional symbols of common/bind/hdf5_symbols.txt, bound
- * for HDF5 1.x), else the public calls. Each public call costs ~300-600 instructions of API entry
+ * directly where the library exports them (optional symbols of common/bind/hdf5_symbols.txt: 1.14's
+ * and 2.x's libraries and wheels do, with the same signatures), else the public calls. Each public call costs ~300-600 instructions of API entry
  * and exit around a few of work; a first open makes several per dataset and attribute it records,
  * a second open's lazy objects one per type or space they hand out. */
 #include "tb_h5query.h"
 
 #include <stdbool.h>
 #include <stddef.h>
-
-#if H5_VERS_MAJOR == 1
-#define TB_H5Q_INTERNALS 1
-#else
-#define TB_H5Q_INTERNALS 0
-#endif
 
 /* (Declared as HDF5 declares them; each name reads the pointer the binding set, NULL when the
  * library does not export the routine.) */
@@ -28,7 +22,6 @@ object_of(hid_t id, H5I_type_t type)
     return H5I_object_verify ? H5I_object_verify(id, type) : NULL;
 }
 
-#if TB_H5Q_INTERNALS
 extern size_t       H5T_get_size(const void *dt) __attribute__((weak));
 extern H5T_class_t  H5T_get_class(const void *dt, htri_t internal) __attribute__((weak));
 extern int          H5T_cmp(const void *dt1, const void *dt2, bool superset) __attribute__((weak));
@@ -53,9 +46,6 @@ extern H5S_class_t  H5S_get_simple_extent_type(const void *ds) __attribute__((we
         if (obj_)                                                      \
             return routine(obj_, ##__VA_ARGS__);                       \
     } while (0)
-#else
-#define TB_H5Q_VIA(routine, id, kind, ...) ((void)0)
-#endif
 
 size_t
 tb_h5t_size(hid_t t)
@@ -74,11 +64,9 @@ tb_h5t_class(hid_t t)
 htri_t
 tb_h5t_equal(hid_t a, hid_t b)
 {
-#if TB_H5Q_INTERNALS
     void *da = H5T_cmp ? object_of(a, H5I_DATATYPE) : NULL, *db = da ? object_of(b, H5I_DATATYPE) : NULL;
     if (db)
         return H5T_cmp(da, db, false) == 0;
-#endif
     return H5Tequal(a, b);
 }
 
@@ -128,7 +116,6 @@ hid_t
 tb_h5t_copy(hid_t t, bool lock, bool *locked_out)
 {
     *locked_out = false;
-#if TB_H5Q_INTERNALS
     void *dt   = H5T_copy && H5T_close && H5T_lock && H5I_register ? object_of(t, H5I_DATATYPE) : NULL;
     void *copy = dt ? H5T_copy(dt, TB_H5T_COPY_TRANSIENT) : NULL;
     if (copy) {
@@ -140,7 +127,6 @@ tb_h5t_copy(hid_t t, bool lock, bool *locked_out)
         }
         (void)H5T_close(copy);
     }
-#endif
     hid_t c = H5Tcopy(t);
     /* (H5T_lock has no public form) */
     void *dc    = c >= 0 && lock && H5T_lock ? object_of(c, H5I_DATATYPE) : NULL;
@@ -151,7 +137,6 @@ tb_h5t_copy(hid_t t, bool lock, bool *locked_out)
 hid_t
 tb_h5s_create_simple(int rank, const hsize_t *dims, const hsize_t *maxdims)
 {
-#if TB_H5Q_INTERNALS
     if (H5S_create && H5S_create_simple && H5S_close && H5I_register && rank >= 0 && rank <= H5S_MAX_RANK) {
         void *s = rank == 0 ? H5S_create(H5S_SCALAR) : H5S_create_simple((unsigned)rank, dims, maxdims);
         if (s) {
@@ -161,6 +146,5 @@ tb_h5s_create_simple(int rank, const hsize_t *dims, const hsize_t *maxdims)
             (void)H5S_close(s);
         }
     }
-#endif
     return rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, maxdims);
 }
