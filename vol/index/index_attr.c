@@ -446,10 +446,13 @@ load_attrs_at(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const 
 static const tb_ix_attr_t *
 attr_find(const tb_ix_data_t *d, uint32_t oi, const char *name)
 {
-    const tb_ix_obj_t *r = &d->objs[oi];
-    for (uint32_t k = 0; k < r->nattr; k++)
-        if (strcmp(d->attrs[r->attr_first + k].name, name) == 0)
-            return &d->attrs[r->attr_first + k];
+    const tb_ix_obj_t *r   = &d->objs[oi];
+    size_t             len = strlen(name); /* (lengths first: a record keeps its name's) */
+    for (uint32_t k = 0; k < r->nattr; k++) {
+        const tb_ix_attr_t *x = &d->attrs[r->attr_first + k];
+        if (x->name_len == len && memcmp(x->name, name, len) == 0)
+            return x;
+    }
     return NULL;
 }
 
