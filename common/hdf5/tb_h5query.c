@@ -1,9 +1,10 @@
 /* tb_h5query.c — HDF5's own routines behind H5Tget_size, H5Tget_class, H5Tequal, H5Tcommitted,
- * H5Tis_variable_str, H5Sget_select_type, the extent queries, H5Tcopy and H5Screate_simple, called
- * directly where the library exports them (optional symbols of common/bind/hdf5_symbols.txt: 1.14's
- * and 2.x's libraries and wheels do, with the same signatures), else the public calls. Each public call costs ~300-600 instructions of API entry
- * and exit around a few of work; a first open makes several per dataset and attribute it records,
- * a second open's lazy objects one per type or space they hand out. */
+ * H5Tis_variable_str, H5Sget_select_type, the extent queries, H5Tcopy, H5Screate_simple and
+ * H5Scopy, called directly where the library exports them (optional symbols of
+ * common/bind/hdf5_symbols.txt: 1.14's and 2.x's libraries and wheels do, with the same
+ * signatures), else the public calls. Each public call costs ~300-600 instructions of API entry
+ * and exit around a few of work (~1,000 under HDF5 2.x); a first open makes several per dataset
+ * and attribute it records, a second open's lazy objects one per type or space they hand out. */
 #include "tb_h5query.h"
 
 #include <stdbool.h>
@@ -33,6 +34,7 @@ extern herr_t       H5T_close(void *dt) __attribute__((weak));
 extern void        *H5S_create(H5S_class_t type) __attribute__((weak));
 extern void        *H5S_create_simple(unsigned rank, const hsize_t dims[], const hsize_t maxdims[]) __attribute__((weak));
 extern herr_t       H5S_close(void *ds) __attribute__((weak));
+extern void        *H5S_copy(const void *src, bool share_selection, bool copy_max) __attribute__((weak));
 extern hid_t        H5I_register(H5I_type_t type, const void *object, bool app_ref) __attribute__((weak));
 extern htri_t       H5T_is_named(const void *dt) __attribute__((weak));
 extern htri_t       H5T_is_variable_str(const void *dt) __attribute__((weak));
@@ -147,4 +149,18 @@ tb_h5s_create_simple(int rank, const hsize_t *dims, const hsize_t *maxdims)
         }
     }
     return rank == 0 ? H5Screate(H5S_SCALAR) : H5Screate_simple(rank, dims, maxdims);
+}
+
+hid_t
+tb_h5s_copy(hid_t s)
+{
+    void *src  = H5S_copy && H5S_close && H5I_register ? object_of(s, H5I_DATASPACE) : NULL;
+    void *copy = src ? H5S_copy(src, false, true) : NULL; /* (what H5Scopy asks) */
+    if (copy) {
+        hid_t id = H5I_register(H5I_DATASPACE, copy, true);
+        if (id >= 0)
+            return id;
+        (void)H5S_close(copy);
+    }
+    return H5Scopy(s);
 }

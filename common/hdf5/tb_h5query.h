@@ -24,5 +24,7 @@ H5S_class_t  tb_h5s_extent_type(hid_t s);                            /* H5Sget_s
 hid_t tb_h5t_copy(hid_t t, bool lock, bool *locked_out);
 /* H5Screate_simple, or H5Screate(H5S_SCALAR) for rank 0. */
 hid_t tb_h5s_create_simple(int rank, const hsize_t *dims, const hsize_t *maxdims);
+/* H5Scopy (its extent's version kept, as HDF5's copy keeps it). */
+hid_t tb_h5s_copy(hid_t s);
 
 #endif

@@ -477,7 +477,7 @@ tb_ix_space_encode(hid_t s, bool version1, uint8_t *buf, size_t *nbytes_out)
 
 /* Spaces of a version-2 form (libver "latest" files, netCDF-4's attributes) take two calls to build
  * (H5Screate of a null space, H5Sset_extent_simple: ~2,900 instructions); each of the last few such
- * forms keeps one built space, which later answers copy (H5Scopy, ~1,300: HDF5's copy keeps the
+ * forms keeps one built space, which later answers copy (tb_h5s_copy: HDF5's copy keeps the
  * extent's version). Freed with the types at library close. */
 #define SPACE_MEMO 8
 #define SPACE_MEMO_RANK 4
@@ -506,7 +506,7 @@ tb_ix_space_make(const void *enc)
     int    memo = b[2] != 0 && b[1] <= SPACE_MEMO_RANK;
     for (unsigned i = 0; memo && i < SPACE_MEMO; i++)
         if (space_memo[i].id > 0 && memcmp(space_memo[i].enc, b, n) == 0)
-            return H5Scopy(space_memo[i].id);
+            return tb_h5s_copy(space_memo[i].id);
     hsize_t dims[TB_IX_SPACE_MAXRANK] = {0}, maxdims[TB_IX_SPACE_MAXRANK] = {0};
     for (unsigned i = 0; i < b[1] && i < TB_IX_SPACE_MAXRANK; i++) {
         uint64_t c, m;
@@ -518,7 +518,7 @@ tb_ix_space_make(const void *enc)
     hid_t sp = space_build(b[2], b[1], dims, maxdims);
     if (sp >= 0 && memo && forget_at_close()) {
         unsigned at = space_memo_next++ % SPACE_MEMO;
-        hid_t    keep = H5Scopy(sp);
+        hid_t    keep = tb_h5s_copy(sp);
         if (keep >= 0) {
             if (space_memo[at].id > 0)
                 H5Sclose(space_memo[at].id);
