@@ -1,12 +1,13 @@
 /* index_diff_gen.c — the generator scenario of the index's differential test: `gen DIR SEED`
- * builds DIR/tree.h5, a random tree (symbol-table, compact and dense groups, creation order tracked
- * or not, groups' attributes in their header or dense, their creation order tracked, indexed or
- * not, hard links to one object by several paths, soft, dangling and external links, datasets,
- * committed datatypes, attributes, and small datasets of every kind: numeric of both byte orders,
- * strings, compound, array, enum, opaque, references, variable-length, null, scalar, 1-D and 2-D
- * spaces, contiguous, compact, chunked with filters, external, unwritten, of committed types,
- * 4 KiB and just over), DIR/paths.txt listing its paths and DIR/tree_ext.bin holding external raw
- * data; and the random values datasets are written with. */
+ * builds DIR/tree.h5, a random tree (symbol-table, compact and dense groups, one wider than the
+ * index lists at a first look-up, creation order tracked or not, groups' attributes in their
+ * header or dense, their creation order tracked, indexed or not, hard links to one object by
+ * several paths, soft, dangling and external links, datasets, committed datatypes, attributes,
+ * and small datasets of every kind: numeric of both byte orders, strings, compound, array, enum,
+ * opaque, references, variable-length, null, scalar, 1-D and 2-D spaces, contiguous, compact,
+ * chunked with filters, external, unwritten, of committed types, 4 KiB and just over),
+ * DIR/paths.txt listing its paths and DIR/tree_ext.bin holding external raw data; and the random
+ * values datasets are written with. */
 #include "index_diff.h"
 
 #include <math.h>
@@ -710,6 +711,51 @@ ixd_gen(const char *dir, unsigned seed)
                                          H5P_DEFAULT));
             ixd_add_path(run, p, IXD_LINK);
         }
+    }
+    /* Every third tree also has a wide group (of the kinds above, 24-87 members: datasets, groups,
+     * soft and hard links), wider than the index lists at a program's first look-up of one of its
+     * names (tb_ix_lookup_group): its look-ups are native's until enough were, its whole-list
+     * queries list it. */
+    if (seed % 3 == 0) {
+        int   kind;
+        hid_t gcpl = ixd_random_gcpl(run, &kind);
+        hid_t w    = H5Gcreate2(f, "/wide", H5P_DEFAULT, gcpl, H5P_DEFAULT);
+        ASSERT_H5(w);
+        H5Pclose(gcpl);
+        ixd_add_path(run, "/wide", IXD_GROUP);
+        int nw = 24 + (int)ixd_rnd(run, 64);
+        for (int k = 0; k < nw; k++) {
+            char p[1024];
+            ixd_child_path(run, p, sizeof(p), "/wide", k);
+            int what = (int)ixd_rnd(run, 10);
+            if (what < 6) {
+                hsize_t dims = 1 + ixd_rnd(run, 4);
+                hid_t   sp   = H5Screate_simple(1, &dims, NULL);
+                hid_t   d    = H5Dcreate2(f, p, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+                ASSERT_H5(d);
+                H5Dclose(d);
+                H5Sclose(sp);
+                ixd_add_path(run, p, IXD_DSET);
+            }
+            else if (what < 8) {
+                hid_t g = H5Gcreate2(f, p, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+                ASSERT_H5(g);
+                H5Gclose(g);
+                ixd_add_path(run, p, IXD_GROUP);
+            }
+            else if (what < 9) {
+                ASSERT_H5(H5Lcreate_soft("/wide", f, p, H5P_DEFAULT, H5P_DEFAULT));
+                ixd_add_path(run, p, IXD_LINK);
+            }
+            else {
+                int t = (int)ixd_rnd(run, (uint32_t)run->npaths);
+                if (t == 0 || run->kind[t] == IXD_LINK)
+                    continue;
+                ASSERT_H5(H5Lcreate_hard(f, run->paths[t], f, p, H5P_DEFAULT, H5P_DEFAULT));
+                ixd_add_path(run, p, run->kind[t]);
+            }
+        }
+        H5Gclose(w);
     }
     gen_small_all(gs, f);
     H5Fclose(f);

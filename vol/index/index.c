@@ -69,9 +69,10 @@ tb_index_print_stats(FILE *out)
         int w = snprintf(line + n, sizeof(line) - n, __VA_ARGS__);                                 \
         n     = w < 0 ? n : (n + (size_t)w < sizeof(line) ? n + (size_t)w : sizeof(line) - 1);     \
     } while (0)
-    TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu groups_lazy=%zu attrs_lazy=%zu "
-               "dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
-               tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.groups_lazy,
+    TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu lookups_left=%zu groups_lazy=%zu "
+               "attrs_lazy=%zu dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
+               tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.lookups_left,
+               tb_ix_stats.groups_lazy,
                tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy, tb_ix_stats.types_lazy,
                tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
                    tb_ix_stats.types_materialised);
@@ -994,7 +995,9 @@ typedef struct collect {
     uint32_t       n, cap;
     char          *blob;
     size_t         blen, bcap;
-    tb_status_t    st; /* why the iteration was stopped (TB_OK: it was not) */
+    tb_status_t    st;  /* why the iteration was stopped (TB_OK: it was not) */
+    uint32_t       max; /* stop past this many links (0: no limit) */
+    bool           big; /* it stopped there */
 } collect_t;
 
 /* Appends n bytes to the blob; their offset in *off_out. TB_OK, or TB_ERR_NOMEM. */
@@ -1023,6 +1026,10 @@ collect_cb(hid_t group, const char *name, const H5L_info2_t *info, void *op_data
     collect_t *c = op_data;
     (void)group;
     void *links;
+    if (c->max && c->n == c->max) {
+        c->big = true;
+        return H5_ITER_STOP;
+    }
     if ((c->st = tb_ix_reserve(c->links, &c->cap, (uint64_t)c->n + 1, sizeof(*c->links), 16, &links)) != TB_OK)
         return H5_ITER_ERROR;
     c->links = links;
@@ -1119,8 +1126,11 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict
     return TB_OK;
 }
 
-tb_status_t
-tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info)
+/* tb_ix_load_group, or with `max`, only a group of at most that many links: of a larger one,
+ * TB_ERR_UNSUPPORTED, and *big_out set. */
+static tb_status_t
+load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info, uint32_t max,
+           bool *big_out)
 {
     /* Members' info is read only when a query needs it (want_info): a member the application
      * opens gets its info from its open header (a quarter of the cost of reading it by name
@@ -1149,7 +1159,7 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
 
     void       *grp   = under_grp;
     H5I_type_t  gtype = H5I_GROUP;
-    collect_t   c     = {.d = d};
+    collect_t   c     = {.d = d, .max = max};
     tb_status_t ret   = TB_ERR_HDF5;
     if (!grp && a->group_token && memcmp(a->group_token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0)
         grp = under_grp = a->under; /* (the application's own open group) */
@@ -1180,6 +1190,12 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
         H5VL_group_get_args_t gg = {.op_type = H5VL_GROUP_GET_INFO};
         gg.args.get_info.loc_params = self;
         gg.args.get_info.ginfo      = &ginfo;
+        if (c.big) { /* (more than `max` links: not listed, nor counted, which costs a symbol-table
+                      * group's whole B-tree; its header stays, native's to look in) */
+            *big_out = true;
+            ret      = TB_ERR_UNSUPPORTED;
+            goto done;
+        }
         if (H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
             goto done;
         if (ginfo.nlinks != c.n) {
@@ -1261,4 +1277,42 @@ done:
             tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     }
     return ret;
+}
+
+tb_status_t
+tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info)
+{
+    return load_group(d, a, oi, under_grp, want_info, 0, NULL);
+}
+
+tb_status_t
+tb_ix_lookup_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+{
+    if (d->objs[oi].group != TB_IX_NONE)
+        return TB_OK;
+    uint32_t k = 0;
+    while (k < TB_IX_DEFER &&
+           !(d->defer[k].obj1 == oi + 1 && memcmp(d->defer[k].token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0))
+        k++;
+    uint32_t n = k < TB_IX_DEFER ? d->defer[k].lookups + 1 : 1; /* (this look-up's count) */
+    if (n > 1 && (n < TB_IX_LOOKUP_PROBE || (n & (n - 1)) != 0)) {
+        d->defer[k].lookups = n;
+        tb_ix_stats.lookups_left++;
+        return TB_ERR_UNSUPPORTED;
+    }
+    /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if at most
+     * TB_IX_LOOKUP_LIST links a look-up so far. */
+    bool        big = false;
+    uint64_t    max = (uint64_t)TB_IX_LOOKUP_LIST * n;
+    tb_status_t st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
+    if (big) { /* (this look-up native's) */
+        if (k == TB_IX_DEFER) {
+            k                = d->defer_next++ % TB_IX_DEFER;
+            d->defer[k].obj1 = oi + 1;
+            memcpy(d->defer[k].token, d->objs[oi].token, TB_IX_TOKEN_NBYTES);
+        }
+        d->defer[k].lookups = n;
+        tb_ix_stats.lookups_left++;
+    }
+    return st;
 }

@@ -195,6 +195,7 @@ typedef struct tb_index_stats {
     size_t answered;      /* queries answered from the index */
     size_t forwarded;     /* queries seen by the index and forwarded */
     size_t groups_loaded; /* groups loaded from the file */
+    size_t lookups_left;  /* look-ups of one name in a large group not listed, left to native */
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;

@@ -131,7 +131,7 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
             return TB_ERR_UNSUPPORTED; /* a lookup in something that is not a group: native errs */
         if (!a && d->objs[cur].group == TB_IX_NONE)
             return TB_ERR_UNSUPPORTED;
-        if ((st = tb_ix_load_group(d, a, cur, NULL, false)) != TB_OK)
+        if ((st = tb_ix_lookup_group(d, a, cur)) != TB_OK)
             return st;
         uint32_t gi = d->objs[cur].group;
         uint32_t k  = tb_ix_link_find(&d->groups[gi], comp, len);

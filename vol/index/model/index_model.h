@@ -4,6 +4,8 @@
 #ifndef TB_INDEX_MODEL_H
 /* Levels of the last lookup kept for the next (tb_ix_data_t's rc_*). */
 #define TB_IX_RC_DEPTH 16
+/* Large groups whose look-ups are left to native, remembered at once (tb_ix_data_t's defer). */
+#define TB_IX_DEFER 16
 
 #define TB_INDEX_MODEL_H
 
@@ -238,6 +240,15 @@ typedef struct tb_ix_data {
     uint32_t rc_start, rc_len, rc_n;
     uint32_t rc_at[TB_IX_RC_DEPTH], rc_obj[TB_IX_RC_DEPTH];
     char     rc_prefix[256];
+
+    /* Groups of more than TB_IX_LOOKUP_LIST links whose single-name look-ups are left to native
+     * until they are worth listing (index.c's tb_ix_lookup_group): the record + 1 (0: empty slot),
+     * its token and the look-ups left so far. In memory only; dropped with the tables. */
+    struct {
+        uint32_t obj1, lookups;
+        uint8_t  token[TB_IX_TOKEN_NBYTES];
+    } defer[TB_IX_DEFER];
+    uint32_t defer_next;
 
     void          *sc_buf;  /* the copy of the sidecar's strings the loaded records point into (its
                              * size: sc_strbytes) */

@@ -227,6 +227,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
     d->dset_nbytes = 0;
     d->rc_valid    = 0;
     d->root1       = 0;
+    memset(d->defer, 0, sizeof(d->defer));
     d->ngroup = d->groupcap = d->nobj = d->objcap = 0;
     d->oht_mask                                   = 0;
 }

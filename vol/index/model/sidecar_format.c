@@ -446,6 +446,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
     d->nobj     = (uint32_t)nobj;
     d->root1    = 0; /* (records replaced: look-ups start again) */
     d->rc_valid = 0;
+    memset(d->defer, 0, sizeof(d->defer));
     for (uint64_t k = 0; k < nnin; k++) {
         const uint8_t *x = nins + k * SC_NIN;
         tb_ix_ninfo_t *r = &d->ninfos[k];
