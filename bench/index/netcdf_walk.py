@@ -15,10 +15,7 @@ xarray). Each load runs in a fresh process, the modes taking turns, ROUNDS round
 median CPU seconds of open-walk-close and the ratios stock/first and stock/second, and checks that
 every mode saw the same values."""
 import os
-import subprocess
 import sys
-import tempfile
-import time
 
 import turns
 
@@ -87,10 +84,7 @@ def main():
     groups = int(sys.argv[2]) if len(sys.argv) > 2 else 60
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 7
     reader = sys.argv[4] if len(sys.argv) > 4 else "netCDF4"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "walk.nc")
-        subprocess.run([sys.executable, __file__, "--make", path, str(groups)], check=True)
-        time.sleep(2.1)  # h5turbo neither trusts nor writes sidecars of files changed in the last 2 s
+    with turns.made_file(__file__, "walk.nc", groups) as (tmp, path):
         med = turns.medians(__file__, [path, reader], tmp, plugins, rounds)
         print(f"{reader} walk, {groups} groups x {VARS} variables, medians of {rounds} (CPU s):")
         print(f"  stock {med['stock']:.3f}  first open {med['first']:.3f} ({med['stock'] / med['first']:.2f}x)"

@@ -8,9 +8,7 @@ Usage: python reopen_loops.py PLUGIN_DIR [ROUNDS [READER]] (5, pandas). Each run
 process, the modes taking turns, ROUNDS rounds; prints the median CPU seconds of the loop and the
 ratios stock/first and stock/second, and checks that every mode saw the same values."""
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import turns
@@ -62,10 +60,7 @@ def main():
     plugins = os.path.abspath(sys.argv[1])
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 5
     reader = sys.argv[3] if len(sys.argv) > 3 else "pandas"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "store.h5")
-        subprocess.run([sys.executable, __file__, "--make", path, reader], check=True)
-        time.sleep(2.1)  # h5turbo neither trusts nor writes sidecars of files changed in the last 2 s
+    with turns.made_file(__file__, "store.h5", reader) as (tmp, path):
         med = turns.medians(__file__, [path, reader], tmp, plugins, rounds)
         n = NTABLES if reader == "pandas" else NGROUPS * NDSETS
         print(f"{reader}, {n} opens of one file, medians of {rounds} (CPU s):")

@@ -2,12 +2,15 @@
 in a fresh process per mode (stock HDF5, h5turbo's first run into an empty sidecar cache, its second
 run with that cache), the modes taking turns for a number of rounds; each load prints its CPU seconds
 and a checksum. The scripts' entry (`dispatch`): `--make ARGS` and `--load ARGS` in the child
-processes, else the script's main."""
+processes, else the script's main, which makes its file in a temporary folder (`made_file`)."""
+import contextlib
 import importlib.util
 import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import time
 
 
 def medians(script, args, tmp, plugins, rounds, sidecar=True, wall=False):
@@ -44,6 +47,18 @@ def medians(script, args, tmp, plugins, rounds, sidecar=True, wall=False):
     if wall:
         return {m: (statistics.median(times[m]), statistics.median(walls[m])) for m in times}
     return {m: statistics.median(t) for m, t in times.items()}
+
+
+@contextlib.contextmanager
+def made_file(script, name, *make_args):
+    """A temporary folder holding the file `name` that `python script --make PATH ARGS...` made,
+    old enough for h5turbo to trust and persist (it neither trusts nor writes sidecars of files
+    changed in the last 2 s): yields (folder, path)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        path = os.path.join(tmp, name)
+        subprocess.run([sys.executable, script, "--make", path, *map(str, make_args)], check=True)
+        time.sleep(2.1)
+        yield tmp, path
 
 
 def dispatch(make, load, main):

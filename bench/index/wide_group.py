@@ -10,9 +10,7 @@ a fresh process, the modes taking turns, ROUNDS rounds; prints the median CPU se
 open-reads-close and the ratios stock/first and stock/second per K, and checks that every mode saw
 the same values."""
 import os
-import subprocess
 import sys
-import tempfile
 import time
 
 import turns
@@ -29,8 +27,6 @@ def make(path, nlinks, fmt):
 
 
 def load(path, nlinks, k):
-    import time
-
     import h5py
 
     nlinks, k = int(nlinks), int(k)
@@ -48,10 +44,7 @@ def main():
     rounds = int(sys.argv[2]) if len(sys.argv) > 2 else 7
     nlinks = int(sys.argv[3]) if len(sys.argv) > 3 else 20000
     fmt = sys.argv[4] if len(sys.argv) > 4 else "earliest"
-    with tempfile.TemporaryDirectory() as tmp:
-        path = os.path.join(tmp, "wide.h5")
-        subprocess.run([sys.executable, __file__, "--make", path, str(nlinks), fmt], check=True)
-        time.sleep(2.1)  # h5turbo neither trusts nor writes sidecars of files changed in the last 2 s
+    with turns.made_file(__file__, "wide.h5", nlinks, fmt) as (tmp, path):
         print(f"h5py reads of K members of a group of {nlinks} links ({fmt} format), medians of {rounds} (CPU s):")
         for k in (10, 100, 1000):
             sub = os.path.join(tmp, f"k{k}")
