@@ -712,8 +712,9 @@ ixd_gen(const char *dir, unsigned seed)
             ixd_add_path(run, p, IXD_LINK);
         }
     }
-    /* Every third tree also has a wide group (of the kinds above, 24-87 members: datasets, groups,
-     * soft and hard links), wider than the index lists at a program's first look-up of one of its
+    /* Every third tree also has a wide group (of the kinds above, 260-323 members: datasets, soft
+     * links and hard links to datasets and named datatypes, no groups, so that paths end in it and
+     * do not go through it), wider than the index lists at a program's first look-up of one of its
      * names (tb_ix_lookup_group): its look-ups are native's until enough were, its whole-list
      * queries list it. */
     if (seed % 3 == 0) {
@@ -723,12 +724,21 @@ ixd_gen(const char *dir, unsigned seed)
         ASSERT_H5(w);
         H5Pclose(gcpl);
         ixd_add_path(run, "/wide", IXD_GROUP);
-        int nw = 24 + (int)ixd_rnd(run, 64);
+        int nw = 260 + (int)ixd_rnd(run, 64);
         for (int k = 0; k < nw; k++) {
             char p[1024];
             ixd_child_path(run, p, sizeof(p), "/wide", k);
             int what = (int)ixd_rnd(run, 10);
-            if (what < 6) {
+            int t    = what == 9 ? (int)ixd_rnd(run, (uint32_t)run->npaths) : 0;
+            if (what == 9 && (run->kind[t] == IXD_DSET || run->kind[t] == IXD_OTHER)) {
+                ASSERT_H5(H5Lcreate_hard(f, run->paths[t], f, p, H5P_DEFAULT, H5P_DEFAULT));
+                ixd_add_path(run, p, run->kind[t]);
+            }
+            else if (what == 8) {
+                ASSERT_H5(H5Lcreate_soft("/wide", f, p, H5P_DEFAULT, H5P_DEFAULT));
+                ixd_add_path(run, p, IXD_LINK);
+            }
+            else {
                 hsize_t dims = 1 + ixd_rnd(run, 4);
                 hid_t   sp   = H5Screate_simple(1, &dims, NULL);
                 hid_t   d    = H5Dcreate2(f, p, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
@@ -736,23 +746,6 @@ ixd_gen(const char *dir, unsigned seed)
                 H5Dclose(d);
                 H5Sclose(sp);
                 ixd_add_path(run, p, IXD_DSET);
-            }
-            else if (what < 8) {
-                hid_t g = H5Gcreate2(f, p, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-                ASSERT_H5(g);
-                H5Gclose(g);
-                ixd_add_path(run, p, IXD_GROUP);
-            }
-            else if (what < 9) {
-                ASSERT_H5(H5Lcreate_soft("/wide", f, p, H5P_DEFAULT, H5P_DEFAULT));
-                ixd_add_path(run, p, IXD_LINK);
-            }
-            else {
-                int t = (int)ixd_rnd(run, (uint32_t)run->npaths);
-                if (t == 0 || run->kind[t] == IXD_LINK)
-                    continue;
-                ASSERT_H5(H5Lcreate_hard(f, run->paths[t], f, p, H5P_DEFAULT, H5P_DEFAULT));
-                ixd_add_path(run, p, run->kind[t]);
             }
         }
         H5Gclose(w);

@@ -1300,10 +1300,12 @@ tb_ix_lookup_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
         tb_ix_stats.lookups_left++;
         return TB_ERR_UNSUPPORTED;
     }
-    /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if at most
-     * TB_IX_LOOKUP_LIST links a look-up so far. */
+    /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it has at
+     * most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. */
     bool        big = false;
     uint64_t    max = (uint64_t)TB_IX_LOOKUP_LIST * n;
+    if (max < TB_IX_LOOKUP_FIRST)
+        max = TB_IX_LOOKUP_FIRST;
     tb_status_t st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
     if (big) { /* (this look-up native's) */
         if (k == TB_IX_DEFER) {

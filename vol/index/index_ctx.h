@@ -220,20 +220,20 @@ tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uin
  * group, or one the records cannot hold); the caller forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
                              bool want_info);
-/* Before a look-up of one name in group object `oi`: its links loaded (TB_OK), or the look-up left
- * to native (TB_ERR_UNSUPPORTED; or another status of tb_ix_load_group's). A group is listed when
- * it has at most TB_IX_LOOKUP_LIST links a look-up made in it so far: at the first look-up one of
- * up to 16 links; a larger one at the TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ...
- * if it fits by then (an iteration stopped past the limit: it costs what listing that many links
- * costs; counting a symbol-table group's links would cost its whole B-tree); between tries its
- * look-ups are native's. Before, any look-up listed the whole group. Listing costs a few thousand
- * instructions a link, native's look-up of one name about as much as one link: a program reading
- * ten entries of a 20,000-link group ran at 0.11x of stock on a first open (all 20,000 listed) and
- * 0.37x on a second (all loaded from the sidecar; bench/index/wide_group.py). One that opens most
- * of a large group's members (bench/index's LoadMD-like loaders: log groups of 500 links) has it
- * listed at the 32nd, its next look-ups answered from the index as before. Whole-list queries
+/* Before a look-up of the last name of a path in group object `oi` (a group the path goes
+ * through is listed, as native's walk reads it: tb_ix_load_group): its links loaded (TB_OK), or
+ * the look-up left to native (TB_ERR_UNSUPPORTED; or another status of tb_ix_load_group's). A
+ * group is listed at the first such look-up when it has at most TB_IX_LOOKUP_FIRST links; a
+ * larger one at the TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ... if it has at most
+ * TB_IX_LOOKUP_LIST links a look-up made by then (each try an iteration stopped past the limit: it
+ * costs what listing that many links costs, where counting a symbol-table group's links would
+ * read its whole B-tree); between tries its look-ups are native's, and what they reach is not
+ * recorded. Before, any look-up listed the whole group: a program reading ten entries of a
+ * 20,000-link group ran at 0.11x of stock on a first open (all 20,000 listed) and 0.37x on a
+ * second (all loaded from the sidecar; bench/index/wide_group.py). Whole-list queries
  * (iterations, counts, by-index) list a group at once. */
 tb_status_t tb_ix_lookup_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
+#define TB_IX_LOOKUP_FIRST 256
 #define TB_IX_LOOKUP_LIST 16
 #define TB_IX_LOOKUP_PROBE 32
 /* Object record `oi`'s info, asked below (H5Oget_info with every field) of the object at `loc`

@@ -131,7 +131,9 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
             return TB_ERR_UNSUPPORTED; /* a lookup in something that is not a group: native errs */
         if (!a && d->objs[cur].group == TB_IX_NONE)
             return TB_ERR_UNSUPPORTED;
-        if ((st = tb_ix_lookup_group(d, a, cur)) != TB_OK)
+        /* (a group the path goes through is listed, as native's walk reads it; one the path ends
+         * in may leave its member's look-up to native: tb_ix_lookup_group) */
+        if ((st = next ? tb_ix_load_group(d, a, cur, NULL, false) : tb_ix_lookup_group(d, a, cur)) != TB_OK)
             return st;
         uint32_t gi = d->objs[cur].group;
         uint32_t k  = tb_ix_link_find(&d->groups[gi], comp, len);
