@@ -147,6 +147,22 @@ add_attrs(ixd_t *run, hid_t obj)
     }
 }
 
+/* A 1-D dataset of native ints at p, of 1 to `maxlen` elements, with random attributes when
+ * `attrs`, listed as a dataset. */
+static void
+add_int_dataset(ixd_t *run, hid_t f, const char *p, uint32_t maxlen, bool attrs)
+{
+    hsize_t dims = 1 + ixd_rnd(run, maxlen);
+    hid_t   s    = H5Screate_simple(1, &dims, NULL);
+    hid_t   d    = H5Dcreate2(f, p, H5T_NATIVE_INT, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    ASSERT_H5(d);
+    if (attrs)
+        add_attrs(run, d);
+    H5Dclose(d);
+    H5Sclose(s);
+    ixd_add_path(run, p, IXD_DSET);
+}
+
 /* ------------------------------------------------------------------ small datasets */
 /* Datasets the index's small-dataset cache may take (raw data up to 4 KiB, contiguous or compact,
  * no filters, fixed-size types without variable-length parts or references, not of a committed
@@ -677,16 +693,8 @@ ixd_gen(const char *dir, unsigned seed)
             H5Pclose(gcpl);
             ixd_add_path(run, p, IXD_GROUP);
         }
-        else if (what < 60) {
-            hsize_t dims = 1 + ixd_rnd(run, 8);
-            hid_t   s    = H5Screate_simple(1, &dims, NULL);
-            hid_t   d    = H5Dcreate2(f, p, H5T_NATIVE_INT, s, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-            ASSERT_H5(d);
-            add_attrs(run, d);
-            H5Dclose(d);
-            H5Sclose(s);
-            ixd_add_path(run, p, IXD_DSET);
-        }
+        else if (what < 60)
+            add_int_dataset(run, f, p, 8, true);
         else if (what < 65) {
             hid_t t = H5Tcopy(H5T_NATIVE_DOUBLE);
             ASSERT_H5(H5Tcommit2(f, p, t, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT));
@@ -738,15 +746,8 @@ ixd_gen(const char *dir, unsigned seed)
                 ASSERT_H5(H5Lcreate_soft("/wide", f, p, H5P_DEFAULT, H5P_DEFAULT));
                 ixd_add_path(run, p, IXD_LINK);
             }
-            else {
-                hsize_t dims = 1 + ixd_rnd(run, 4);
-                hid_t   sp   = H5Screate_simple(1, &dims, NULL);
-                hid_t   d    = H5Dcreate2(f, p, H5T_NATIVE_INT, sp, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
-                ASSERT_H5(d);
-                H5Dclose(d);
-                H5Sclose(sp);
-                ixd_add_path(run, p, IXD_DSET);
-            }
+            else
+                add_int_dataset(run, f, p, 4, false);
         }
         H5Gclose(w);
     }
