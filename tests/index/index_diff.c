@@ -305,6 +305,9 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
         ixd_add_path(run, line + 2, line[0] - '0');
     }
     fclose(fp);
+    for (int i = 0; i < run->npaths; i++)
+        if (strncmp(run->paths[i], "/wide/", 6) == 0 && !strchr(run->paths[i] + 6, '/'))
+            run->wide[run->nwide++] = i;
     /* In the file's directory, where the external storage file of a dataset is found (its name is
      * relative, and HDF5 takes such names relative to the current directory). */
     const char *slash = strrchr(fname, '/');
@@ -363,9 +366,27 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
         if (q % 25 == 24 && run->nhot)
             ixd_hot_replace(run, (int)ixd_rnd(run, IXD_NHOT));
         const char *name = ixd_random_name(run, namebuf, sizeof(namebuf));
+        /* In a tree with a wide group, a quarter of the queries name one of its members (or a
+         * name it lacks), from the file or from the group: the look-ups the index has native make
+         * and keeps in a partial list (index.c's tb_ix_lookup_link), and what follows them. */
+        int wide = 0;
+        if (run->nwide && ixd_rnd(run, 4) == 0) {
+            if (ixd_rnd(run, 8) == 0)
+                snprintf(namebuf, sizeof(namebuf), "/wide/absent_%u", ixd_rnd(run, 4));
+            else
+                snprintf(namebuf, sizeof(namebuf), "%s", run->paths[run->wide[ixd_rnd(run, (uint32_t)run->nwide)]]);
+            name = namebuf;
+            wide = ixd_rnd(run, 3) == 0 ? 2 : 1;
+        }
         /* The location: the file, or a group opened by a random path. */
         hid_t loc = run->f;
-        if (ixd_rnd(run, 8) == 0) {
+        if (wide == 2) {
+            if ((loc = H5Gopen2(run->f, "/wide", H5P_DEFAULT)) >= 0)
+                name += 6;
+            else
+                loc = run->f; /* (modified away) */
+        }
+        else if (!wide && ixd_rnd(run, 8) == 0) {
             /* A group of the other file, reached through an external link: the index of this
              * file must not answer for it. */
             int e = (int)ixd_rnd(run, (uint32_t)run->npaths);
@@ -374,7 +395,7 @@ query(ixd_t *run, const char *fname, const char *pname, unsigned seed, int nq, i
             else
                 loc = run->f;
         }
-        else if (ixd_rnd(run, 3) == 0) {
+        else if (!wide && ixd_rnd(run, 3) == 0) {
             int g = ixd_random_group(run);
             loc   = H5Gopen2(run->f, run->paths[g], H5P_DEFAULT);
             if (loc < 0)

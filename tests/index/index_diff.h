@@ -30,6 +30,9 @@ typedef struct ixd {
     char    *paths[IXD_MAXP];
     int      kind[IXD_MAXP];
     int      npaths;
+    /* The members of the tree's wide group (index_diff_gen.c), by their index in paths. */
+    int wide[IXD_MAXP];
+    int nwide;
     /* A read-write run: objects it creates get the clock's time, and their file addresses depend on
      * which headers were read before (HDF5 rewrites some headers it reads), which the index changes:
      * neither is printed. */

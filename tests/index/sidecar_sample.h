@@ -62,8 +62,10 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         tb_ix_group_t *x = &d->groups[g];
         x->obj            = g;
         x->owned          = 1;
-        x->storage_type   = (uint8_t)(g % 3);
-        x->max_corder     = (g % 2) ? (int64_t)nper : 0;
+        /* (every fourth from the fourth a partial list: no group info) */
+        x->partial        = g % 4 == 3;
+        x->storage_type   = x->partial ? 0 : (uint8_t)(g % 3);
+        x->max_corder     = (g % 2) && !x->partial ? (int64_t)nper : 0;
         x->links          = calloc(nper ? nper : 1, sizeof(*x->links));
         x->nlinks         = nper;
         for (uint32_t k = 0; k < nper; k++) {

@@ -33,6 +33,47 @@ encode_sample(uint32_t ngroups, uint32_t nper, void **buf, size_t *n)
 }
 
 /* Round trip: every group, link and object info comes back. */
+/* Links added to the partial lists of a decoded index (their records and strings in the decoded
+ * bytes at first) and to a new one (no blocks): every link, old and new, is found by its name and
+ * keeps its value, past the sizes where the blocks and the name table are rebuilt. */
+static void
+test_partial_growth(tb_ix_data_t *e)
+{
+    uint32_t grown = 0;
+    tb_ix_group_t fresh = {.partial = 1, .owned = 1, .obj = 0};
+    for (uint32_t g = 0; g <= e->ngroup; g++) {
+        tb_ix_group_t *x = g < e->ngroup ? &e->groups[g] : &fresh;
+        if (!x->partial)
+            continue;
+        uint32_t before = x->nlinks;
+        char     names[300][12];
+        for (uint32_t j = 0; j < 300; j++) {
+            snprintf(names[j], sizeof(names[j]), "added%03u", j);
+            tb_ix_link_t l = {.name = names[j], .name_len = 8, .type = (uint8_t)(j % 2), .obj = 0};
+            if (j % 2) {
+                l.val      = "/some/target";
+                l.val_size = 13;
+            }
+            uint32_t k;
+            ASSERT(tb_ix_group_add(x, &l, &k) == TB_OK && k == before + j);
+            names[j][0] = 'A'; /* (the group keeps its own copy of the name) */
+        }
+        ASSERT_EQ(x->nlinks, before + 300);
+        for (uint32_t k = 0; k < x->nlinks; k++) {
+            const tb_ix_link_t *l = &x->links[k];
+            ASSERT_EQ(tb_ix_link_find(x, l->name, l->name_len), k);
+            if (k >= before) {
+                ASSERT(memcmp(l->name, "added", 5) == 0 && l->name[8] == '\0');
+                ASSERT(l->type == 0 || (l->val_size == 13 && strcmp(l->val, "/some/target") == 0));
+            }
+        }
+        ASSERT_EQ(tb_ix_link_find(x, "added300", 8), TB_IX_NONE);
+        grown++;
+    }
+    ASSERT(grown > 2);
+    tb_ix_group_free(NULL, &fresh);
+}
+
 static void
 test_roundtrip(void)
 {
@@ -64,6 +105,7 @@ test_roundtrip(void)
         ASSERT(eo != TB_IX_NONE);
         const tb_ix_group_t *b = &e.groups[e.objs[eo].group];
         ASSERT_EQ(a->nlinks, b->nlinks);
+        ASSERT_EQ(a->partial, b->partial);
         ASSERT_EQ(a->storage_type, b->storage_type);
         ASSERT_EQ(a->max_corder, b->max_corder);
         for (uint32_t k = 0; k < a->nlinks; k++) {
@@ -178,6 +220,7 @@ test_roundtrip(void)
     ASSERT(cached > 3 && records > cached);
     ASSERT_EQ(e.ndset, records);
     ASSERT_EQ(e.dset_nbytes, cbytes); /* what the decoder counts against the budget */
+    test_partial_growth(&e);
     tb_ix_data_clear(&e);
     tb_ix_data_clear(&d);
     free(buf);

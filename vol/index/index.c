@@ -69,10 +69,11 @@ tb_index_print_stats(FILE *out)
         int w = snprintf(line + n, sizeof(line) - n, __VA_ARGS__);                                 \
         n     = w < 0 ? n : (n + (size_t)w < sizeof(line) ? n + (size_t)w : sizeof(line) - 1);     \
     } while (0)
-    TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu lookups_left=%zu groups_lazy=%zu "
+    TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu lookups_left=%zu links_kept=%zu "
+               "partial_hits=%zu groups_lazy=%zu "
                "attrs_lazy=%zu dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
                tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.lookups_left,
-               tb_ix_stats.groups_lazy,
+               tb_ix_stats.links_kept, tb_ix_stats.partial_hits, tb_ix_stats.groups_lazy,
                tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy, tb_ix_stats.types_lazy,
                tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
                    tb_ix_stats.types_materialised);
@@ -1126,6 +1127,58 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict
     return TB_OK;
 }
 
+/* Values of the soft and user-defined links collected in c, appended to its blob, read through
+ * `grp` (the group they are in): TB_OK, TB_ERR_HDF5, TB_ERR_NOMEM. */
+static tb_status_t
+collect_values(collect_t *c, void *grp, hid_t vol)
+{
+    for (uint32_t k = 0; k < c->n; k++) {
+        tb_ix_link_t *l = &c->links[k];
+        if (l->type == H5L_TYPE_HARD)
+            continue;
+        void *val = malloc(l->val_size ? l->val_size : 1);
+        if (!val)
+            return TB_ERR_NOMEM;
+        H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+        loc.loc_data.loc_by_name.name    = c->blob + (uintptr_t)l->name;
+        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        H5VL_link_get_args_t lg          = {.op_type = H5VL_LINK_GET_VAL};
+        lg.args.get_val.buf              = val;
+        lg.args.get_val.buf_size         = l->val_size;
+        size_t      off;
+        tb_status_t st = H5VLlink_get(grp, &loc, vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0
+                             ? TB_ERR_HDF5
+                             : blob_append(c, val, l->val_size, &off);
+        free(val);
+        if (st != TB_OK)
+            return st;
+        l->val = (const void *)(uintptr_t)off;
+    }
+    return TB_OK;
+}
+
+/* Group object oi open below, to list or look up its links: the application's own open group
+ * when the anchor is it, else opened by token (*opened_out set: the caller closes it with
+ * tb_ix_close_under). NULL when it cannot be: TB_ERR_HDF5 (error on the stack), or
+ * TB_ERR_UNSUPPORTED (not a group: native errs, the caller forwards) in *st_out. */
+static void *
+group_below(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, bool *opened_out, tb_status_t *st_out)
+{
+    *opened_out = false;
+    if (a->group_token && memcmp(a->group_token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0)
+        return a->under;
+    H5I_type_t gtype = H5I_GROUP;
+    void      *grp   = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
+    *st_out          = TB_ERR_HDF5;
+    if (grp && gtype != H5I_GROUP) {
+        tb_ix_close_under(grp, gtype, a->vol);
+        *st_out = TB_ERR_UNSUPPORTED;
+        return NULL;
+    }
+    *opened_out = grp != NULL;
+    return grp;
+}
+
 /* tb_ix_load_group, or with `max`, only a group of at most that many links: of a larger one,
  * TB_ERR_UNSUPPORTED, and *big_out set. */
 static tb_status_t
@@ -1137,8 +1190,9 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
      * here), one it never asks about costs nothing (callgrind, bench/index loaders b and i: a
      * first open 2 % cheaper than loading every small group's members; writable files read only
      * what native would anyway). */
-    uint32_t gi = d->objs[oi].group;
-    if (gi != TB_IX_NONE && !want_info)
+    uint32_t gi      = d->objs[oi].group;
+    bool     partial = gi != TB_IX_NONE && d->groups[gi].partial; /* (listed whole in its place) */
+    if (gi != TB_IX_NONE && !partial && !want_info)
         return TB_OK;
     /* A file open for writing: native's own calls answer. Reading a whole group's links where
      * native would look one up changes what HDF5 does next in such a file (index_diff, 1,500
@@ -1146,7 +1200,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
      * space, so the native order of that group's links differed from stock's). */
     if (d->writable)
         return TB_ERR_UNSUPPORTED;
-    if (gi != TB_IX_NONE) {
+    if (gi != TB_IX_NONE && !partial) {
         bool missing = false;
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
             const tb_ix_link_t *l = &d->groups[gi].links[k];
@@ -1157,22 +1211,13 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
             return TB_OK;
     }
 
-    void       *grp   = under_grp;
-    H5I_type_t  gtype = H5I_GROUP;
-    collect_t   c     = {.d = d, .max = max};
-    tb_status_t ret   = TB_ERR_HDF5;
-    if (!grp && a->group_token && memcmp(a->group_token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0)
-        grp = under_grp = a->under; /* (the application's own open group) */
-    if (!grp) {
-        grp = tb_ix_open_by_token(a->under, a->type, a->vol, d->objs[oi].token, &gtype, H5P_DATASET_XFER_DEFAULT);
-        if (!grp)
-            goto done;
-        if (gtype != H5I_GROUP) {
-            ret = TB_ERR_UNSUPPORTED; /* (not a group: native errs, the caller forwards) */
-            goto done;
-        }
-    }
-    if (gi == TB_IX_NONE) {
+    void       *grp    = under_grp;
+    bool        opened = false;
+    collect_t   c      = {.d = d, .max = max};
+    tb_status_t ret    = TB_ERR_HDF5;
+    if (!grp && !(grp = group_below(d, a, oi, &opened, &ret)))
+        goto done;
+    if (gi == TB_IX_NONE || partial) {
         H5VL_loc_params_t         self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
         H5VL_link_specific_args_t la   = {.op_type = H5VL_LINK_ITER};
         la.args.iterate.recursive      = 0;
@@ -1181,6 +1226,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
         la.args.iterate.idx_p          = NULL;
         la.args.iterate.op             = collect_cb;
         la.args.iterate.op_data        = &c;
+        ret                            = TB_ERR_HDF5;
         if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.st != TB_OK) {
             if (c.st != TB_OK)
                 ret = c.st; /* (collect_cb stopped the iteration) */
@@ -1202,38 +1248,17 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
             ret = TB_ERR_UNSUPPORTED; /* (links the iteration did not report) */
             goto done;
         }
-        /* Values of soft and user-defined links, appended to the blob. */
-        for (uint32_t k = 0; k < c.n; k++) {
-            tb_ix_link_t *l = &c.links[k];
-            if (l->type == H5L_TYPE_HARD)
-                continue;
-            void *val = malloc(l->val_size ? l->val_size : 1);
-            if (!val) {
-                ret = TB_ERR_NOMEM;
-                goto done;
-            }
-            H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
-            loc.loc_data.loc_by_name.name    = c.blob + (uintptr_t)l->name;
-            loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-            H5VL_link_get_args_t lg          = {.op_type = H5VL_LINK_GET_VAL};
-            lg.args.get_val.buf              = val;
-            lg.args.get_val.buf_size         = l->val_size;
-            size_t off;
-            ret = H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0
-                      ? TB_ERR_HDF5
-                      : blob_append(&c, val, l->val_size, &off);
-            free(val);
+        if ((ret = collect_values(&c, grp, a->vol)) != TB_OK)
+            goto done;
+        if (!partial) {
+            void *groups;
+            ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1,
+                                      sizeof(*d->groups), 16, &groups);
             if (ret != TB_OK)
                 goto done;
-            l->val = (const void *)(uintptr_t)off;
+            d->groups = groups;
         }
-        void *groups;
-        ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups);
-        if (ret != TB_OK)
-            goto done;
-        d->groups = groups;
-        tb_ix_group_t *g = &d->groups[d->ngroup];
-        memset(g, 0, sizeof(*g));
+        tb_ix_group_t g = {0};
         /* Trimmed to size, or moved to the spill (names are still offsets): most groups hold a
          * handful of links, and a large file has many groups. */
         c.links = tb_ix_spill_adopt(d->spill, c.links, (size_t)c.n * sizeof(*c.links));
@@ -1243,24 +1268,28 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
             if (c.links[k].type != H5L_TYPE_HARD)
                 c.links[k].val = c.blob + (uintptr_t)c.links[k].val;
         }
-        g->links        = c.links;
-        g->nlinks       = c.n;
-        g->blob         = c.blob;
-        g->owned        = 1;
-        g->obj          = oi;
-        g->storage_type = (uint8_t)ginfo.storage_type;
-        g->mounted      = (uint8_t)ginfo.mounted;
-        g->max_corder   = ginfo.max_corder;
-        c.links         = NULL;
-        c.blob          = NULL;
-        if ((ret = tb_ix_group_finish(g)) != TB_OK) {
-            tb_ix_group_free(d->spill, g);
+        g.links        = c.links;
+        g.nlinks       = c.n;
+        g.blob         = c.blob;
+        g.owned        = 1;
+        g.obj          = oi;
+        g.storage_type = (uint8_t)ginfo.storage_type;
+        g.mounted      = (uint8_t)ginfo.mounted;
+        g.max_corder   = ginfo.max_corder;
+        c.links        = NULL;
+        c.blob         = NULL;
+        if ((ret = tb_ix_group_finish(&g)) != TB_OK) {
+            tb_ix_group_free(d->spill, &g);
             goto done;
         }
-        gi                  = d->ngroup++;
-        d->objs[oi].group   = gi;
-        d->objs[oi].type    = H5O_TYPE_GROUP;
-        d->dirty            = 1;
+        if (partial) /* (the same record, whole now: what pointed at it still does) */
+            tb_ix_group_free(d->spill, &d->groups[gi]);
+        else
+            gi = d->ngroup++;
+        d->groups[gi]     = g;
+        d->objs[oi].group = gi;
+        d->objs[oi].type  = H5O_TYPE_GROUP;
+        d->dirty          = 1;
         tb_ix_stats.groups_loaded++;
     }
     ret = TB_OK;
@@ -1271,8 +1300,8 @@ done:
         H5Eclear2(H5E_DEFAULT);
     free(c.links);
     free(c.blob);
-    if (grp && grp != under_grp) {
-        tb_ix_close_under(grp, gtype, a->vol);
+    if (opened) {
+        tb_ix_close_under(grp, H5I_GROUP, a->vol);
         if (ret == TB_OK)
             tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     }
@@ -1285,36 +1314,143 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
     return load_group(d, a, oi, under_grp, want_info, 0, NULL);
 }
 
-tb_status_t
-tb_ix_lookup_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+/* Native's look-up of `name` (len bytes, no NUL) in group object oi, which the index has not listed
+ * whole: its link kept in the group's partial list (one made for it if it has no record), its
+ * index there in *k_out. TB_OK; TB_ERR_UNSUPPORTED when native finds no such link (its forwarded
+ * call says so, as it does) or the file is open for writing; TB_ERR_HDF5, TB_ERR_NOMEM. */
+static tb_status_t
+lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char *name, size_t len, uint32_t *k_out)
 {
-    if (d->objs[oi].group != TB_IX_NONE)
-        return TB_OK;
-    uint32_t k = 0;
+    if (d->writable || len > UINT32_MAX - 1)
+        return TB_ERR_UNSUPPORTED;
+    char        buf[256];
+    char       *nm     = len < sizeof(buf) ? buf : malloc(len + 1);
+    bool        opened = false;
+    collect_t   c      = {.d = d};
+    tb_status_t ret    = TB_ERR_NOMEM;
+    void       *grp    = NULL;
+    if (!nm)
+        return ret;
+    memcpy(nm, name, len);
+    nm[len] = '\0';
+    if (!(grp = group_below(d, a, oi, &opened, &ret)))
+        goto done;
+    H5L_info2_t          info;
+    H5VL_loc_params_t    loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+    H5VL_link_get_args_t lg  = {.op_type = H5VL_LINK_GET_INFO};
+    loc.loc_data.loc_by_name.name    = nm;
+    loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+    lg.args.get_info.linfo           = &info;
+    if (H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
+        ret = TB_ERR_UNSUPPORTED; /* (no such link, or a name native cannot look up) */
+        goto done;
+    }
+    /* The record as a listing makes it (collect_cb), then kept in the partial list. */
+    if (collect_cb(H5I_INVALID_HID, nm, &info, &c) != H5_ITER_CONT) {
+        ret = c.st;
+        goto done;
+    }
+    if ((ret = collect_values(&c, grp, a->vol)) != TB_OK)
+        goto done;
+    c.links[0].name = c.blob + (uintptr_t)c.links[0].name;
+    if (c.links[0].type != H5L_TYPE_HARD)
+        c.links[0].val = c.blob + (uintptr_t)c.links[0].val;
+    uint32_t gi = d->objs[oi].group;
+    if (gi == TB_IX_NONE) {
+        void *groups;
+        ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1,
+                                  sizeof(*d->groups), 16, &groups);
+        if (ret != TB_OK)
+            goto done;
+        d->groups = groups;
+        gi        = d->ngroup;
+        memset(&d->groups[gi], 0, sizeof(d->groups[gi]));
+        d->groups[gi].obj     = oi;
+        d->groups[gi].partial = 1;
+        d->groups[gi].owned   = 1; /* (no blocks yet) */
+        d->ngroup++;
+        d->objs[oi].group = gi;
+        d->objs[oi].type  = H5O_TYPE_GROUP;
+    }
+    if ((ret = tb_ix_group_add(&d->groups[gi], &c.links[0], k_out)) == TB_OK) {
+        d->dirty = 1;
+        tb_ix_stats.links_kept++;
+    }
+done:
+    if (ret != TB_OK)
+        H5Eclear2(H5E_DEFAULT);
+    free(c.links);
+    free(c.blob);
+    if (nm != buf)
+        free(nm);
+    if (opened)
+        tb_ix_close_under(grp, H5I_GROUP, a->vol);
+    return ret;
+}
+
+tb_status_t
+tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_t k)
+{
+    bool        opened;
+    tb_status_t st  = TB_ERR_HDF5;
+    void       *grp = group_below(d, a, oi, &opened, &st);
+    if (grp) {
+        const tb_ix_link_t *l   = &d->groups[d->objs[oi].group].links[k];
+        H5VL_loc_params_t   loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+        loc.loc_data.loc_by_name.name    = l->name;
+        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        st = l->type == H5L_TYPE_HARD ? tb_ix_ask_info(d, l->obj, grp, &loc, a->vol) : TB_ERR_UNSUPPORTED;
+        if (opened)
+            tb_ix_close_under(grp, H5I_GROUP, a->vol);
+    }
+    if (st != TB_OK)
+        H5Eclear2(H5E_DEFAULT);
+    return st;
+}
+
+tb_status_t
+tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char *name, size_t len,
+                  uint32_t *k_out)
+{
+    uint32_t gi = d->objs[oi].group;
+    if (gi != TB_IX_NONE) {
+        uint32_t k = tb_ix_link_find(&d->groups[gi], name, len);
+        if (k != TB_IX_NONE || !d->groups[gi].partial) {
+            if (d->groups[gi].partial)
+                tb_ix_stats.partial_hits++;
+            *k_out = k;
+            return TB_OK;
+        }
+    }
+    if (!a)
+        return TB_ERR_UNSUPPORTED;
+    tb_status_t st;
+    uint32_t    k = 0;
     while (k < TB_IX_DEFER &&
            !(d->defer[k].obj1 == oi + 1 && memcmp(d->defer[k].token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0))
         k++;
     uint32_t n = k < TB_IX_DEFER ? d->defer[k].lookups + 1 : 1; /* (this look-up's count) */
-    if (n > 1 && (n < TB_IX_LOOKUP_PROBE || (n & (n - 1)) != 0)) {
-        d->defer[k].lookups = n;
-        tb_ix_stats.lookups_left++;
-        return TB_ERR_UNSUPPORTED;
-    }
-    /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it has at
-     * most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. */
-    bool        big = false;
-    uint64_t    max = (uint64_t)TB_IX_LOOKUP_LIST * n;
-    if (max < TB_IX_LOOKUP_FIRST)
-        max = TB_IX_LOOKUP_FIRST;
-    tb_status_t st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
-    if (big) { /* (this look-up native's) */
-        if (k == TB_IX_DEFER) {
-            k                = d->defer_next++ % TB_IX_DEFER;
-            d->defer[k].obj1 = oi + 1;
-            memcpy(d->defer[k].token, d->objs[oi].token, TB_IX_TOKEN_NBYTES);
+    bool     big = true;
+    if (n == 1 || (n >= TB_IX_LOOKUP_PROBE && (n & (n - 1)) == 0)) {
+        /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it
+         * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. */
+        uint64_t max = (uint64_t)TB_IX_LOOKUP_LIST * n;
+        if (max < TB_IX_LOOKUP_FIRST)
+            max = TB_IX_LOOKUP_FIRST;
+        big = false;
+        st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
+        if (!big) {
+            if (st == TB_OK)
+                *k_out = tb_ix_link_find(&d->groups[d->objs[oi].group], name, len);
+            return st;
         }
-        d->defer[k].lookups = n;
-        tb_ix_stats.lookups_left++;
     }
-    return st;
+    if (k == TB_IX_DEFER) {
+        k                = d->defer_next++ % TB_IX_DEFER;
+        d->defer[k].obj1 = oi + 1;
+        memcpy(d->defer[k].token, d->objs[oi].token, TB_IX_TOKEN_NBYTES);
+    }
+    d->defer[k].lookups = n;
+    tb_ix_stats.lookups_left++;
+    return lookup_native(d, a, oi, name, len, k_out);
 }

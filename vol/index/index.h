@@ -195,7 +195,9 @@ typedef struct tb_index_stats {
     size_t answered;      /* queries answered from the index */
     size_t forwarded;     /* queries seen by the index and forwarded */
     size_t groups_loaded; /* groups loaded from the file */
-    size_t lookups_left;  /* look-ups of one name in a large group not listed, left to native */
+    size_t lookups_left;  /* look-ups of one name in a large group not listed, made by native */
+    size_t links_kept;    /* links such look-ups found, kept in their group's partial list */
+    size_t partial_hits;  /* names found in a group's partial list */
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;

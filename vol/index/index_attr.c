@@ -422,7 +422,7 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
     tb_status_t ret = list_from(d, oi, obj, otype, a->vol, true);
     tb_ix_close_under(obj, otype, a->vol);
     /* (A group whose links are not listed yet keeps its header for that.) */
-    if (otype != H5I_GROUP || d->objs[oi].group != TB_IX_NONE)
+    if (otype != H5I_GROUP || tb_ix_group_whole(d, oi))
         tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     return ret;
 }

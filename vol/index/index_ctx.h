@@ -214,25 +214,32 @@ tb_ix_token_addr(const uint8_t *token)
 tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uint32_t *oi_out);
 
 
-/* Makes sure the links of group object `oi` are loaded (under_grp: the group already opened
- * below, or NULL to open it by token through `a`). With want_info, also the object info of every
+/* Makes sure the links of group object `oi` are loaded, all of them (a partial list is listed
+ * whole in its place; under_grp: the group already opened below, or NULL to open it by token
+ * through `a`). With want_info, also the object info of every
  * hard-link target. TB_OK, or why it cannot (TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a
  * group, or one the records cannot hold); the caller forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
                              bool want_info);
-/* Before a look-up of the last name of a path in group object `oi` (a group the path goes
- * through is listed, as native's walk reads it: tb_ix_load_group): its links loaded (TB_OK), or
- * the look-up left to native (TB_ERR_UNSUPPORTED; or another status of tb_ix_load_group's). A
- * group is listed at the first such look-up when it has at most TB_IX_LOOKUP_FIRST links; a
- * larger one at the TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ... if it has at most
- * TB_IX_LOOKUP_LIST links a look-up made by then (each try an iteration stopped past the limit: it
- * costs what listing that many links costs, where counting a symbol-table group's links would
- * read its whole B-tree); between tries its look-ups are native's, and what they reach is not
- * recorded. Before, any look-up listed the whole group: a program reading ten entries of a
+/* Link `name` (len bytes, no NUL) of group object `oi`, its index in the group's record in *k_out
+ * (TB_IX_NONE: the group has no such link): TB_OK; TB_ERR_UNSUPPORTED when the index cannot tell
+ * (the caller forwards: no anchor `a` to ask through, and the group not listed whole nor the name
+ * in its partial list; a file open for writing); a failed load's status. A group is listed at
+ * the first look-up in it when it has at most TB_IX_LOOKUP_FIRST links; a larger one at the
+ * TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ... if it has at most TB_IX_LOOKUP_LIST
+ * links a look-up made by then (each try an iteration stopped past the limit: it costs what
+ * listing that many links costs, where counting a symbol-table group's links would read its
+ * whole B-tree). Between tries native looks the name up (H5Lget_info), and the link it finds is
+ * kept in the group's partial list, which the sidecar keeps: a second run finds it there without
+ * listing anything. Before, any look-up listed the whole group: a program reading ten entries of a
  * 20,000-link group ran at 0.11x of stock on a first open (all 20,000 listed) and 0.37x on a
  * second (all loaded from the sidecar; bench/index/wide_group.py). Whole-list queries
  * (iterations, counts, by-index) list a group at once. */
-tb_status_t tb_ix_lookup_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
+tb_status_t tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char *name, size_t len,
+                              uint32_t *k_out);
+/* The info of the target of link k in group object oi's partial list, asked below by its name:
+ * TB_OK, or why not (errors cleared; the caller forwards). */
+tb_status_t tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_t k);
 #define TB_IX_LOOKUP_FIRST 256
 #define TB_IX_LOOKUP_LIST 16
 #define TB_IX_LOOKUP_PROBE 32

@@ -129,14 +129,10 @@ resolve(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t start, const char *na
         const char *next = next_component(&after, &nlen);
         if (d->objs[cur].has_info && d->objs[cur].type != H5O_TYPE_GROUP)
             return TB_ERR_UNSUPPORTED; /* a lookup in something that is not a group: native errs */
-        if (!a && d->objs[cur].group == TB_IX_NONE)
-            return TB_ERR_UNSUPPORTED;
-        /* (a group the path goes through is listed, as native's walk reads it; one the path ends
-         * in may leave its member's look-up to native: tb_ix_lookup_group) */
-        if ((st = next ? tb_ix_load_group(d, a, cur, NULL, false) : tb_ix_lookup_group(d, a, cur)) != TB_OK)
+        uint32_t k;
+        if ((st = tb_ix_lookup_link(d, a, cur, comp, len, &k)) != TB_OK)
             return st;
         uint32_t gi = d->objs[cur].group;
-        uint32_t k  = tb_ix_link_find(&d->groups[gi], comp, len);
         size_t   at = (size_t)(comp - name);
         if (nwalked < TB_IX_RC_DEPTH && at < sizeof(d->rc_prefix)) {
             walked[nwalked]       = (uint32_t)at;
@@ -214,12 +210,14 @@ target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, 
     uint32_t t = l->obj;
     if (t == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
-    /* Loading infos reads every sibling's object header; in a file open for writing, reading a
-     * header can rewrite it (HDF5 merges null messages), so only what native reads is read. */
+    /* Loading infos reads every sibling's object header (a partial list's: this one's); in a file
+     * open for writing, reading a header can rewrite it (HDF5 merges null messages), so only what
+     * native reads is read. */
     if (!d->objs[t].has_info) {
         if (d->writable)
             return TB_ERR_UNSUPPORTED;
-        tb_status_t st = tb_ix_load_group(d, a, r->gobj, NULL, true);
+        tb_status_t st = d->groups[r->gi].partial ? tb_ix_member_info(d, a, r->gobj, r->link)
+                                                  : tb_ix_load_group(d, a, r->gobj, NULL, true);
         if (st != TB_OK)
             return st;
     }

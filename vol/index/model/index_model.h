@@ -172,7 +172,11 @@ typedef struct tb_ix_obj {
     int64_t  atime, mtime, ctime, btime;
 } tb_ix_obj_t;
 
-/* The links of one group in native (H5_INDEX_NAME, H5_ITER_NATIVE) order, plus its H5Gget_info. */
+/* The links of one group in native (H5_INDEX_NAME, H5_ITER_NATIVE) order, plus its H5Gget_info;
+ * or, `partial`, some of its links only: those native's look-ups of single names found (index.c's
+ * tb_ix_lookup_link), in the order they were found, its H5Gget_info not known (zero). A name a
+ * partial list does not hold says nothing: only a whole list answers "no such link", counts,
+ * orders and iterations (tb_ix_load_group makes a partial list whole). */
 typedef struct tb_ix_group {
     tb_ix_link_t *links;
     uint32_t       nlinks;
@@ -181,6 +185,7 @@ typedef struct tb_ix_group {
     uint8_t        mounted;
     uint8_t        owned; /* links and blob were allocated for this group (not in a sidecar buffer) */
     uint8_t        corder_state; /* link creation order tracked: 0 not known yet, 1 yes, 2 no */
+    uint8_t        partial;
     /* (in memory only) The last member an open found the kind of was a group: an H5Oopen of a
      * member of a kind not known is native's then, not tried as a dataset by token first. */
     uint8_t        members_groups;
@@ -190,6 +195,8 @@ typedef struct tb_ix_group {
     uint32_t      *by_name;   /* permutation sorted by name, built on first need */
     uint32_t      *by_corder; /* permutation sorted by creation order, built on first need */
     void          *blob;
+    /* (partial lists, owned: what tb_ix_group_add appends into, malloc'd, never in a spill) */
+    uint32_t       link_cap, blob_len, blob_cap;
 } tb_ix_group_t;
 
 /* A slot of the object records' token lookup: the record + 1 (0: empty), and its token's hash. */
@@ -353,6 +360,16 @@ tb_ix_obj_get(tb_ix_data_t *d, const uint8_t *token, uint32_t *k_out)
 /* The link of g named name[0..len), or TB_IX_NONE when g has none of that name. */
 uint32_t    tb_ix_link_find(const tb_ix_group_t *g, const char *name, size_t len);
 tb_status_t tb_ix_group_finish(tb_ix_group_t *g); /* hashes names, builds the lookup table */
+/* Appends link l (its name and value copied from where they are) to partial list g, whose
+ * records and strings become g's own malloc'd blocks; its index in *k_out. TB_OK, or TB_ERR_NOMEM
+ * (g unchanged). */
+tb_status_t tb_ix_group_add(tb_ix_group_t *g, const tb_ix_link_t *l, uint32_t *k_out);
+/* Whether group object oi's links are all loaded (a whole list, not a partial one). */
+static inline bool
+tb_ix_group_whole(const tb_ix_data_t *d, uint32_t oi)
+{
+    return d->objs[oi].group != TB_IX_NONE && !d->groups[d->objs[oi].group].partial;
+}
 void        tb_ix_group_free(tb_ix_spill_t *s, tb_ix_group_t *g);
 void        tb_ix_data_clear(tb_ix_data_t *d);
 /* Frees the parts of dataset record x that the index allocated (its owned bits). */

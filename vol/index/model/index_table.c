@@ -160,6 +160,95 @@ tb_ix_group_finish(tb_ix_group_t *g)
     return TB_OK;
 }
 
+/* String bytes of link l in a group's blob: its name and NUL, and a soft or user-defined link's
+ * value. */
+static size_t
+link_blob_nbytes(const tb_ix_link_t *l)
+{
+    return (size_t)l->name_len + 1u + (l->type != 0 /* (H5L_TYPE_HARD) */ ? l->val_size : 0u);
+}
+
+/* Copies l's name (and value) into blob at *at, pointing l at the copies. */
+static void
+link_blob_put(tb_ix_link_t *l, char *blob, uint32_t *at)
+{
+    char *p = blob + *at;
+    memcpy(p, l->name, l->name_len);
+    p[l->name_len] = '\0';
+    l->name        = p;
+    if (l->type != 0 /* (H5L_TYPE_HARD) */) {
+        if (l->val_size)
+            memcpy(p + l->name_len + 1, l->val, l->val_size);
+        l->val = p + l->name_len + 1;
+    }
+    *at += (uint32_t)link_blob_nbytes(l);
+}
+
+tb_status_t
+tb_ix_group_add(tb_ix_group_t *g, const tb_ix_link_t *l, uint32_t *k_out)
+{
+    uint64_t need = link_blob_nbytes(l);
+    if (!g->owned || g->nlinks == g->link_cap || g->blob_len + need > g->blob_cap) {
+        /* Records and strings moved into blocks of twice what they need (from a sidecar's, the
+         * first time). */
+        uint64_t len = need;
+        for (uint32_t k = 0; k < g->nlinks; k++)
+            len += link_blob_nbytes(&g->links[k]);
+        uint64_t ncap = 2 * ((uint64_t)g->nlinks + 1), bcap = 2 * len < 64 ? 64 : 2 * len;
+        if (ncap >= TB_IX_NONE || bcap >= UINT32_MAX)
+            return TB_ERR_NOMEM;
+        tb_ix_link_t *links = malloc((size_t)ncap * sizeof(*links));
+        char         *blob  = malloc((size_t)bcap);
+        if (!links || !blob) {
+            free(links);
+            free(blob);
+            return TB_ERR_NOMEM;
+        }
+        uint32_t at = 0;
+        for (uint32_t k = 0; k < g->nlinks; k++) {
+            links[k] = g->links[k];
+            link_blob_put(&links[k], blob, &at);
+        }
+        if (g->owned) {
+            free(g->links);
+            free(g->blob);
+        }
+        g->links    = links;
+        g->blob     = blob;
+        g->owned    = 1;
+        g->link_cap = (uint32_t)ncap;
+        g->blob_len = at;
+        g->blob_cap = (uint32_t)bcap;
+    }
+    uint32_t k  = g->nlinks;
+    g->links[k] = *l;
+    link_blob_put(&g->links[k], g->blob, &g->blob_len);
+    /* Its lookup table: one more slot taken, or rebuilt at twice the links (no permutation is ever
+     * built for a partial list; dropped all the same). */
+    free(g->by_name);
+    free(g->by_corder);
+    g->by_name = g->by_corder = NULL;
+    g->nlinks                 = k + 1;
+    if (g->ht && (uint64_t)g->nlinks * 2 <= (uint64_t)g->ht_mask + 1) {
+        uint32_t i = tb_ix_hash_name(g->links[k].name, g->links[k].name_len) & g->ht_mask;
+        while (g->ht[i])
+            i = (i + 1) & g->ht_mask;
+        g->ht[i] = k + 1;
+    }
+    else if (g->nlinks > TB_IX_SMALL_GROUP) {
+        uint32_t *old = g->ht;
+        g->ht         = NULL;
+        if (tb_ix_group_finish(g) != TB_OK) {
+            g->ht     = old; /* (still right for the links before this one) */
+            g->nlinks = k;
+            return TB_ERR_NOMEM;
+        }
+        free(old);
+    }
+    *k_out = k;
+    return TB_OK;
+}
+
 void
 tb_ix_group_free(tb_ix_spill_t *s, tb_ix_group_t *g)
 {

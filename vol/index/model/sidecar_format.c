@@ -25,11 +25,12 @@
  * datasets' metadata (creation property list, storage size, space status, layout) recorded part by
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
  * the dataspace forms, 11 objects' partial attribute lists, 12 a checksum of four lanes (older
- * sidecars are misses, rebuilt once), 13 which datasets were opened natively. Bytes not named by a
+ * sidecars are misses, rebuilt once), 13 which datasets were opened natively, 14 groups' partial
+ * link lists. Bytes not named by a
  * field are zero. */
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (13)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (14)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -73,6 +74,7 @@ const sc_field_t sc_grp_fields[GRP_NFIELDS] = {
     [GRP_STORAGE]      = {"storage_type", 12, 1, "H5G_storage_type_t"},
     [GRP_MOUNTED]      = {"mounted", 13, 1, "H5G_info_t.mounted"},
     [GRP_CORDER_STATE] = {"corder_state", 14, 1, "creation order tracked: 0 unknown, 1 yes, 2 no"},
+    [GRP_PARTIAL]      = {"partial", 15, 1, "1: its links are some of the group's (those looked up by name), storage_type, mounted, corder_state and max_corder zero"},
     [GRP_MAX_CORDER]   = {"max_corder", 16, 8, "H5G_info_t.max_corder"},
 };
 const sc_field_t sc_lnk_fields[LNK_NFIELDS] = {
@@ -276,8 +278,11 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         uint64_t       obj = SC_GET(g, GRP, OBJ), first = SC_GET(g, GRP, LINK_FIRST), cnt = SC_GET(g, GRP, NLINKS);
         if (obj >= nobj || SC_GET(objs + obj * SC_OBJ, OBJ, GROUP) != k || first + cnt > nlink ||
             SC_GET(g, GRP, STORAGE) > SC_MAX_STORAGE_TYPE || SC_GET(g, GRP, MOUNTED) > 1 ||
-            SC_GET(g, GRP, CORDER_STATE) > 2)
+            SC_GET(g, GRP, CORDER_STATE) > 2 || SC_GET(g, GRP, PARTIAL) > 1)
             return TB_ERR_CORRUPT;
+        if (SC_GET(g, GRP, PARTIAL) && (SC_GET(g, GRP, STORAGE) || SC_GET(g, GRP, MOUNTED) ||
+                                        SC_GET(g, GRP, CORDER_STATE) || SC_GET(g, GRP, MAX_CORDER)))
+            return TB_ERR_CORRUPT; /* (a partial list knows no group info) */
     }
     for (uint64_t k = 0; k < nlink; k++) {
         const uint8_t *l        = lnks + k * SC_LNK;
@@ -499,6 +504,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         x->storage_type = (uint8_t)SC_GET(g, GRP, STORAGE);
         x->mounted      = (uint8_t)SC_GET(g, GRP, MOUNTED);
         x->corder_state = (uint8_t)SC_GET(g, GRP, CORDER_STATE);
+        x->partial      = (uint8_t)SC_GET(g, GRP, PARTIAL);
         x->max_corder   = (int64_t)SC_GET(g, GRP, MAX_CORDER);
         d->ngroup       = (uint32_t)k + 1;
         if (tb_ix_group_finish(x) < 0)
@@ -956,6 +962,7 @@ put_groups(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
         SC_PUT(gr, GRP, STORAGE, x->storage_type);
         SC_PUT(gr, GRP, MOUNTED, x->mounted);
         SC_PUT(gr, GRP, CORDER_STATE, x->corder_state);
+        SC_PUT(gr, GRP, PARTIAL, x->partial);
         SC_PUT(gr, GRP, MAX_CORDER, (uint64_t)x->max_corder);
         li += x->nlinks;
     }

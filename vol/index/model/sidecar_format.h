@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   13u
+#define SC_VERSION   14u
 #define SC_BYTEORDER 0x01020304u
 /* An object's `attrs` field: the bits saying its run of attribute records is a partial list, and
  * that a whole list's order is not native's. */
@@ -47,7 +47,7 @@ enum sc_obj_field {
     OBJ_ATIME, OBJ_MTIME, OBJ_CTIME, OBJ_BTIME, OBJ_ATTR_FIRST, OBJ_NATTR, OBJ_NFIELDS
 };
 enum sc_grp_field {
-    GRP_OBJ, GRP_LINK_FIRST, GRP_NLINKS, GRP_STORAGE, GRP_MOUNTED, GRP_CORDER_STATE, GRP_MAX_CORDER, GRP_NFIELDS
+    GRP_OBJ, GRP_LINK_FIRST, GRP_NLINKS, GRP_STORAGE, GRP_MOUNTED, GRP_CORDER_STATE, GRP_PARTIAL, GRP_MAX_CORDER, GRP_NFIELDS
 };
 enum sc_lnk_field {
     LNK_NAME_OFF, LNK_NAME_LEN, LNK_VAL_SIZE, LNK_VAL_OFF, LNK_TYPE, LNK_CSET, LNK_CORDER_VALID, LNK_CORDER,
