@@ -1431,9 +1431,10 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
         k++;
     uint32_t n = k < TB_IX_DEFER ? d->defer[k].lookups + 1 : 1; /* (this look-up's count) */
     bool     big = true;
-    if (n == 1 || (n >= TB_IX_LOOKUP_PROBE && (n & (n - 1)) == 0)) {
+    if ((n == 1 && gi == TB_IX_NONE) || (n >= TB_IX_LOOKUP_PROBE && (n & (n - 1)) == 0)) {
         /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it
-         * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. */
+         * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. (A group
+         * with a partial list, from this run or a sidecar's, was found larger at a first.) */
         uint64_t max = (uint64_t)TB_IX_LOOKUP_LIST * n;
         if (max < TB_IX_LOOKUP_FIRST)
             max = TB_IX_LOOKUP_FIRST;

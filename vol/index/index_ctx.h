@@ -240,8 +240,8 @@ tb_status_t tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t
 /* The info of the target of link k in group object oi's partial list, asked below by its name:
  * TB_OK, or why not (errors cleared; the caller forwards). */
 tb_status_t tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_t k);
-#define TB_IX_LOOKUP_FIRST 256
-#define TB_IX_LOOKUP_LIST 16
+#define TB_IX_LOOKUP_FIRST 64
+#define TB_IX_LOOKUP_LIST 4
 #define TB_IX_LOOKUP_PROBE 32
 /* Object record `oi`'s info, asked below (H5Oget_info with every field) of the object at `loc`
  * from `under` (connector vol) and kept: TB_OK; TB_ERR_HDF5 (the error on the stack); or
