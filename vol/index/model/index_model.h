@@ -248,9 +248,10 @@ typedef struct tb_ix_data {
     uint32_t rc_at[TB_IX_RC_DEPTH], rc_obj[TB_IX_RC_DEPTH];
     char     rc_prefix[256];
 
-    /* Groups of more than TB_IX_LOOKUP_LIST links whose single-name look-ups are left to native
-     * until they are worth listing (index.c's tb_ix_lookup_group): the record + 1 (0: empty slot),
-     * its token and the look-ups left so far. In memory only; dropped with the tables. */
+    /* Groups too large to list at a first look-up, whose single-name look-ups native makes (kept
+     * in their partial lists) until they are worth listing (index.c's tb_ix_lookup_link): the
+     * record + 1 (0: empty slot), its token and the look-ups made so far. In memory only; dropped
+     * with the tables. */
     struct {
         uint32_t obj1, lookups;
         uint8_t  token[TB_IX_TOKEN_NBYTES];
