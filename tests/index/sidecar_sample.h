@@ -74,7 +74,11 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             l->name_len      = (uint32_t)strlen(l->name);
             l->corder_valid  = g % 2;
             l->corder        = (g % 2) ? (int64_t)k : 0;
-            if (k % 5 == 3) {
+            if (k % 5 == 2 && x->partial) {
+                l->absent = 1; /* (a name the group lacks) */
+                l->obj    = TB_IX_NONE;
+            }
+            else if (k % 5 == 3) {
                 l->type     = 1; /* soft */
                 l->val      = "/n00/n01";
                 l->val_size = 9;

@@ -99,6 +99,7 @@ test_roundtrip(void)
     want.nattr++;
     ASSERT(!tb_sidecar_covers(&have, &want));
     ASSERT_EQ(e.ngroup, d.ngroup);
+    uint32_t absent = 0;
     for (uint32_t g = 0; g < d.ngroup; g++) {
         const tb_ix_group_t *a = &d.groups[g];
         uint32_t              eo = tb_ix_obj_find(&e, d.objs[a->obj].token);
@@ -112,9 +113,13 @@ test_roundtrip(void)
             const tb_ix_link_t *x = &a->links[k], *y = &b->links[k];
             ASSERT(strcmp(x->name, y->name) == 0);
             ASSERT_EQ(x->type, y->type);
+            ASSERT_EQ(x->absent, y->absent);
+            absent += x->absent;
             ASSERT_EQ(x->corder, y->corder);
             ASSERT_EQ(x->corder_valid, y->corder_valid);
-            if (x->type == 0)
+            if (x->absent)
+                ASSERT_EQ(y->obj, TB_IX_NONE);
+            else if (x->type == 0)
                 ASSERT(memcmp(d.objs[x->obj].token, e.objs[y->obj].token, TB_IX_TOKEN_NBYTES) == 0);
             else {
                 ASSERT_EQ(x->val_size, y->val_size);
@@ -123,6 +128,7 @@ test_roundtrip(void)
             ASSERT_EQ(tb_ix_link_find(b, x->name, x->name_len), k);
         }
     }
+    ASSERT(absent > 2);
     uint32_t with_info = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].has_info)
@@ -393,6 +399,30 @@ test_bad_structure(void)
             sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_ATTRS_LOADED], bad_attrs[v]);
         else
             sc_put(x + start[SC_REC_OBJ], &sc_obj_fields[OBJ_HAS_INFO], v % 2 ? 1u | SC_OBJ_OPENED : SC_OBJ_OPENED);
+        uint64_t sum = tb_sidecar_checksum(x, n - SC_TRAILER);
+        memcpy(x + n - SC_TRAILER, &sum, 8);
+        tb_ix_data_t e;
+        memset(&e, 0, sizeof(e));
+        ASSERT(tb_sidecar_decode(x, n, NULL, &e) < 0);
+        tb_ix_data_clear(&e);
+        free(x);
+    }
+    /* A name kept as absent in a whole group's list (the sample's first group) or with a target
+     * (the fourth group's third link: its list is partial), and two groups' runs of links
+     * overlapping: rejected. */
+    const uint8_t *g3 = b + start[SC_REC_GRP] + 3 * SC_GRP;
+    ASSERT(sc_get(g3, &sc_grp_fields[GRP_PARTIAL]) == 1);
+    uint8_t *absent3 = b + start[SC_REC_LNK] + (sc_get(g3, &sc_grp_fields[GRP_LINK_FIRST]) + 2) * SC_LNK;
+    ASSERT(sc_get(absent3, &sc_lnk_fields[LNK_ABSENT]) == 1);
+    for (int v = 0; v < 3; v++) {
+        uint8_t *x = malloc(n);
+        memcpy(x, b, n);
+        if (v == 0)
+            sc_put(x + start[SC_REC_LNK], &sc_lnk_fields[LNK_ABSENT], 1);
+        else if (v == 1)
+            x[(absent3 - b) + sc_lnk_fields[LNK_TOKEN].off] = 1;
+        else
+            sc_put(x + start[SC_REC_GRP] + SC_GRP, &sc_grp_fields[GRP_LINK_FIRST], 0);
         uint64_t sum = tb_sidecar_checksum(x, n - SC_TRAILER);
         memcpy(x + n - SC_TRAILER, &sum, 8);
         tb_ix_data_t e;

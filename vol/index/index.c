@@ -1314,10 +1314,15 @@ tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *un
     return load_group(d, a, oi, under_grp, want_info, 0, NULL);
 }
 
+/* A partial list keeps names native found no link of up to this many records. */
+#define TB_IX_ABSENT_MAX 65536
+
 /* Native's look-up of `name` (len bytes, no NUL) in group object oi, which the index has not listed
  * whole: its link kept in the group's partial list (one made for it if it has no record), its
- * index there in *k_out. TB_OK; TB_ERR_UNSUPPORTED when native finds no such link (its forwarded
- * call says so, as it does) or the file is open for writing; TB_ERR_HDF5, TB_ERR_NOMEM. */
+ * index there in *k_out; or, when native says the group has no such link, the name kept as absent
+ * and *k_out TB_IX_NONE. TB_OK; TB_ERR_UNSUPPORTED when native's look-up failed otherwise (its
+ * forwarded call says why, as it does) or the file is open for writing; TB_ERR_HDF5,
+ * TB_ERR_NOMEM. */
 static tb_status_t
 lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char *name, size_t len, uint32_t *k_out)
 {
@@ -1341,20 +1346,38 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
     loc.loc_data.loc_by_name.name    = nm;
     loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
     lg.args.get_info.linfo           = &info;
+    tb_ix_link_t l;
     if (H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
-        ret = TB_ERR_UNSUPPORTED; /* (no such link, or a name native cannot look up) */
-        goto done;
+        /* No such link, or a look-up that failed: native's H5Lexists tells them apart (false,
+         * without an error, only for a missing last name). */
+        H5Eclear2(H5E_DEFAULT);
+        bool                      exists = true;
+        H5VL_link_specific_args_t ls     = {.op_type = H5VL_LINK_EXISTS};
+        ls.args.exists.exists            = &exists;
+        ret                              = TB_ERR_UNSUPPORTED;
+        uint32_t gi                      = d->objs[oi].group;
+        if (H5VLlink_specific(grp, &loc, a->vol, &ls, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || exists ||
+            (gi != TB_IX_NONE && d->groups[gi].nlinks >= TB_IX_ABSENT_MAX))
+            goto done;
+        memset(&l, 0, sizeof(l));
+        l.name     = nm;
+        l.name_len = (uint32_t)len;
+        l.obj      = TB_IX_NONE;
+        l.absent   = 1;
     }
-    /* The record as a listing makes it (collect_cb), then kept in the partial list. */
-    if (collect_cb(H5I_INVALID_HID, nm, &info, &c) != H5_ITER_CONT) {
-        ret = c.st;
-        goto done;
+    else {
+        /* The record as a listing makes it (collect_cb), then kept in the partial list. */
+        if (collect_cb(H5I_INVALID_HID, nm, &info, &c) != H5_ITER_CONT) {
+            ret = c.st;
+            goto done;
+        }
+        if ((ret = collect_values(&c, grp, a->vol)) != TB_OK)
+            goto done;
+        l      = c.links[0];
+        l.name = c.blob + (uintptr_t)l.name;
+        if (l.type != H5L_TYPE_HARD)
+            l.val = c.blob + (uintptr_t)l.val;
     }
-    if ((ret = collect_values(&c, grp, a->vol)) != TB_OK)
-        goto done;
-    c.links[0].name = c.blob + (uintptr_t)c.links[0].name;
-    if (c.links[0].type != H5L_TYPE_HARD)
-        c.links[0].val = c.blob + (uintptr_t)c.links[0].val;
     uint32_t gi = d->objs[oi].group;
     if (gi == TB_IX_NONE) {
         void *groups;
@@ -1372,9 +1395,11 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
         d->objs[oi].group = gi;
         d->objs[oi].type  = H5O_TYPE_GROUP;
     }
-    if ((ret = tb_ix_group_add(&d->groups[gi], &c.links[0], k_out)) == TB_OK) {
+    if ((ret = tb_ix_group_add(&d->groups[gi], &l, k_out)) == TB_OK) {
         d->dirty = 1;
         tb_ix_stats.links_kept++;
+        if (l.absent)
+            *k_out = TB_IX_NONE;
     }
 done:
     if (ret != TB_OK)
@@ -1418,7 +1443,7 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
         if (k != TB_IX_NONE || !d->groups[gi].partial) {
             if (d->groups[gi].partial)
                 tb_ix_stats.partial_hits++;
-            *k_out = k;
+            *k_out = k != TB_IX_NONE && d->groups[gi].links[k].absent ? TB_IX_NONE : k;
             return TB_OK;
         }
     }

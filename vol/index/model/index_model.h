@@ -32,7 +32,8 @@
 /* One link of a group, as H5Literate reports it. Names are NUL-terminated; for soft and
  * user-defined links `val` holds the bytes H5Lget_val returns; a hard link names its target's
  * object record (whose token is the link's). Strings live either in the group's own blob or in
- * the sidecar buffer. 40 bytes: a 400,000-object file has as many. */
+ * the sidecar buffer. 40 bytes: a 400,000-object file has as many. A partial list also keeps names
+ * native found no link of (`absent`). */
 typedef struct tb_ix_link {
     const char *name;
     const void *val;
@@ -42,7 +43,8 @@ typedef struct tb_ix_link {
     uint8_t     type; /* H5L_type_t */
     uint8_t     cset;
     uint8_t     corder_valid;
-    uint8_t     pad_;
+    uint8_t     absent; /* (partial lists only) the group has no link of this name: native found
+                         * none (type hard, obj TB_IX_NONE) */
     int64_t     corder;
 } tb_ix_link_t;
 

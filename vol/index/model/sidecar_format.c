@@ -28,6 +28,8 @@
  * sidecars are misses, rebuilt once), 13 which datasets were opened natively, 14 groups' partial
  * link lists. Bytes not named by a
  * field are zero. */
+static const uint8_t sc_zero_token[TB_IX_TOKEN_NBYTES];
+
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
     [HDR_VERSION]      = {"version", 8, 4, "format version (14)"},
@@ -85,6 +87,7 @@ const sc_field_t sc_lnk_fields[LNK_NFIELDS] = {
     [LNK_TYPE]         = {"type", 24, 1, "H5L_type_t (hard 0, soft 1, external 64, ...)"},
     [LNK_CSET]         = {"cset", 25, 1, "character set of the name"},
     [LNK_CORDER_VALID] = {"corder_valid", 26, 1, "1: corder is valid"},
+    [LNK_ABSENT]       = {"absent", 27, 1, "1 (partial lists only): the group has no link of this name (type 0, no value, token zero)"},
     [LNK_CORDER]       = {"corder", 32, 8, "creation order"},
     [LNK_TOKEN]        = {"token", 40, 16, "hard: the target's token"},
 };
@@ -273,24 +276,36 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         if (g != TB_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
             return TB_ERR_CORRUPT;
     }
+    /* (the groups' runs of links one after the other, as the encoder writes them: every link in
+     * one group's run, each checked once) */
+    uint64_t li = 0;
     for (uint64_t k = 0; k < ngroup; k++) {
         const uint8_t *g   = grps + k * SC_GRP;
         uint64_t       obj = SC_GET(g, GRP, OBJ), first = SC_GET(g, GRP, LINK_FIRST), cnt = SC_GET(g, GRP, NLINKS);
-        if (obj >= nobj || SC_GET(objs + obj * SC_OBJ, OBJ, GROUP) != k || first + cnt > nlink ||
+        if (obj >= nobj || SC_GET(objs + obj * SC_OBJ, OBJ, GROUP) != k || first != li || cnt > nlink - li ||
             SC_GET(g, GRP, STORAGE) > SC_MAX_STORAGE_TYPE || SC_GET(g, GRP, MOUNTED) > 1 ||
             SC_GET(g, GRP, CORDER_STATE) > 2 || SC_GET(g, GRP, PARTIAL) > 1)
             return TB_ERR_CORRUPT;
         if (SC_GET(g, GRP, PARTIAL) && (SC_GET(g, GRP, STORAGE) || SC_GET(g, GRP, MOUNTED) ||
                                         SC_GET(g, GRP, CORDER_STATE) || SC_GET(g, GRP, MAX_CORDER)))
             return TB_ERR_CORRUPT; /* (a partial list knows no group info) */
+        for (uint64_t j = first; j < first + cnt && !SC_GET(g, GRP, PARTIAL); j++)
+            if (SC_GET(lnks + j * SC_LNK, LNK, ABSENT))
+                return TB_ERR_CORRUPT; /* (only a partial list keeps names it lacks) */
+        li += cnt;
     }
+    if (li != nlink)
+        return TB_ERR_CORRUPT;
     for (uint64_t k = 0; k < nlink; k++) {
         const uint8_t *l        = lnks + k * SC_LNK;
         uint64_t       val_size = SC_GET(l, LNK, VAL_SIZE), val_off = SC_GET(l, LNK, VAL_OFF);
         uint64_t       type     = SC_GET(l, LNK, TYPE);
         if (!name_ok(strs, strbytes, SC_GET(l, LNK, NAME_OFF), SC_GET(l, LNK, NAME_LEN)))
             return TB_ERR_CORRUPT;
-        if (SC_GET(l, LNK, CSET) > 1 || SC_GET(l, LNK, CORDER_VALID) > 1)
+        if (SC_GET(l, LNK, CSET) > 1 || SC_GET(l, LNK, CORDER_VALID) > 1 || SC_GET(l, LNK, ABSENT) > 1)
+            return TB_ERR_CORRUPT;
+        if (SC_GET(l, LNK, ABSENT) && (type != SC_LINK_HARD || val_size || val_off ||
+                                       memcmp(SC_PTR(l, LNK, TOKEN), sc_zero_token, TB_IX_TOKEN_NBYTES) != 0))
             return TB_ERR_CORRUPT;
         if (type == SC_LINK_HARD)
             continue;
@@ -486,8 +501,11 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         x->cset         = (uint8_t)SC_GET(l, LNK, CSET);
         x->corder_valid = (uint8_t)SC_GET(l, LNK, CORDER_VALID);
         x->corder       = (int64_t)SC_GET(l, LNK, CORDER);
+        x->absent       = (uint8_t)SC_GET(l, LNK, ABSENT);
+        if (x->absent)
+            x->obj = TB_IX_NONE;
         /* (out of memory: the target gets a record, as when the group is loaded) */
-        if (x->type == SC_LINK_HARD && tb_ix_obj_get(d, SC_PTR(l, LNK, TOKEN), &x->obj) != TB_OK)
+        if (x->type == SC_LINK_HARD && !x->absent && tb_ix_obj_get(d, SC_PTR(l, LNK, TOKEN), &x->obj) != TB_OK)
             goto fail;
         if (x->type != SC_LINK_HARD) {
             x->val      = strs + SC_GET(l, LNK, VAL_OFF);
@@ -983,7 +1001,9 @@ put_links(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
             SC_PUT(p, LNK, CSET, l->cset);
             SC_PUT(p, LNK, CORDER_VALID, l->corder_valid);
             SC_PUT(p, LNK, CORDER, (uint64_t)l->corder);
-            if (l->type == SC_LINK_HARD)
+            if (l->absent)
+                SC_PUT(p, LNK, ABSENT, 1);
+            else if (l->type == SC_LINK_HARD)
                 memcpy(SC_PTR(p, LNK, TOKEN), d->objs[l->obj].token, TB_IX_TOKEN_NBYTES);
             else {
                 SC_PUT(p, LNK, VAL_SIZE, l->val_size);
