@@ -1157,6 +1157,18 @@ collect_values(collect_t *c, void *grp, hid_t vol)
     return TB_OK;
 }
 
+/* Room in the group table for one more record: TB_OK, or TB_ERR_NOMEM. */
+static tb_status_t
+group_room(tb_ix_data_t *d)
+{
+    void       *groups;
+    tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap,
+                                         (uint64_t)d->ngroup + 1, sizeof(*d->groups), 16, &groups);
+    if (st == TB_OK)
+        d->groups = groups;
+    return st;
+}
+
 /* Group object oi open below, to list or look up its links: the application's own open group
  * when the anchor is it, else opened by token (*opened_out set: the caller closes it with
  * tb_ix_close_under). NULL when it cannot be: TB_ERR_HDF5 (error on the stack), or
@@ -1250,14 +1262,8 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
         }
         if ((ret = collect_values(&c, grp, a->vol)) != TB_OK)
             goto done;
-        if (!partial) {
-            void *groups;
-            ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1,
-                                      sizeof(*d->groups), 16, &groups);
-            if (ret != TB_OK)
-                goto done;
-            d->groups = groups;
-        }
+        if (!partial && (ret = group_room(d)) != TB_OK)
+            goto done;
         tb_ix_group_t g = {0};
         /* Trimmed to size, or moved to the spill (names are still offsets): most groups hold a
          * handful of links, and a large file has many groups. */
@@ -1380,18 +1386,10 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
     }
     uint32_t gi = d->objs[oi].group;
     if (gi == TB_IX_NONE) {
-        void *groups;
-        ret = tb_ix_spill_reserve(d->spill, TB_IX_LANE_GROUPS, d->groups, &d->groupcap, (uint64_t)d->ngroup + 1,
-                                  sizeof(*d->groups), 16, &groups);
-        if (ret != TB_OK)
+        if ((ret = group_room(d)) != TB_OK)
             goto done;
-        d->groups = groups;
-        gi        = d->ngroup;
-        memset(&d->groups[gi], 0, sizeof(d->groups[gi]));
-        d->groups[gi].obj     = oi;
-        d->groups[gi].partial = 1;
-        d->groups[gi].owned   = 1; /* (no blocks yet) */
-        d->ngroup++;
+        gi                = d->ngroup++;
+        d->groups[gi]     = (tb_ix_group_t){.obj = oi, .partial = 1, .owned = 1}; /* (no blocks yet) */
         d->objs[oi].group = gi;
         d->objs[oi].type  = H5O_TYPE_GROUP;
     }
