@@ -176,9 +176,9 @@ typedef struct tb_ix_obj {
 
 /* The links of one group in native (H5_INDEX_NAME, H5_ITER_NATIVE) order, plus its H5Gget_info;
  * or, `partial`, some of its links only: those native's look-ups of single names found (index.c's
- * tb_ix_lookup_link), in the order they were found, its H5Gget_info not known (zero). A name a
- * partial list does not hold says nothing: only a whole list answers "no such link", counts,
- * orders and iterations (tb_ix_load_group makes a partial list whole). */
+ * tb_ix_lookup_link), and the names they found no link of (`absent` records), in the order they
+ * were asked, its H5Gget_info not known (zero). A name a partial list does not hold says nothing;
+ * counts, orders and iterations need a whole list (tb_ix_load_group makes a partial list whole). */
 typedef struct tb_ix_group {
     tb_ix_link_t *links;
     uint32_t       nlinks;

@@ -26,7 +26,7 @@
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
  * the dataspace forms, 11 objects' partial attribute lists, 12 a checksum of four lanes (older
  * sidecars are misses, rebuilt once), 13 which datasets were opened natively, 14 groups' partial
- * link lists. Bytes not named by a
+ * link lists (and the names they lack). Bytes not named by a
  * field are zero. */
 static const uint8_t sc_zero_token[TB_IX_TOKEN_NBYTES];
 
