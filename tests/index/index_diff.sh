@@ -13,7 +13,7 @@ source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_INDEX_DIFF:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
-# (every h5turbo run's counters, for the check of look-ups left to native below)
+# (every h5turbo run's counters, for the checks of native's look-ups and partial lists below)
 stats_log=${TB_STATS_LOG:-$tmp/stats.log}
 export TB_STATS_LOG=$stats_log
 seeds=${1:-8}
@@ -60,7 +60,7 @@ done
 # Every third tree has a group wider than the index lists at a first look-up (index_diff_gen.c):
 # some run must have left look-ups in it to native.
 if [ $(( (first + 2) / 3 * 3 )) -le $((first + seeds - 1)) ]; then
-  grep -q "lookups_left=[1-9]" "$stats_log" || fail "no look-up in a wide group was left to native"
+  grep -q "lookups_left=[1-9]" "$stats_log" || fail "no look-up in a wide group was native's"
   grep -q "partial_hits=[1-9]" "$stats_log" || fail "no name was found in a partial list"
 fi
 if [ "$spill" = 1 ]; then

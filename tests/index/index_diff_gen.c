@@ -723,8 +723,9 @@ ixd_gen(const char *dir, unsigned seed)
     /* Every third tree also has a wide group (of the kinds above, 260-323 members: datasets, soft
      * links and hard links to datasets and named datatypes, no groups, so that paths end in it and
      * do not go through it), wider than the index lists at a program's first look-up of one of its
-     * names (tb_ix_lookup_group): its look-ups are native's until enough were, its whole-list
-     * queries list it. */
+     * names (tb_ix_lookup_link): native looks its names up, and what it finds is kept in the
+     * group's partial list, until enough look-ups were made to list it; its whole-list queries list
+     * it. */
     if (seed % 3 == 0) {
         int   kind;
         hid_t gcpl = ixd_random_gcpl(run, &kind);

@@ -1238,7 +1238,6 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
         la.args.iterate.idx_p          = NULL;
         la.args.iterate.op             = collect_cb;
         la.args.iterate.op_data        = &c;
-        ret                            = TB_ERR_HDF5;
         if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.st != TB_OK) {
             if (c.st != TB_OK)
                 ret = c.st; /* (collect_cb stopped the iteration) */
