@@ -22,8 +22,9 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
     bool            mpi = tb_fapl_uses_mpi(fapl_id);
     tb_under_fapl_t under_fapl;
     /* (A file kept open below from an earlier open: shared by this one, or closed first.) */
-    int  share = tb_kept_before(name, flags, create, fapl_id, info->under_vol_id);
-    bool again = false;
+    int   share     = tb_kept_before(name, flags, create, fapl_id, info->under_vol_id);
+    bool  again     = false;
+    hid_t kept_fapl = H5I_INVALID_HID; /* (the shared entry's access list, equal to fapl_id) */
     do {
         if (again)
             H5Eclear2(H5E_DEFAULT); /* (the failure of the open made with the file kept) */
@@ -36,7 +37,7 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
             H5VLfile_close(under, info->under_vol_id, dxpl_id, NULL);
             under = NULL;
         }
-        under = tb_kept_after(share, under, info->under_vol_id, &again);
+        under = tb_kept_after(share, under, info->under_vol_id, &again, &kept_fapl);
         share = -1;
     } while (again);
     if (under) {
@@ -44,8 +45,6 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
         if (ctx) {
             ctx->file_intent = create ? (flags | H5F_ACC_RDWR) : flags;
             ctx->file_mpi    = mpi;
-            if (!create && !(req && *req))
-                tb_kept_opened(ctx, flags, fapl_id);
             if (ctx->cfg.pipeline && ctx->file_mpi) {
                 /* Native filters each rank's chunks itself there (collective filtered I/O): on
                  * our engines. */
@@ -55,6 +54,10 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
                 tb_pipe_native_filters_install(ctx->cfg.debug);
             }
             file = tb_obj_new(under, ctx);
+            if (file && !create && !(req && *req)) {
+                tb_kept_opened(file, flags, fapl_id, kept_fapl);
+                kept_fapl = H5I_INVALID_HID;
+            }
             if (!(req && *req)) {
                 /* The terminal connector's class, asked of the file (a real object) now: HDF5's
                  * "is this native?" check (the 1.8 adapters h5py's keys() and iteration call)
@@ -74,6 +77,8 @@ open_or_create(const char *name, unsigned flags, hid_t fcpl_id, hid_t fapl_id, h
             tb_hooks_file_opened(file, name, flags, fapl_id, create);
     }
 done:
+    if (kept_fapl >= 0)
+        H5Pclose(kept_fapl); /* (not kept again: the open failed, or was a create) */
     tb_info_release(info);
     return file;
 }

@@ -119,7 +119,8 @@ drop(int i)
         (void)H5VLfinish_lib_state();
 #endif
     (void)H5VLfree_lib_state(k.state);
-    H5Pclose(k.fapl);
+    if (k.fapl >= 0)
+        H5Pclose(k.fapl);
     H5Idec_ref(k.vol);
     tb_err_restore(saved);
 }
@@ -187,9 +188,10 @@ tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_
 }
 
 void *
-tb_kept_after(int share, void *under, hid_t vol, bool *retry)
+tb_kept_after(int share, void *under, hid_t vol, bool *retry, hid_t *fapl_out)
 {
-    *retry = false;
+    *retry    = false;
+    *fapl_out = H5I_INVALID_HID;
     if (share < 0 || share >= nkept)
         return under;
     kept_t *k = &kept[share];
@@ -212,6 +214,8 @@ tb_kept_after(int share, void *under, hid_t vol, bool *retry)
     }
     if (shared)
         n_reused++;
+    *fapl_out = k->fapl; /* (equal to this open's: tb_kept_before) */
+    k->fapl   = H5I_INVALID_HID;
     drop(share); /* (the file stays open: the new open holds it) */
     return under;
 }
@@ -267,19 +271,42 @@ objects_open(tb_obj_t *file)
     return n != 0;
 }
 
-void
-tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id)
+/* Whether the file was closed unchanged lately (seen), so that its next close may keep it. */
+static bool
+seen_before(tb_obj_t *file)
 {
-    if (flags != H5F_ACC_RDONLY || ctx->file_mpi || !ctx->cfg.keep_files || !ctx->under_native)
-        return;
-    hid_t saved    = tb_err_save();
-    ctx->keep_fapl = H5Pcopy(fapl_id);
+    int         fd = tb_file_sec2_fd(file);
+    struct stat st;
+    if (fd < 0 || fstat(fd, &st) != 0)
+        return false;
+    for (int i = 0; i < TB_SEEN_MAX; i++)
+        if (id_is(&seen[i], &st))
+            return true;
+    return false;
+}
+
+void
+tb_kept_opened(tb_obj_t *file, unsigned flags, hid_t fapl_id, hid_t kept_fapl)
+{
+    tb_ctx_t *ctx = file->ctx;
+    ctx->keep_may = flags == H5F_ACC_RDONLY && !ctx->file_mpi && ctx->cfg.keep_files && ctx->under_native;
+    hid_t saved   = tb_err_save();
+    /* The copy (50k instructions with its close) only for a file that may be kept at this close:
+     * one shared with a kept entry (its list goes on), or closed before. */
+    if (ctx->keep_may && kept_fapl < 0 && seen_before(file))
+        kept_fapl = H5Pcopy(fapl_id);
+    else if (!ctx->keep_may && kept_fapl >= 0) {
+        H5Pclose(kept_fapl);
+        kept_fapl = H5I_INVALID_HID;
+    }
+    ctx->keep_fapl = kept_fapl;
     tb_err_restore(saved);
 }
 
 void
 tb_kept_forgo(tb_ctx_t *ctx)
 {
+    ctx->keep_may = false;
     if (ctx->keep_fapl < 0)
         return;
     hid_t saved = tb_err_save();
@@ -292,7 +319,7 @@ bool
 tb_kept_keep(tb_obj_t *file)
 {
     tb_ctx_t *ctx = file->ctx;
-    if (ctx->keep_fapl < 0) /* (tb_kept_opened: an open that may be kept) */
+    if (!ctx->keep_may) /* (tb_kept_opened) */
         return false;
     forget_inherited();
     if (objects_open(file))
@@ -314,6 +341,8 @@ tb_kept_keep(tb_obj_t *file)
         seen_next       = (seen_next + 1) % TB_SEEN_MAX;
         return false;
     }
+    if (ctx->keep_fapl < 0)
+        return false; /* (seen only since this open: another open's close; kept at the next) */
     static bool atclose;
     hid_t       saved = tb_err_save();
     if (!atclose)

@@ -64,12 +64,15 @@ void tb_wrap_stats(size_t *malloc_out, size_t *reused_out, size_t *live_out);
  * or create of `name` (or a delete: create 1): the kept files it would conflict with are closed
  * below; returns the entry an open may share (the unchanged file opened read-only with an equal
  * access list), or -1. After that open: `under` as it is, or NULL with *retry set where the open
- * is to be made again (it failed with the file kept, or a lock it must take is taken). */
+ * is to be made again (it failed with the file kept, or a lock it must take is taken); with
+ * `under`, the shared entry's access list in *fapl_out (else H5I_INVALID_HID), the caller's. */
 int   tb_kept_before(const char *name, unsigned flags, int create, hid_t fapl_id, hid_t vol);
-void *tb_kept_after(int share, void *under, hid_t vol, bool *retry);
-/* After a synchronous open (not a create) made ctx: one that may be kept at its close (read-only,
- * not MPI, native below, the option on) keeps a copy of its access list in ctx->keep_fapl. */
-void tb_kept_opened(tb_ctx_t *ctx, unsigned flags, hid_t fapl_id);
+void *tb_kept_after(int share, void *under, hid_t vol, bool *retry, hid_t *fapl_out);
+/* After a synchronous open (not a create) of file: one that may be kept at its close (read-only,
+ * not MPI, native below, the option on) of a file closed before keeps its access list in
+ * ctx->keep_fapl: `kept_fapl` (tb_kept_after's, equal to the open's) or a copy. Takes
+ * `kept_fapl` (H5I_INVALID_HID for none). */
+void tb_kept_opened(tb_obj_t *file, unsigned flags, hid_t fapl_id, hid_t kept_fapl);
 /* An open whose file changed in a way the next open would see and stock's would not (its
  * metadata cache's configuration or logging set): not kept at its close. */
 void tb_kept_forgo(tb_ctx_t *ctx);

@@ -45,8 +45,10 @@ typedef struct tb_ctx {
                                          * context's creation): it has no wrap context, which
                                          * get_wrap_ctx then asks nothing for; direct chunk I/O
                                          * and the file's descriptor need it */
-    hid_t                 keep_fapl;    /* a read-only open's access list (a copy), for the file
-                                         * to be kept open below at its close (file_kept.c);
+    bool                  keep_may;     /* an open whose file may be kept open below at its close
+                                         * (file_kept.c) */
+    hid_t                 keep_fapl;    /* its access list (a copy), where the file may be kept at
+                                         * this close (closed before, unchanged since);
                                          * H5I_INVALID_HID otherwise */
 } tb_ctx_t;
 
