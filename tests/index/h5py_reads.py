@@ -6,7 +6,8 @@ open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_
 `units FILE` does the same for a loader that opens datasets by path and reads only the attributes it
 needs, by name, then a group's members of either kind in turns; `frames FILE` for a trajectory
 reader as MDAnalysis' H5MD reader is one: every frame read through new handles of its datasets
-(`make-frames FILE` writes such a file)."""
+(`make-frames FILE` writes such a file); `wide FILE` for a program reading a few members of a
+group of thousands of links of the 1.8 format, by name (`make-wide FILE`)."""
 import ctypes
 import sys
 
@@ -137,5 +138,29 @@ def frames(path):
     print(f"reads {after - before}", file=sys.stderr)
 
 
+def make_wide(path, nlinks=3000):
+    """A file of the 1.8 format (h5py's libver="latest") whose group "wide" keeps its links dense
+    (a name index and a fractal heap)."""
+    with h5py.File(path, "w", libver="latest") as f:
+        g = f.create_group("wide")
+        for i in range(nlinks):
+            g[f"d{i:05d}"] = np.arange(3) + i
+
+
+def wide(path, nlinks=3000, k=10):
+    """A few members of the wide group by name, and as many names it lacks."""
+    count = reads_counter()
+    before = count()
+    out = []
+    with h5py.File(path, "r") as f:
+        g = f["wide"]
+        for i in range(0, nlinks, nlinks // k):
+            out.append(f"d{i:05d} {g[f'd{i:05d}'][()].tolist()} {f'x{i:05d}' in g}")
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
 if __name__ == "__main__":
-    {"make": make, "view": view, "units": units, "make-frames": make_frames, "frames": frames}[sys.argv[1]](sys.argv[2])
+    {"make": make, "view": view, "units": units, "make-frames": make_frames, "frames": frames,
+     "make-wide": make_wide, "wide": wide}[sys.argv[1]](sys.argv[2])

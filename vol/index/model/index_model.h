@@ -259,6 +259,12 @@ typedef struct tb_ix_data {
         uint8_t  token[TB_IX_TOKEN_NBYTES];
     } defer[TB_IX_DEFER];
     uint32_t defer_next;
+    /* The kinds of groups this process has listed or probed in the file (TB_IX_KIND_*): in a
+     * file whose groups have all been symbol tables so far, a probe lists without asking the
+     * group's header its kind first (index.c's load_group). */
+    uint8_t listed_kinds;
+#define TB_IX_KIND_STAB 1  /* a symbol-table group (the 1.6 format) */
+#define TB_IX_KIND_LINFO 2 /* a compact or dense group (the 1.8 format) */
 
     void          *sc_buf;  /* the copy of the sidecar's strings the loaded records point into (its
                              * size: sc_strbytes) */
