@@ -1215,24 +1215,6 @@ kind_of(const H5G_info_t *ginfo)
     return ginfo->storage_type == H5G_STORAGE_TYPE_SYMBOL_TABLE ? TB_IX_KIND_STAB : TB_IX_KIND_LINFO;
 }
 
-/* Lists group grp's links (open below) into c in native order, as far as c->max allows (c->big
- * set where it stopped there): TB_OK, the error collect_cb met, or TB_ERR_HDF5. */
-static tb_status_t
-iterate_links(void *grp, hid_t vol, collect_t *c)
-{
-    H5VL_loc_params_t         self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
-    H5VL_link_specific_args_t la   = {.op_type = H5VL_LINK_ITER};
-    la.args.iterate.recursive      = 0;
-    la.args.iterate.idx_type       = H5_INDEX_NAME;
-    la.args.iterate.order          = H5_ITER_NATIVE;
-    la.args.iterate.idx_p          = NULL;
-    la.args.iterate.op             = collect_cb;
-    la.args.iterate.op_data        = c;
-    if (H5VLlink_specific(grp, &self, vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c->st != TB_OK)
-        return c->st != TB_OK ? c->st : TB_ERR_HDF5;
-    return TB_OK;
-}
-
 /* tb_ix_load_group, or with `max`, only a group of at most that many links: of a larger one,
  * TB_ERR_UNSUPPORTED, and *big_out set. */
 static tb_status_t
@@ -1302,9 +1284,18 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
                 }
             }
         }
-        if ((ret = iterate_links(grp, a->vol, &c)) != TB_OK)
+        H5VL_link_specific_args_t la = {.op_type = H5VL_LINK_ITER};
+        la.args.iterate.recursive    = 0;
+        la.args.iterate.idx_type     = H5_INDEX_NAME;
+        la.args.iterate.order        = H5_ITER_NATIVE;
+        la.args.iterate.idx_p        = NULL;
+        la.args.iterate.op           = collect_cb;
+        la.args.iterate.op_data      = &c;
+        if (H5VLlink_specific(grp, &self, a->vol, &la, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || c.st != TB_OK) {
+            if (c.st != TB_OK)
+                ret = c.st; /* (collect_cb stopped the iteration) */
             goto done;
-        ret = TB_ERR_HDF5;
+        }
         if (c.big) { /* (more than `max` links: not listed whole, and a symbol-table group not
                       * counted, which costs its whole B-tree; its header stays, native's to look
                       * in) */
