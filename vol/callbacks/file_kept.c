@@ -271,16 +271,13 @@ objects_open(tb_obj_t *file)
     return n != 0;
 }
 
-/* Whether the file was closed unchanged lately (seen), so that its next close may keep it. */
+/* Whether the file as st describes it was closed lately (seen), unchanged since: its next close
+ * keeps it. */
 static bool
-seen_before(tb_obj_t *file)
+was_seen(const struct stat *st)
 {
-    int         fd = tb_file_sec2_fd(file);
-    struct stat st;
-    if (fd < 0 || fstat(fd, &st) != 0)
-        return false;
     for (int i = 0; i < TB_SEEN_MAX; i++)
-        if (id_is(&seen[i], &st))
+        if (id_is(&seen[i], st))
             return true;
     return false;
 }
@@ -293,7 +290,9 @@ tb_kept_opened(tb_obj_t *file, unsigned flags, hid_t fapl_id, hid_t kept_fapl)
     hid_t saved   = tb_err_save();
     /* The copy (50k instructions with its close) only for a file that may be kept at this close:
      * one shared with a kept entry (its list goes on), or closed before. */
-    if (ctx->keep_may && kept_fapl < 0 && seen_before(file))
+    int         fd;
+    struct stat st;
+    if (ctx->keep_may && kept_fapl < 0 && (fd = tb_file_sec2_fd(file)) >= 0 && fstat(fd, &st) == 0 && was_seen(&st))
         kept_fapl = H5Pcopy(fapl_id);
     else if (!ctx->keep_may && kept_fapl >= 0) {
         H5Pclose(kept_fapl);
@@ -333,10 +332,7 @@ tb_kept_keep(tb_obj_t *file)
             return false; /* (one kept per file: this one closes) */
     if (tb_changed_lately(tb_ns(st.st_mtim), tb_ns(st.st_ctim)))
         return false; /* (a change within its times' resolution would go unseen at the reuse) */
-    bool again = false;
-    for (int i = 0; i < TB_SEEN_MAX && !again; i++)
-        again = id_is(&seen[i], &st);
-    if (!again) {
+    if (!was_seen(&st)) {
         seen[seen_next] = id_of(&st);
         seen_next       = (seen_next + 1) % TB_SEEN_MAX;
         return false;
