@@ -339,9 +339,6 @@ test_corruption(void)
     free(buf);
 }
 
-/* Checksummed but inconsistent content: every field of the header and of the first record of
- * each kind set to values that point outside, overflow or contradict; the decoder rejects most
- * and never misbehaves (the sanitizer build runs this too). */
 /* A sidecar x of n bytes (malloc'd, freed here), changed by the caller and resealed here, must
  * not decode. */
 static void
@@ -356,6 +353,9 @@ assert_rejected(uint8_t *x, size_t n)
     free(x);
 }
 
+/* Checksummed but inconsistent content: every field of the header and of the first record of
+ * each kind set to values that point outside, overflow or contradict; the decoder rejects most
+ * and never misbehaves (the sanitizer build runs this too). */
 static void
 test_bad_structure(void)
 {
