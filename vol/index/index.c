@@ -1303,9 +1303,11 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
             ret      = TB_ERR_UNSUPPORTED;
             goto done;
         }
-        if (!counted && H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
-            goto done;
-        d->listed_kinds |= kind_of(&ginfo);
+        if (!counted) {
+            if (H5VLgroup_get(grp, a->vol, &gg, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+                goto done;
+            d->listed_kinds |= kind_of(&ginfo);
+        }
         if (ginfo.nlinks != c.n) {
             ret = TB_ERR_UNSUPPORTED; /* (links the iteration did not report) */
             goto done;
