@@ -111,8 +111,8 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     }
     /* Attributes: every other group has some, cached (a datatype "encoding" that declares its size
      * at byte 6, scalar or null spaces in the caches' form) or listed only; odd groups have theirs
-     * loaded and none. Every fifth even group's list is partial (only some of its attributes), every
-     * sixth from the third is whole but not in native order. */
+     * loaded and none. Every fifth even group's list is partial (only some of its attributes, and
+     * after them a name it lacks), every sixth from the third is whole but not in native order. */
     static const uint8_t type_enc[]   = {3, 1, 0x13, 0, 0, 0, 7, 0, 0, 0, 0};
     static const uint8_t space_enc[]  = {1, 0, 0, 0, 0, 0, 0, 0};
     static const uint8_t space_v2[]   = {1, 0, 2, 0, 0, 0, 0, 0}; /* (dataspace message version 2) */
@@ -127,7 +127,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
     vstr_value[8] = 'K';
     uint32_t             na          = 0;
     for (uint32_t g = 0; g < ngroups; g++)
-        na += (g % 2) ? 0 : 1 + g % 4;
+        na += (g % 2) ? 0 : 1 + g % 4 + (g % 5 == 0);
     d->attrs   = calloc(na ? na : 1, sizeof(*d->attrs));
     d->attrcap = na ? na : 1;
     for (uint32_t g = 0; g < ngroups; g++) {
@@ -137,7 +137,7 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
         r->attrs_unordered = g % 6 == 2 && r->attrs_loaded;
         r->attr_storage    = g % 3; /* (unknown, in the header, dense: all three round-trip) */
         r->attr_first      = d->nattr;
-        r->nattr           = (g % 2) ? 0 : 1 + g % 4;
+        r->nattr           = (g % 2) ? 0 : 1 + g % 4 + r->attrs_partial;
         for (uint32_t k = 0; k < r->nattr; k++) {
             tb_ix_attr_t *a = &d->attrs[d->nattr++];
             a->name          = anames[k];
@@ -145,7 +145,13 @@ tb_sample_build(tb_ix_data_t *d, uint32_t ngroups, uint32_t nper)
             a->corder_valid  = (uint8_t)(k % 2);
             a->corder        = k;
             a->data_size     = 4000 + g; /* (listed only: known anyway; a cached one's is its value's) */
-            if (k != 3) {
+            if (r->attrs_partial && k == r->nattr - 1) { /* (a name the object lacks: nothing else) */
+                a->absent       = 1;
+                a->corder_valid = 0;
+                a->corder       = 0;
+                a->data_size    = TB_IX_NONE;
+            }
+            else if (k != 3) {
                 a->cached       = 1;
                 a->type_enc     = type_enc;
                 a->type_nbytes  = sizeof(type_enc);

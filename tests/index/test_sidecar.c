@@ -164,7 +164,7 @@ test_roundtrip(void)
         opened += d.objs[k].opened;
     }
     ASSERT(opened > 2);
-    uint32_t partial = 0, unordered = 0;
+    uint32_t partial = 0, unordered = 0, absent_attrs = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
         if (!d.objs[k].attrs_loaded && !d.objs[k].attrs_partial)
             continue;
@@ -181,6 +181,8 @@ test_roundtrip(void)
             const tb_ix_attr_t *x = &d.attrs[d.objs[k].attr_first + j], *y = &e.attrs[e.objs[eo].attr_first + j];
             ASSERT(strcmp(x->name, y->name) == 0);
             ASSERT_EQ(x->cached, y->cached);
+            ASSERT_EQ(x->absent, y->absent);
+            absent_attrs += x->absent;
             ASSERT_EQ(x->corder, y->corder);
             ASSERT_EQ(x->corder_valid, y->corder_valid);
             ASSERT_EQ(x->data_size, y->data_size);
@@ -194,7 +196,7 @@ test_roundtrip(void)
             }
         }
     }
-    ASSERT(partial > 0 && unordered > 0);
+    ASSERT(partial > 0 && unordered > 0 && absent_attrs > 0);
     uint32_t cached = 0, records = 0;
     uint64_t cbytes = 0;
     for (uint32_t k = 0; k < d.nobj; k++) {
@@ -431,6 +433,38 @@ test_bad_structure(void)
             x[(absent3 - b) + sc_lnk_fields[LNK_TOKEN].off] = 1;
         else
             sc_put(x + start[SC_REC_GRP] + SC_GRP, &sc_grp_fields[GRP_LINK_FIRST], 0);
+        assert_rejected(x, n);
+    }
+    /* An attribute name kept as absent with anything else claimed, or in a whole list (the first
+     * record of the first whole list made to look like an absent one), and two objects' runs of
+     * attribute records out of the order they are written in: rejected. */
+    const uint8_t *atrs = b + start[SC_REC_ATR], *objs = b + start[SC_REC_OBJ];
+    uint64_t       nattr = sc_get(b, &sc_hdr_fields[HDR_NATTR]), nobj = sc_get(b, &sc_hdr_fields[HDR_NOBJ]);
+    uint64_t       absent_at = nattr, whole_obj = nobj, second_obj = nobj;
+    for (uint64_t k = 0; k < nattr && absent_at == nattr; k++)
+        if (sc_get(atrs + k * SC_ATR, &sc_atr_fields[ATR_ABSENT]))
+            absent_at = k;
+    for (uint64_t k = 0, runs = 0; k < nobj; k++) {
+        if (sc_get(objs + k * SC_OBJ, &sc_obj_fields[OBJ_NATTR]) == 0)
+            continue;
+        if (whole_obj == nobj && (sc_get(objs + k * SC_OBJ, &sc_obj_fields[OBJ_ATTRS_LOADED]) & 1u))
+            whole_obj = k;
+        if (++runs == 2)
+            second_obj = k;
+    }
+    ASSERT(absent_at < nattr && whole_obj < nobj && second_obj < nobj);
+    for (int v = 0; v < 4; v++) {
+        uint8_t *x = malloc(n);
+        memcpy(x, b, n);
+        if (v < 2) /* (data_size known, or a creation order) */
+            sc_put(x + start[SC_REC_ATR] + absent_at * SC_ATR, &sc_atr_fields[v ? ATR_CORDER_VALID : ATR_DATA_SIZE], v ? 1 : 7);
+        else if (v == 2) {
+            uint8_t *a = x + start[SC_REC_ATR] + sc_get(objs + whole_obj * SC_OBJ, &sc_obj_fields[OBJ_ATTR_FIRST]) * SC_ATR;
+            for (int f = ATR_CSET; f < ATR_NFIELDS; f++)
+                sc_put(a, &sc_atr_fields[f], f == ATR_DATA_SIZE ? TB_IX_NONE : f == ATR_ABSENT);
+        }
+        else
+            sc_put(x + start[SC_REC_OBJ] + second_obj * SC_OBJ, &sc_obj_fields[OBJ_ATTR_FIRST], 0);
         assert_rejected(x, n);
     }
     free(buf);

@@ -75,8 +75,12 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
     herr_t    ret;
     int changes = args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
                   args->op_type == H5VL_ATTR_RENAME;
-    if (!changes && args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret))
+    uint32_t note = 0;
+    if (!changes && args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret, &note))
         return ret;
+    if (note) /* (native's answer is kept for the next opens) */
+        TB_FORWARD_THEN(o, TB_USE, dxpl_id, req, H5VLattr_specific(o->under, loc, o->under_vol_id, args, dxpl_id, req),
+                        tb_index_attr_exists_done(o, note, args));
     if (args->op_type == H5VL_ATTR_ITER && tb_index_attr_iterate(o, loc, args, req, &ret))
         return ret;
     tb_ix_attr_watch_t w;

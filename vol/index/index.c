@@ -70,10 +70,11 @@ tb_index_print_stats(FILE *out)
         n     = w < 0 ? n : (n + (size_t)w < sizeof(line) ? n + (size_t)w : sizeof(line) - 1);     \
     } while (0)
     TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu lookups_left=%zu links_kept=%zu "
-               "partial_hits=%zu groups_lazy=%zu "
+               "partial_hits=%zu absent_kept=%zu absent_hits=%zu groups_lazy=%zu "
                "attrs_lazy=%zu dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
                tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.lookups_left,
-               tb_ix_stats.links_kept, tb_ix_stats.partial_hits, tb_ix_stats.groups_lazy,
+               tb_ix_stats.links_kept, tb_ix_stats.partial_hits, tb_ix_stats.absent_kept, tb_ix_stats.absent_hits,
+               tb_ix_stats.groups_lazy,
                tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy, tb_ix_stats.types_lazy,
                tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
                    tb_ix_stats.types_materialised);

@@ -85,9 +85,11 @@ void tb_index_fapl_done(const tb_obj_t *file, hid_t fapl_id);
 
 /* ---- the small-attribute cache (index_attr.c), read-only files only */
 
-/* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD. */
+/* H5Aexists / H5Aexists_by_name: TB_ANSWERED (status in *ret_out), or TB_FORWARD; with *note_out
+ * set (not 0), native's answer, once it succeeded, goes to tb_index_attr_exists_done. */
 tb_answer_t tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
-                                 void **req, herr_t *ret_out);
+                                 void **req, herr_t *ret_out, uint32_t *note_out);
+void        tb_index_attr_exists_done(tb_obj_t *o, uint32_t note, const H5VL_attr_specific_args_t *args);
 /* H5Aiterate2 / H5Aiterate_by_name of an object whose attribute list the index holds:
  * TB_ANSWERED (the iteration's result in *ret_out), or TB_FORWARD. */
 tb_answer_t tb_index_attr_iterate(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args,
@@ -198,6 +200,8 @@ typedef struct tb_index_stats {
     size_t lookups_left;  /* look-ups of one name in a large group not listed, made by native */
     size_t links_kept;    /* links such look-ups found, kept in their group's partial list */
     size_t partial_hits;  /* names found in a group's partial list */
+    size_t absent_kept;   /* attribute names native found missing, kept in their object's partial list */
+    size_t absent_hits;   /* questions such a kept name answered (exists: no; open: native's failure) */
     size_t sidecar_loads; /* sidecars accepted */
     size_t sidecar_rejects;
     size_t sidecar_writes;

@@ -338,7 +338,8 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
     for (; st == TB_OK && done < n; done++) {
         tb_ix_attr_t *x = &d->attrs[d->nattr + done];
         uint32_t      j = 0;
-        while (j < r->nattr && (moved[j] || strcmp(d->attrs[r->attr_first + j].name, names[done]) != 0))
+        while (j < r->nattr && (moved[j] || d->attrs[r->attr_first + j].absent ||
+                                strcmp(d->attrs[r->attr_first + j].name, names[done]) != 0))
             j++;
         if (j < r->nattr) { /* (known from an open: its record, block and value move here) */
             *x       = d->attrs[r->attr_first + j];
@@ -359,8 +360,8 @@ list_attrs(tb_ix_data_t *d, uint32_t oi, char *const *names, const H5A_info_t *i
         }
     }
     if (st == TB_OK) {
-        /* The partial list's records not named (none, in a file nobody writes) go; the moved ones'
-         * slots are left behind. */
+        /* The partial list's records not named (in a file nobody writes: the names it lacks) go;
+         * the moved ones' slots are left behind. */
         for (uint32_t j = 0; j < r->nattr; j++)
             orphan_records(d, r->attr_first + j, 1, moved[j]);
         if (n <= 1 || (order == LIST_CRT_NATIVE && !any_crt_valid(d->attrs + d->nattr, n)))
@@ -442,7 +443,8 @@ load_attrs_at(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const 
     return tb_ix_load_attrs(d, a, t);
 }
 
-/* The record of attribute `name` in object oi's list (all its attributes or some), or NULL. */
+/* The record of attribute `name` in object oi's list (all its attributes or some), or NULL; in a
+ * partial list, the record may say the object has none of that name (`absent`). */
 static const tb_ix_attr_t *
 attr_find(const tb_ix_data_t *d, uint32_t oi, const char *name)
 {
@@ -514,23 +516,72 @@ open_by_token(const tb_ix_anchor_t *a, const tb_ix_data_t *d, uint32_t t, const 
 }
 
 /* ------------------------------------------------------------------ queries */
+/* Keeps in object t's partial list that it has no attribute `name`, as native just said. */
+static void
+keep_absent(tb_ix_data_t *d, uint32_t t, const char *name)
+{
+    size_t len = strlen(name);
+    if (d->writable || d->objs[t].attrs_loaded || len == 0 || len >= UINT32_MAX || attr_find(d, t, name))
+        return;
+    char *blob = malloc(len + 1);
+    if (!blob)
+        return;
+    memcpy(blob, name, len + 1);
+    if (run_at_end(d, t, 1) != TB_OK) {
+        free(blob);
+        return;
+    }
+    tb_ix_attr_t *x = &d->attrs[d->nattr++];
+    memset(x, 0, sizeof(*x));
+    x->name      = tb_ix_spill_adopt(d->spill, blob, len + 1);
+    x->name_len  = (uint32_t)len;
+    x->data_size = TB_IX_NONE;
+    x->owned     = 1;
+    x->absent    = 1;
+    tb_ix_stats.absent_kept++;
+    d->objs[t].nattr++;
+    d->objs[t].attrs_partial = 1;
+    d->dirty                 = 1;
+}
+
 tb_answer_t
 tb_index_attr_exists(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t *args, void **req,
-                      herr_t *ret_out)
+                      herr_t *ret_out, uint32_t *note_out)
 {
+    *note_out = 0;
     tb_ix_data_t  *d;
     tb_ix_anchor_t a;
     uint32_t        t;
     if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
         return TB_FORWARD;
-    /* (one its partial list holds exists; any other question needs the whole list) */
-    bool found = attr_find(d, t, args->args.exists.name) != NULL;
-    if (!found && load_attrs_at(o, loc, d, &a, t) != TB_OK)
-        return TB_FORWARD;
-    *args->args.exists.exists = found || attr_find(d, t, args->args.exists.name) != NULL;
+    /* (what its partial list holds, present or not; any other name needs the whole list) */
+    const tb_ix_attr_t *x = attr_find(d, t, args->args.exists.name);
+    if (!x && !d->objs[t].attrs_loaded) {
+        if (o->under && !req && d == o->ctx->index->d) {
+            /* Asked at a real location: native answers, as under stock, and the answer is kept
+             * (tb_index_attr_exists_done), rather than the object's whole list read for it. */
+            *note_out = t + 1;
+            return TB_FORWARD;
+        }
+        if (tb_ix_load_attrs(d, &a, t) != TB_OK) /* (a lazy location stays lazy) */
+            return TB_FORWARD;
+        x = attr_find(d, t, args->args.exists.name);
+    }
+    *args->args.exists.exists = x && !x->absent;
+    tb_ix_stats.absent_hits += x && x->absent;
     tb_ix_stats.answered++;
     *ret_out = 0;
     return TB_ANSWERED;
+}
+
+void
+tb_index_attr_exists_done(tb_obj_t *o, uint32_t note, const H5VL_attr_specific_args_t *args)
+{
+    struct tb_index_file *f = o->ctx->index;
+    tb_ix_data_t         *d = f ? f->d : NULL;
+    /* (an attribute that is there is kept when it is opened, with its info) */
+    if (d && note - 1 < d->nobj && !*args->args.exists.exists)
+        keep_absent(d, note - 1, args->args.exists.name);
 }
 
 /* H5Aiterate2 / H5Aiterate_by_name: over the attributes the index lists for the object, in the
@@ -784,8 +835,8 @@ storage_of_failure(const char *name)
 static void
 keep_storage(tb_ix_data_t *d, uint32_t t, const char *name, uint8_t storage)
 {
-    if (storage != TB_IX_AS_UNKNOWN && !attr_find(d, t, name) &&
-        d->objs[t].attr_storage != storage) {
+    const tb_ix_attr_t *x = attr_find(d, t, name);
+    if (storage != TB_IX_AS_UNKNOWN && (!x || x->absent) && d->objs[t].attr_storage != storage) {
         d->objs[t].attr_storage = storage;
         d->dirty                = 1;
     }
@@ -805,10 +856,9 @@ tb_index_attr_missing(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *nam
     uint32_t       t;
     if (tb_ix_locate(o, loc, NULL, &d, &a, &t, NULL) == TB_OK) {
         keep_storage(d, t, name, storage);
-        /* Only the whole list can say an attribute is not there: taken now, once, so that the
-         * next opens (lazy ones) answer this failure themselves. */
-        if (!d->writable && !d->objs[t].attrs_loaded)
-            (void)load_attrs_at(o, loc, d, &a, t);
+        /* Kept in the object's partial list (its whole list is not read for it), so that the next
+         * opens (lazy ones) answer this failure themselves. */
+        keep_absent(d, t, name);
     }
     tb_err_restore(saved);
 }
@@ -872,7 +922,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
     if (tb_ix_locate(o, loc, req, &d, &a, &t, NULL) != TB_OK)
         return TB_FORWARD;
     const tb_ix_attr_t *x = attr_find(d, t, name);
-    if (!d->objs[t].attrs_loaded && !(x && x->cached)) {
+    if (!d->objs[t].attrs_loaded && !(x && (x->cached || x->absent))) {
         if (o->under && !req && d == f->d) {
             /* Of a real object whose attributes the index does not list yet: native opens it, as
              * under stock, and the open handle gives the record (tb_index_attr_forwarded): only
@@ -884,8 +934,10 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
             return TB_FORWARD;
         x = attr_find(d, t, name);
     }
-    if (!x && !o->under)
+    if ((!x || x->absent) && !o->under) {
+        tb_ix_stats.absent_hits += x != NULL;
         return open_missing(o, loc, name, req, d, t, out);
+    }
     /* The sentinel is opened on its own object, so that native finds it open only when that very
      * attribute is opened: by the object's token (its header is read, not its path's groups). */
     if (x && x->cached && !f->sentinel && !(f->sentinel = open_by_token(&a, d, t, name))) {
@@ -893,7 +945,7 @@ tb_index_attr_open(tb_obj_t *o, const H5VL_loc_params_t *loc, const char *name, 
         x = NULL;
     }
     if (!x || !x->cached) {
-        if (x && !req && d == f->d)
+        if (x && !x->absent && !req && d == f->d)
             *note_out = t + 1; /* (its value, or its strings, from the open handle) */
         return TB_FORWARD;
     }
@@ -1118,7 +1170,7 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
     if (!d || d->writable || oi >= d->nobj)
         return;
     const tb_ix_attr_t *x = attr_find(d, oi, name);
-    if (x && (x->cached || x->novalue || x->data_size > TB_IX_ATTR_MAX_VALUE))
+    if (x && (x->cached || x->novalue || x->absent || x->data_size > TB_IX_ATTR_MAX_VALUE))
         return;
     uint32_t k = x ? (uint32_t)(x - d->attrs) : TB_IX_NONE;
     if (k == TB_IX_NONE) { /* (a new record in the object's partial list, with the info) */

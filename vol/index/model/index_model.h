@@ -52,7 +52,8 @@ typedef struct tb_ix_link {
 #define TB_IX_ATTR_MAX_VALUE 256
 
 /* One attribute of an object. Every attribute is listed (so that "does it exist" has an answer, and
- * with its H5A_info_t, so that an iteration has one);
+ * with its H5A_info_t, so that an iteration has one); a partial list also keeps names native found
+ * no attribute of (`absent`: a name, nothing else);
  * small ones of fixed-size types and of variable-length strings (`cached`) also carry their
  * datatype and dataspace, encoded by H5Tencode / H5Sencode, and their value: raw, in that datatype,
  * or the strings (tb_ix_vstr_check). Bytes live either in one block
@@ -72,6 +73,7 @@ typedef struct tb_ix_attr {
     /* (in memory only) its value was looked at on an open handle and is of a type no record
      * keeps: the next opens of it record nothing */
     uint8_t     novalue : 1;
+    uint8_t     absent : 1; /* (partial lists only) the object has no attribute of this name */
     uint8_t     cset; /* of the name (H5T_cset_t) */
     uint32_t    data_size; /* H5A_info_t.data_size; TB_IX_NONE: not known */
     int64_t     corder;

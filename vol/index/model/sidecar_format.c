@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Layout (version 12, host byte order, marked by the byte-order word):
+/* Layout (version 15, host byte order, marked by the byte-order word):
  *   header   SC_HDR bytes            identity of the data file, counts
  *   path     sc_path_section(len)    the data file's absolute path (NUL, zero padding to 8)
  *   objects  SC_OBJ bytes each       their attributes are a contiguous run of the attribute array;
@@ -26,13 +26,13 @@
  * part, 6 where objects keep their attributes, 7 the native infos, 8 the dataspace message version in
  * the dataspace forms, 11 objects' partial attribute lists, 12 a checksum of four lanes (older
  * sidecars are misses, rebuilt once), 13 which datasets were opened natively, 14 groups' partial
- * link lists (and the names they lack). Bytes not named by a
+ * link lists (and the names they lack), 15 the names objects' partial attribute lists lack. Bytes not named by a
  * field are zero. */
 static const uint8_t sc_zero_token[TB_IX_TOKEN_NBYTES];
 
 const sc_field_t sc_hdr_fields[HDR_NFIELDS] = {
     [HDR_MAGIC]        = {"magic", 0, 8, "\"H5TIDX\\r\\n\""},
-    [HDR_VERSION]      = {"version", 8, 4, "format version (14)"},
+    [HDR_VERSION]      = {"version", 8, 4, "format version (15)"},
     [HDR_BYTEORDER]    = {"byteorder", 12, 4, "0x01020304 as written by the host"},
     [HDR_TOTAL]        = {"total_nbytes", 16, 8, "size of the whole sidecar, trailer included"},
     [HDR_DEV]          = {"dev", 24, 8, "st_dev of the data file"},
@@ -97,6 +97,7 @@ const sc_field_t sc_atr_fields[ATR_NFIELDS] = {
     [ATR_CSET]         = {"cset", 12, 1, "character set of the name"},
     [ATR_CORDER_VALID] = {"corder_valid", 13, 1, "1: corder is valid"},
     [ATR_CACHED]       = {"cached", 14, 1, "1: type, space and value follow"},
+    [ATR_ABSENT]       = {"absent", 15, 1, "1 (partial lists only): the object has no attribute of this name (nothing else set; data_size 0xffffffff)"},
     [ATR_CORDER]       = {"corder", 16, 8, "creation order"},
     [ATR_TYPE_OFF]     = {"type_off", 24, 8, "H5Tencode bytes, in the strings"},
     [ATR_TYPE_LEN]     = {"type_len", 32, 4, "their length"},
@@ -248,6 +249,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
     const uint8_t *strs = nins + nnin * SC_NIN;
 
     /* Objects, groups and links, checked against each other. */
+    uint64_t ai = 0; /* (the attribute records the runs so far hold) */
     for (uint64_t k = 0; k < nobj; k++) {
         const uint8_t *o    = objs + k * SC_OBJ;
         uint64_t       g    = SC_GET(o, OBJ, GROUP), has = SC_GET(o, OBJ, HAS_INFO), type = SC_GET(o, OBJ, TYPE);
@@ -270,12 +272,20 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             (dset != TB_IX_NONE && type == SC_OBJ_DATATYPE && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_TYPE) ||
             (dset != TB_IX_NONE && type == SC_OBJ_GROUP && SC_GET(dsts + dset * SC_DST, DST, HAVE) != TB_IX_DS_DCPL))
             return TB_ERR_CORRUPT;
-        al &= SC_ATTRS_PARTIAL | 1u; /* (a run of records only with one of the two) */
-        if (afirst + acount > nattr || (!al && acount != 0))
+        /* (a run of records only with one of the two, the runs one after the other, as the encoder
+         * writes them: every record in one run, each checked once) */
+        if (afirst + acount > nattr || (!(al & (SC_ATTRS_PARTIAL | 1u)) && acount != 0) ||
+            (acount != 0 && afirst != ai))
             return TB_ERR_CORRUPT;
+        for (uint64_t j = afirst; j < afirst + acount && (al & 1u); j++)
+            if (SC_GET(atrs + j * SC_ATR, ATR, ABSENT))
+                return TB_ERR_CORRUPT; /* (only a partial list keeps names it lacks) */
+        ai += acount;
         if (g != TB_IX_NONE && (g >= ngroup || SC_GET(grps + g * SC_GRP, GRP, OBJ) != k))
             return TB_ERR_CORRUPT;
     }
+    if (ai != nattr)
+        return TB_ERR_CORRUPT;
     /* (the groups' runs of links one after the other, as the encoder writes them: every link in
      * one group's run, each checked once) */
     uint64_t li = 0;
@@ -327,6 +337,10 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
             return TB_ERR_CORRUPT;
         if (!cached && (type_len || space_len || value_len))
             return TB_ERR_CORRUPT; /* listed only: nothing else may be claimed */
+        if (SC_GET(a, ATR, ABSENT) > 1 ||
+            (SC_GET(a, ATR, ABSENT) && (cached || SC_GET(a, ATR, CSET) || SC_GET(a, ATR, CORDER_VALID) ||
+                                        SC_GET(a, ATR, CORDER) || SC_GET(a, ATR, DATA_SIZE) != TB_IX_NONE)))
+            return TB_ERR_CORRUPT; /* (a name native found no attribute of: nothing else) */
         if (cached && (type_len == 0 || space_len == 0 || value_len > TB_IX_ATTR_MAX_VALUE ||
                        !range_ok(strbytes, type_off, type_len) || !range_ok(strbytes, space_off, space_len) ||
                        !range_ok(strbytes, value_off, value_len) ||
@@ -422,6 +436,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         x->cset         = (uint8_t)SC_GET(a, ATR, CSET);
         x->corder_valid = (uint8_t)SC_GET(a, ATR, CORDER_VALID);
         x->cached       = (uint8_t)SC_GET(a, ATR, CACHED);
+        x->absent       = (uint8_t)SC_GET(a, ATR, ABSENT);
         x->corder       = (int64_t)SC_GET(a, ATR, CORDER);
         x->data_size    = (uint32_t)SC_GET(a, ATR, DATA_SIZE);
         if (x->cached) {
@@ -1034,6 +1049,7 @@ put_attrs(const tb_ix_data_t *d, const sc_plan_t *pl, sc_out_t *o)
             SC_PUT(p, ATR, CSET, a->cset);
             SC_PUT(p, ATR, CORDER_VALID, a->corder_valid);
             SC_PUT(p, ATR, CACHED, a->cached);
+            SC_PUT(p, ATR, ABSENT, a->absent);
             SC_PUT(p, ATR, CORDER, (uint64_t)a->corder);
             SC_PUT(p, ATR, DATA_SIZE, a->data_size);
             so += (uint64_t)a->name_len + 1;

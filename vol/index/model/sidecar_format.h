@@ -8,7 +8,7 @@
 #include <string.h>
 
 #define SC_MAGIC     "H5TIDX\r\n"
-#define SC_VERSION   14u
+#define SC_VERSION   15u
 #define SC_BYTEORDER 0x01020304u
 /* An object's `attrs` field: the bits saying its run of attribute records is a partial list, and
  * that a whole list's order is not native's. */
@@ -54,7 +54,7 @@ enum sc_lnk_field {
     LNK_TOKEN, LNK_NFIELDS
 };
 enum sc_atr_field {
-    ATR_NAME_OFF, ATR_NAME_LEN, ATR_CSET, ATR_CORDER_VALID, ATR_CACHED, ATR_CORDER, ATR_TYPE_OFF, ATR_TYPE_LEN,
+    ATR_NAME_OFF, ATR_NAME_LEN, ATR_CSET, ATR_CORDER_VALID, ATR_CACHED, ATR_ABSENT, ATR_CORDER, ATR_TYPE_OFF, ATR_TYPE_LEN,
     ATR_SPACE_LEN, ATR_SPACE_OFF, ATR_VALUE_OFF, ATR_VALUE_LEN, ATR_DATA_SIZE, ATR_NFIELDS
 };
 enum sc_dst_field {
