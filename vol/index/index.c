@@ -1511,9 +1511,10 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
         /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it
          * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. (A group
          * with a partial list, from this run or a sidecar's, was found larger at a first.) */
-        uint64_t max = (uint64_t)TB_IX_LOOKUP_LIST * n;
-        if (max < TB_IX_LOOKUP_FIRST)
-            max = TB_IX_LOOKUP_FIRST;
+        uint64_t max   = (uint64_t)TB_IX_LOOKUP_LIST * n;
+        uint32_t first = d->listed_kinds == TB_IX_KIND_STAB ? TB_IX_LOOKUP_FIRST_STAB : TB_IX_LOOKUP_FIRST;
+        if (max < first)
+            max = first;
         big = false;
         st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
         if (!big) {
