@@ -1405,18 +1405,31 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
     loc.loc_data.loc_by_name.name    = nm;
     loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
     lg.args.get_info.linfo           = &info;
-    tb_ix_link_t l;
-    if (H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
+    tb_ix_link_t              l;
+    bool                      exists = true, asked = false;
+    H5VL_link_specific_args_t ls     = {.op_type = H5VL_LINK_EXISTS};
+    ls.args.exists.exists            = &exists;
+    /* For an H5Lexists, whether the name is there first: a missing name's failed H5Lget_info
+     * costs an error stack, pushed and cleared (a third of such a look-up, against a tenth more
+     * for a name that is there). */
+    if (d->exists_first) {
+        asked = true;
+        if (H5VLlink_specific(grp, &loc, a->vol, &ls, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
+            ret = TB_ERR_UNSUPPORTED;
+            goto done;
+        }
+    }
+    if (!exists || H5VLlink_get(grp, &loc, a->vol, &lg, H5P_DATASET_XFER_DEFAULT, NULL) < 0) {
         /* No such link, or a look-up that failed: native's H5Lexists tells them apart (false,
          * without an error, only for a missing last name). */
-        H5Eclear2(H5E_DEFAULT);
-        bool                      exists = true;
-        H5VL_link_specific_args_t ls     = {.op_type = H5VL_LINK_EXISTS};
-        ls.args.exists.exists            = &exists;
-        ret                              = TB_ERR_UNSUPPORTED;
-        uint32_t gi                      = d->objs[oi].group;
-        if (H5VLlink_specific(grp, &loc, a->vol, &ls, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || exists ||
-            (gi != TB_IX_NONE && d->groups[gi].nlinks >= TB_IX_ABSENT_MAX))
+        ret         = TB_ERR_UNSUPPORTED;
+        uint32_t gi = d->objs[oi].group;
+        if (exists) {
+            H5Eclear2(H5E_DEFAULT);
+            if (asked || H5VLlink_specific(grp, &loc, a->vol, &ls, H5P_DATASET_XFER_DEFAULT, NULL) < 0 || exists)
+                goto done;
+        }
+        if (gi != TB_IX_NONE && d->groups[gi].nlinks >= TB_IX_ABSENT_MAX)
             goto done;
         memset(&l, 0, sizeof(l));
         l.name     = nm;
@@ -1509,12 +1522,14 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
     bool     big = true;
     if ((n == 1 && gi == TB_IX_NONE) || (n >= TB_IX_LOOKUP_PROBE && (n & (n - 1)) == 0)) {
         /* The first look-up, and then the TB_IX_LOOKUP_PROBE-th, twice that, ...: listed if it
-         * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far. (A group
-         * with a partial list, from this run or a sidecar's, was found larger at a first.) */
-        uint64_t max   = (uint64_t)TB_IX_LOOKUP_LIST * n;
-        uint32_t first = d->listed_kinds == TB_IX_KIND_STAB ? TB_IX_LOOKUP_FIRST_STAB : TB_IX_LOOKUP_FIRST;
-        if (max < first)
-            max = first;
+         * has at most TB_IX_LOOKUP_FIRST links, or TB_IX_LOOKUP_LIST a look-up so far (the _STAB
+         * limits where a try is an iteration). (A group with a partial list, from this run or a
+         * sidecar's, was found larger at a first.) */
+        bool     stab  = d->listed_kinds == TB_IX_KIND_STAB;
+        uint64_t max   = (uint64_t)(stab ? TB_IX_LOOKUP_LIST_STAB : TB_IX_LOOKUP_LIST) * n;
+        uint32_t least = stab && n == 1 ? TB_IX_LOOKUP_FIRST_STAB : TB_IX_LOOKUP_FIRST;
+        if (max < least)
+            max = least;
         big = false;
         st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
         if (!big) {

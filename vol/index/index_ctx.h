@@ -225,20 +225,23 @@ tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t 
  * (TB_IX_NONE: the group has no such link): TB_OK; TB_ERR_UNSUPPORTED when the index cannot tell
  * (the caller forwards: no anchor `a` to ask through, and the group not listed whole nor the name
  * in its partial list; a file open for writing); a failed load's status. A group is listed at
- * the first look-up in it when it has at most TB_IX_LOOKUP_FIRST links (TB_IX_LOOKUP_FIRST_STAB
- * where the file's groups so far were all symbol tables: a first try of 64 links cost a program
- * reading ten entries of a 20,000-link group 2 % of its first run, 0.938x of stock's instructions
- * against 0.955x now; a 40-link group is then listed at the next try, 0.958x against 0.952x for
- * ten of its entries); a larger one at the TB_IX_LOOKUP_PROBE-th look-up, twice that, four
- * times, ... if it has at most TB_IX_LOOKUP_LIST links a look-up made by then (each try an iteration stopped past the limit: it costs what
- * listing that many links costs, where counting a symbol-table group's links would read its
- * whole B-tree; a compact or dense group, whose count is cheap, is counted first and not read
- * when larger). Between tries native looks the name up (H5Lget_info; H5Lexists when it fails),
- * and the link it finds, or that there is none, is kept in the group's partial list, which the
- * sidecar keeps: a second run finds it there without listing anything. Before, any look-up listed the whole group: a program reading ten entries of a
- * 20,000-link group ran at 0.11x of stock on a first open (all 20,000 listed) and 0.37x on a
- * second (all loaded from the sidecar; bench/index/wide_group.py). Whole-list queries
- * (iterations, counts, by-index) list a group at once. */
+ * the first look-up in it when it has at most TB_IX_LOOKUP_FIRST links, and at the
+ * TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ... when it has at most TB_IX_LOOKUP_LIST
+ * links a look-up made by then (and at most TB_IX_LOOKUP_FIRST). Each try is an iteration stopped
+ * past the limit, which costs what listing that many links costs, where counting a symbol-table
+ * group's links would read its whole B-tree; a compact or dense group, whose count is cheap, is
+ * counted first and not read when larger. So where the file's groups so far were all symbol
+ * tables the limits are the _STAB ones: a first try of 64 links cost a program reading ten
+ * entries of a 20,000-link group 2 % of its first run, and tries at 4 links a look-up one looking
+ * up 200 names 3 % (wide_group.py, earliest format: 0.938x and 0.925x of stock's instructions
+ * against 0.955x and 0.962x now; a 40-link group is listed at the 32nd look-up then, ten of its
+ * entries 0.952x against 0.958x). Between tries native looks the name up (H5Lget_info, H5Lexists
+ * when it fails; H5Lexists first under an H5Lexists, tb_ix_data_t's exists_first), and the link it
+ * finds, or that there is none, is kept in the group's partial list, which the sidecar keeps: a
+ * second run finds it there without listing anything. Before, any look-up listed the whole
+ * group: a program reading ten entries of a 20,000-link group ran at 0.11x of stock on a first
+ * open (all 20,000 listed) and 0.37x on a second (all loaded from the sidecar). Whole-list
+ * queries (iterations, counts, by-index) list a group at once. */
 tb_status_t tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char *name, size_t len,
                               uint32_t *k_out);
 /* The info of the target of link k in group object oi's partial list, asked below by its name:
@@ -246,6 +249,7 @@ tb_status_t tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t
 tb_status_t tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_t k);
 #define TB_IX_LOOKUP_FIRST 64
 #define TB_IX_LOOKUP_FIRST_STAB 16
+#define TB_IX_LOOKUP_LIST_STAB 1
 #define TB_IX_LOOKUP_LIST 4
 #define TB_IX_LOOKUP_PROBE 32
 /* Object record `oi`'s info, asked below (H5Oget_info with every field) of the object at `loc`

@@ -1124,9 +1124,14 @@ tb_index_link_specific(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_link_spec
         return TB_FORWARD;
 
     if (args->op_type == H5VL_LINK_EXISTS) {
-        resolved_t r;
-        if (loc->type != H5VL_OBJECT_BY_NAME || resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r) != TB_OK ||
-            r.self)
+        resolved_t  r;
+        tb_status_t st = TB_ERR_UNSUPPORTED;
+        if (loc->type == H5VL_OBJECT_BY_NAME) {
+            d->exists_first = 1;
+            st              = resolve(d, &a, self, loc->loc_data.loc_by_name.name, &r);
+            d->exists_first = 0;
+        }
+        if (st != TB_OK || r.self)
             FORWARD(); /* (a name with no component: native's own answer) */
         *args->args.exists.exists = r.link != TB_IX_NONE;
         ANSWERED(0);

@@ -267,6 +267,9 @@ typedef struct tb_ix_data {
     uint8_t listed_kinds;
 #define TB_IX_KIND_STAB 1  /* a symbol-table group (the 1.6 format) */
 #define TB_IX_KIND_LINFO 2 /* a compact or dense group (the 1.8 format) */
+    /* The look-ups under way answer an H5Lexists (index_query.c): native's single-name look-ups
+     * then ask whether the name is there before its info (index.c's lookup_native). */
+    uint8_t exists_first;
 
     void          *sc_buf;  /* the copy of the sidecar's strings the loaded records point into (its
                              * size: sc_strbytes) */
