@@ -17,10 +17,20 @@ typedef struct tentry {
     uint64_t    hash;
     H5T_class_t cls;
     size_t      size;
-    int         cset, strpad; /* a string's (H5T_cset_t, H5T_str_t), -1 for other classes: H5Tequal
-                               * does not compare those of variable-length strings */
+    int         cset, strpad; /* string_key's */
     bool        library; /* id holds no application reference (id_to_library) */
 } tentry_t;
+
+/* What H5Tequal leaves out of a comparison of t (of class cls): a variable-length string's
+ * character set and padding (-1 and -1 where it compares them: other classes, and fixed-length
+ * strings, such as netCDF-C's text attributes, which are then spared two public calls each). */
+static void
+string_key(hid_t t, H5T_class_t cls, int *cset, int *strpad)
+{
+    bool ask = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0;
+    *cset    = ask ? (int)H5Tget_cset(t) : -1;
+    *strpad  = ask ? (int)H5Tget_strpad(t) : -1;
+}
 
 /* At most this many distinct types are kept; beyond, callers do without the caches. */
 #define TB_IX_MAX_TYPES 4096
@@ -143,8 +153,7 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     e->id   = H5Tdecode(e->enc);
     e->cls    = e->id >= 0 ? tb_h5t_class(e->id) : H5T_NO_CLASS;
     e->size   = e->id >= 0 ? tb_h5t_size(e->id) : 0;
-    e->cset   = e->cls == H5T_STRING ? (int)H5Tget_cset(e->id) : -1;
-    e->strpad = e->cls == H5T_STRING ? (int)H5Tget_strpad(e->id) : -1;
+    string_key(e->id, e->cls, &e->cset, &e->strpad);
     /* The size the encoding declares is what the sidecar's checks relied on; and only a type whose
      * values the caches keep has an entry: a value of any other (a sequence, a reference, a string
      * inside a compound) holds pointers, which a sidecar's bytes must never become. */
@@ -227,8 +236,8 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, s
     }
     if (!size)
         size = tb_h5t_size(t);
-    int cset   = cls == H5T_STRING ? (int)H5Tget_cset(t) : -1;
-    int strpad = cls == H5T_STRING ? (int)H5Tget_strpad(t) : -1;
+    int cset, strpad;
+    string_key(t, cls, &cset, &strpad);
     for (k = 0; k < ntypes; k++)
         if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
             tb_h5t_equal(types[k].id, t) > 0) {
