@@ -227,7 +227,7 @@ tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t 
  * in its partial list; a file open for writing); a failed load's status. A group is listed at
  * the first look-up in it when it has at most TB_IX_LOOKUP_FIRST links, and at the
  * TB_IX_LOOKUP_PROBE-th look-up, twice that, four times, ... when it has at most TB_IX_LOOKUP_LIST
- * links a look-up made by then (and at most TB_IX_LOOKUP_FIRST). Each try is an iteration stopped
+ * links a look-up made by then, or at most TB_IX_LOOKUP_FIRST. Each try is an iteration stopped
  * past the limit, which costs what listing that many links costs, where counting a symbol-table
  * group's links would read its whole B-tree; a compact or dense group, whose count is cheap, is
  * counted first and not read when larger. So where the file's groups so far were all symbol
