@@ -1413,6 +1413,26 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
     return TB_ANSWERED;
 }
 
+/* H5Tfind without HDF5's report of its failure: a pair native has no conversion for fails there,
+ * and the public call would print its error stack as it returns, before the application's own
+ * failed read prints its own (stock prints one). NULL also where the report cannot be set aside
+ * (an application reporting through H5Eset_auto1). */
+static H5T_conv_t
+find_quietly(hid_t src, hid_t dst, H5T_cdata_t **cdata)
+{
+    unsigned    is_v2 = 0;
+    H5E_auto2_t func  = NULL;
+    void       *data  = NULL;
+    if (H5Eauto_is_v2(H5E_DEFAULT, &is_v2) < 0 || !is_v2 || H5Eget_auto2(H5E_DEFAULT, &func, &data) < 0)
+        return NULL;
+    if (func)
+        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    H5T_conv_t conv = H5Tfind(src, dst, cdata);
+    if (func)
+        H5Eset_auto2(H5E_DEFAULT, func, data);
+    return conv;
+}
+
 tb_status_t
 tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes, void *buf, hid_t dxpl_id)
 {
@@ -1431,7 +1451,7 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
     /* A conversion that needs no background buffer, as native's read makes it. */
     H5T_cdata_t *cdata = NULL;
     size_t       src = tb_h5t_size(ft), dst = tb_h5t_size(mem_type_id);
-    if (!H5Tfind(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
+    if (!find_quietly(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
         return TB_ERR_UNSUPPORTED;
     size_t   nelem = nbytes / src;
     uint8_t *tmp   = malloc(nelem * (src > dst ? src : dst));
