@@ -283,6 +283,23 @@ run_at_end(tb_ix_data_t *d, uint32_t oi, uint32_t extra)
     return TB_OK;
 }
 
+/* Appends record *rec (its block made by make_record) to object oi's partial list: its index, or
+ * TB_IX_NONE, the block freed, where the list is whole or the table cannot grow. */
+static uint32_t
+add_partial(tb_ix_data_t *d, uint32_t oi, const tb_ix_attr_t *rec)
+{
+    if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
+        tb_ix_spill_part_free(d->spill, (void *)rec->name);
+        return TB_IX_NONE;
+    }
+    uint32_t k  = d->nattr++;
+    d->attrs[k] = *rec;
+    d->objs[oi].nattr++;
+    d->objs[oi].attrs_partial = 1;
+    d->dirty                  = 1;
+    return k;
+}
+
 /* Native order by creation order and native order by name: HDF5 walks attributes in an object's
  * header in header order for either index (H5A__attr_sort_table sorts no native walk), and those
  * in dense storage by the creation-order B-tree where there is one (increasing creation order;
@@ -520,28 +537,14 @@ open_by_token(const tb_ix_anchor_t *a, const tb_ix_data_t *d, uint32_t t, const 
 static void
 keep_absent(tb_ix_data_t *d, uint32_t t, const char *name)
 {
-    size_t len = strlen(name);
-    if (d->writable || d->objs[t].attrs_loaded || len == 0 || len >= UINT32_MAX || attr_find(d, t, name))
+    H5A_info_t   none = {.data_size = TB_IX_NONE}; /* (the record's info: none known) */
+    tb_ix_attr_t rec;
+    if (d->writable || d->objs[t].attrs_loaded || attr_find(d, t, name) ||
+        make_record(d->spill, name, &none, NULL, H5I_INVALID_HID, &rec) != TB_OK)
         return;
-    char *blob = malloc(len + 1);
-    if (!blob)
-        return;
-    memcpy(blob, name, len + 1);
-    if (run_at_end(d, t, 1) != TB_OK) {
-        free(blob);
-        return;
-    }
-    tb_ix_attr_t *x = &d->attrs[d->nattr++];
-    memset(x, 0, sizeof(*x));
-    x->name      = tb_ix_spill_adopt(d->spill, blob, len + 1);
-    x->name_len  = (uint32_t)len;
-    x->data_size = TB_IX_NONE;
-    x->owned     = 1;
-    x->absent    = 1;
-    tb_ix_stats.absent_kept++;
-    d->objs[t].nattr++;
-    d->objs[t].attrs_partial = 1;
-    d->dirty                 = 1;
+    rec.absent = 1;
+    if (add_partial(d, t, &rec) != TB_IX_NONE)
+        tb_ix_stats.absent_kept++;
 }
 
 tb_answer_t
@@ -1180,21 +1183,13 @@ tb_index_attr_forwarded(tb_obj_t *a, const char *name, uint32_t note)
         gi.args.get_info.loc_params.obj_type = H5I_ATTR;
         gi.args.get_info.loc_params.type     = H5VL_OBJECT_BY_SELF;
         gi.args.get_info.ainfo               = &ai;
+        /* (not in a whole list: native's open found what it lacks) */
         if (H5VLattr_get(a->under, a->under_vol_id, &gi, DXPL, NULL) < 0 ||
-            make_record(d->spill, name, &ai, NULL, H5I_INVALID_HID, &rec) != TB_OK) {
+            make_record(d->spill, name, &ai, NULL, H5I_INVALID_HID, &rec) != TB_OK ||
+            (k = add_partial(d, oi, &rec)) == TB_IX_NONE) {
             tb_err_drop();
             return;
         }
-        if (d->objs[oi].attrs_loaded || run_at_end(d, oi, 1) != TB_OK) {
-            tb_ix_spill_part_free(d->spill, (void *)rec.name); /* (not in a whole list: native's open found what it lacks) */
-            tb_err_drop();
-            return;
-        }
-        k           = d->nattr++;
-        d->attrs[k] = rec;
-        d->objs[oi].nattr++;
-        d->objs[oi].attrs_partial = 1;
-        d->dirty                  = 1;
     }
     struct tb_index_obj *ix = d->attrs[k].data_size <= TB_IX_ATTR_MAX_VALUE ? tb_ix_obj_state(a) : NULL;
     if (ix && !ix->pending && (ix->pending = tb_objpool_get(&pending_pool)))
