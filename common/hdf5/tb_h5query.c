@@ -64,12 +64,46 @@ tb_h5t_class(hid_t t)
 }
 
 htri_t
+tb_h5t_equal_objs(hid_t a, const void *a_obj, hid_t b, const void *b_obj)
+{
+    if (H5T_cmp) {
+        if (!a_obj)
+            a_obj = object_of(a, H5I_DATATYPE);
+        if (a_obj && !b_obj)
+            b_obj = object_of(b, H5I_DATATYPE);
+        if (a_obj && b_obj)
+            return H5T_cmp(a_obj, b_obj, false) == 0;
+    }
+    return H5Tequal(a, b);
+}
+
+htri_t
 tb_h5t_equal(hid_t a, hid_t b)
 {
-    void *da = H5T_cmp ? object_of(a, H5I_DATATYPE) : NULL, *db = da ? object_of(b, H5I_DATATYPE) : NULL;
-    if (db)
-        return H5T_cmp(da, db, false) == 0;
-    return H5Tequal(a, b);
+    return tb_h5t_equal_objs(a, NULL, b, NULL);
+}
+
+void
+tb_h5t_describe(hid_t t, tb_h5t_desc_t *d)
+{
+    void *dt = H5T_get_class && H5T_get_size && H5T_is_named && H5T_is_variable_str ? object_of(t, H5I_DATATYPE) : NULL;
+    d->obj   = dt;
+    if (dt) {
+        d->cls   = H5T_get_class(dt, false);
+        d->size  = H5T_get_size(dt);
+        d->named = H5T_is_named(dt);
+        d->vstr  = H5T_is_variable_str(dt);
+        return;
+    }
+    d->cls = H5Tget_class(t);
+    if (d->cls == H5T_NO_CLASS) { /* (not a datatype: one error on the stack, as the public call's) */
+        d->size  = 0;
+        d->named = d->vstr = -1;
+        return;
+    }
+    d->size  = H5Tget_size(t);
+    d->named = H5Tcommitted(t);
+    d->vstr  = H5Tis_variable_str(t);
 }
 
 H5S_sel_type

@@ -19,6 +19,19 @@ int          tb_h5s_dims(hid_t s, hsize_t *dims, hsize_t *maxdims); /* H5Sget_si
 htri_t       tb_h5t_committed(hid_t t);                              /* H5Tcommitted */
 htri_t       tb_h5t_is_vstr(hid_t t);                                /* H5Tis_variable_str */
 H5S_class_t  tb_h5s_extent_type(hid_t s);                            /* H5Sget_simple_extent_type */
+/* What tb_h5t_describe tells of a datatype: H5Tget_class (H5T_NO_CLASS when the ID is not a
+ * datatype's), H5Tget_size, H5Tcommitted and H5Tis_variable_str, with one look-up of its ID; and
+ * the library's object behind it (NULL where the public calls answered), for tb_h5t_equal_objs. */
+typedef struct tb_h5t_desc {
+    const void *obj;
+    H5T_class_t cls;
+    size_t      size;
+    htri_t      named, vstr;
+} tb_h5t_desc_t;
+void tb_h5t_describe(hid_t t, tb_h5t_desc_t *d);
+/* H5Tequal(a, b), given the library's objects behind them where known (a describe's obj: the
+ * object lives as long as its ID), else NULL for each to be looked up. */
+htri_t tb_h5t_equal_objs(hid_t a, const void *a_obj, hid_t b, const void *b_obj);
 /* H5Tcopy, the copy made read-only (as native's H5Aget_type and H5Dget_type give theirs) when
  * `lock`; *locked_out says whether it was. */
 hid_t tb_h5t_copy(hid_t t, bool lock, bool *locked_out);

@@ -34,6 +34,22 @@ compound_of(hid_t member)
     return c;
 }
 
+/* tb_h5t_describe answers as the four public calls do, and tb_h5t_equal_objs as H5Tequal. */
+static void
+describe_agrees(hid_t t)
+{
+    tb_h5t_desc_t td;
+    tb_h5t_describe(t, &td);
+    ASSERT_EQ(td.cls, H5Tget_class(t));
+    ASSERT_EQ(td.size, H5Tget_size(t));
+    ASSERT_EQ(td.named, H5Tcommitted(t));
+    ASSERT_EQ(td.vstr, H5Tis_variable_str(t));
+    hid_t c = H5Tcopy(t);
+    ASSERT_EQ(tb_h5t_equal_objs(c, NULL, t, td.obj), 1);
+    ASSERT_EQ(tb_h5t_equal_objs(t, td.obj, H5T_NATIVE_SCHAR, NULL), H5Tequal(t, H5T_NATIVE_SCHAR));
+    H5Tclose(c);
+}
+
 int
 main(void)
 {
@@ -45,6 +61,16 @@ main(void)
     hid_t vint   = H5Tvlen_create(H5T_NATIVE_INT);
     hid_t arr    = H5Tarray_create2(H5T_NATIVE_DOUBLE, 1, (hsize_t[]){3});
     hid_t arr_vl = H5Tarray_create2(vint, 1, (hsize_t[]){2});
+
+    hid_t described[] = {H5T_NATIVE_INT32, H5T_NATIVE_SCHAR, H5T_IEEE_F64BE, str, vstr, vref, vint, arr, arr_vl};
+    for (size_t k = 0; k < sizeof(described) / sizeof(described[0]); k++)
+        describe_agrees(described[k]);
+    tb_h5t_desc_t none;
+    hid_t         space = H5Screate(H5S_SCALAR);
+    H5E_BEGIN_TRY { tb_h5t_describe(space, &none); }
+    H5E_END_TRY
+    ASSERT_EQ(none.cls, H5T_NO_CLASS); /* (not a datatype) */
+    H5Sclose(space);
 
     /* kept: what records hold values of */
     ASSERT(table_takes(H5T_NATIVE_INT32));
@@ -67,11 +93,14 @@ main(void)
     ASSERT(!table_takes(compound_of(H5T_STD_REF_OBJ)));
 
     /* and the records' own path agrees: a sequence but of references is not encoded */
-    const void *enc;
-    size_t      n;
-    ASSERT_EQ(tb_ix_type_encode(vint, H5T_VLEN, 0, &enc, &n), TB_ERR_UNSUPPORTED);
-    ASSERT_EQ(tb_ix_type_encode(vref, H5T_VLEN, 0, &enc, &n), TB_OK);
-    ASSERT(tb_ix_type_is_vref(enc, n));
+    tb_h5t_desc_t    td;
+    tb_ix_type_ref_t r;
+    tb_h5t_describe(vint, &td);
+    ASSERT_EQ(tb_ix_type_encode(vint, &td, &r), TB_ERR_UNSUPPORTED);
+    tb_h5t_describe(vref, &td);
+    ASSERT_EQ(tb_ix_type_encode(vref, &td, &r), TB_OK);
+    ASSERT(tb_ix_type_is_vref(r.enc, r.n));
+    ASSERT_EQ(tb_ix_type_get(r.enc, r.n), r.id);
     H5Eclear2(H5E_DEFAULT);
     printf("ok: the type table takes the 7 kinds of types the caches keep and refuses 9 others\n");
     return 0;

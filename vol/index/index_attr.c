@@ -62,10 +62,11 @@ acollect_free(acollect_t *c)
 }
 
 bool
-tb_ix_type_cacheable(hid_t t, H5T_class_t cls)
+tb_ix_type_cacheable(hid_t t, const tb_h5t_desc_t *td)
 {
-    if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || tb_h5t_committed(t) != 0 ||
-        (cls == H5T_STRING && tb_h5t_is_vstr(t) != 0))
+    H5T_class_t cls = td->cls;
+    if (cls == H5T_VLEN || cls == H5T_REFERENCE || cls == H5T_NO_CLASS || td->named != 0 ||
+        (cls == H5T_STRING && td->vstr != 0))
         return false;
     if (cls == H5T_COMPOUND || cls == H5T_ARRAY) /* members: no strings at all, to stay simple */
         return H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tdetect_class(t, H5T_REFERENCE) == 0 &&
@@ -101,6 +102,8 @@ tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob,
  * space an attribute gives, whoever asked for them. */
 typedef struct vshape {
     const void *tenc;
+    hid_t       tid;    /* (the table's type of tenc) */
+    const void *tobj;   /* (and the library's object behind it, or NULL) */
     size_t      tn, sn; /* 0: not known yet */
     size_t      tsize;
     hssize_t    npoints;
@@ -117,18 +120,25 @@ typedef enum { SHAPE_OK, SHAPE_NEVER, SHAPE_FAILED } shape_status_t;
 static shape_status_t
 shape_type(vshape_t *v, hid_t t)
 {
-    H5T_class_t cls = tb_h5t_class(t);
-    htri_t      var = cls == H5T_STRING ? tb_h5t_is_vstr(t) : 0;
+    tb_h5t_desc_t td;
+    tb_h5t_describe(t, &td);
+    H5T_class_t cls = td.cls;
+    htri_t      var = cls == H5T_STRING ? td.vstr : 0;
     v->vstr         = var > 0;
     if (var < 0)
         return SHAPE_FAILED;
-    if (cls == H5T_STRING ? !v->vstr && tb_h5t_committed(t) != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
-                          : cls != H5T_VLEN && !tb_ix_type_cacheable(t, cls))
+    if (cls == H5T_STRING ? !v->vstr && td.named != 0 /* (tb_ix_type_cacheable's test, the rest asked) */
+                          : cls != H5T_VLEN && !tb_ix_type_cacheable(t, &td))
         return SHAPE_NEVER;
-    v->tsize = tb_h5t_size(t);
-    if (!v->tsize || tb_ix_type_encode(t, cls, v->tsize, &v->tenc, &v->tn) != TB_OK)
+    v->tsize = td.size;
+    tb_ix_type_ref_t r;
+    if (!v->tsize || tb_ix_type_encode(t, &td, &r) != TB_OK)
         /* (the table holds no sequence but of object references: another is never kept) */
         return cls == H5T_VLEN && v->tsize && !tb_ix_type_encodes_vref(t) ? SHAPE_NEVER : SHAPE_FAILED;
+    v->tenc = r.enc;
+    v->tn   = r.n;
+    v->tid  = r.id;
+    v->tobj = r.obj;
     /* (of sequences, those of object references: what dimension scales keep) */
     return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->tenc, v->tn)) ? SHAPE_OK : SHAPE_NEVER;
 }
@@ -136,8 +146,11 @@ shape_type(vshape_t *v, hid_t t)
 static shape_status_t
 shape_space(vshape_t *v, hid_t s)
 {
-    v->npoints = tb_h5s_npoints(s);
-    return v->npoints >= 0 && tb_ix_space_encode(s, false, v->senc, &v->sn) == TB_OK ? SHAPE_OK : SHAPE_FAILED;
+    uint64_t npoints; /* (the form's count: H5Sget_simple_extent_npoints, without asking) */
+    if (tb_ix_space_encode(s, false, v->senc, &v->sn) != TB_OK || tb_ix_space_check(v->senc, v->sn, &npoints) != TB_OK)
+        return SHAPE_FAILED;
+    v->npoints = (hssize_t)npoints;
+    return SHAPE_OK;
 }
 
 /* The part of *v that an answer of H5VLattr_get (args) gives, when not known yet. */
@@ -195,7 +208,7 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     *blob = b;
     memcpy(b + *blen, v.tenc, v.tn);
     memcpy(b + *blen + v.tn, v.senc, v.sn);
-    if (data_size && H5VLattr_read(attr, vol, tb_ix_type_get(v.tenc, v.tn), b + *blen + v.tn + v.sn, DXPL, NULL) < 0)
+    if (data_size && H5VLattr_read(attr, vol, v.tid, b + *blen + v.tn + v.sn, DXPL, NULL) < 0)
         return;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
@@ -1254,7 +1267,7 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     uint8_t       *block = NULL;
     shape_status_t st    = shape_of(v, a->under, a->under_vol_id);
     x->novalue           = st == SHAPE_NEVER;
-    hid_t  ft            = st == SHAPE_OK ? tb_ix_type_get(v->tenc, v->tn) : H5I_INVALID_HID;
+    hid_t  ft            = st == SHAPE_OK ? v->tid : H5I_INVALID_HID;
     size_t at            = (size_t)x->name_len + 1 + v->tn + v->sn, vn = 0;
     if (ft < 0 || ((v->vstr || v->vref) && !buf))
         goto done; /* (strings and references: only from the application's read, tb_ix_vstr_read says why) */
@@ -1274,7 +1287,7 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
         vn = (size_t)v->npoints * v->tsize;
         if (vn != x->data_size || !(block = malloc(at + vn)))
             goto done;
-        if (buf && (tb_ix_type_is_copy(ft, mem_type_id) || tb_h5t_equal(ft, mem_type_id) > 0))
+        if (buf && (tb_ix_type_is_copy(ft, mem_type_id) || tb_h5t_equal_objs(ft, v->tobj, mem_type_id, NULL) > 0))
             memcpy(block + at, buf, vn); /* (what native's read gave, in the file type) */
         else if (vn && H5VLattr_read(a->under, a->under_vol_id, ft, block + at, DXPL, NULL) < 0)
             goto done;

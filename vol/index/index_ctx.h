@@ -311,10 +311,10 @@ void *tb_ix_open_by_token(void *loc_obj, H5I_type_t loc_type, hid_t vol, const u
                            H5I_type_t *type_out, hid_t dxpl_id);
 /* Frees a lazy object's state (from tb_index_obj_release). */
 void tb_ix_lazy_free(tb_ix_lazy_t *lz);
-/* Whether values of type t (of class cls, H5Tget_class's) are plain bytes that a read with t itself
+/* Whether values of type t (described by td: tb_h5t_describe) are plain bytes that a read with t itself
  * returns unchanged, and that H5Tencode describes completely: no variable-length data, no
  * references, no committed type. */
-bool tb_ix_type_cacheable(hid_t t, H5T_class_t cls);
+bool tb_ix_type_cacheable(hid_t t, const tb_h5t_desc_t *td);
 /* Converts nbytes of cached values of type ft into buf as mem_type_id, the way a native read
  * would: TB_OK; TB_ERR_UNSUPPORTED when that needs what the cache cannot do (background buffer,
  * vlen), TB_ERR_NOMEM, TB_ERR_HDF5 (the caller clears the stack and forwards). */
@@ -346,13 +346,20 @@ void tb_ix_close_under(void *obj, H5I_type_t type, hid_t vol);
 hid_t  tb_ix_type_get(const void *enc, size_t n);
 /* What H5Dget_type/H5Aget_type return for a cached type: a copy, read-only like native's. */
 hid_t  tb_ix_type_copy_rdonly(hid_t ft);
-/* The encoding of type t (of class cls, H5Tget_class's; its size, or 0 to ask), from the shared
- * table (copy it: the table goes at library close): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM,
- * TB_ERR_UNSUPPORTED (the table is full, or t is a sequence but of object references), or
- * TB_ERR_CORRUPT (a type whose values no cache keeps: the table holds none).
+/* An entry of the shared type table: its encoding (copy it: the table goes at library close), its
+ * ID (tb_ix_type_get's) and the library's object behind that (tb_h5t_desc_t's obj, or NULL). */
+typedef struct tb_ix_type_ref {
+    const void *enc;
+    size_t      n;
+    hid_t       id;
+    const void *obj;
+} tb_ix_type_ref_t;
+/* The table's entry of type t, described by td (tb_h5t_describe(t)) into *out: TB_OK, or
+ * TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full, or t is a sequence but of
+ * object references), or TB_ERR_CORRUPT (a type whose values no cache keeps: the table holds none).
  * A sequence is found by its bytes (H5Tequal of a file's and a decoded one compares where a
  * reference lives). */
-tb_status_t tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, size_t *n_out);
+tb_status_t tb_ix_type_encode(hid_t t, const tb_h5t_desc_t *td, tb_ix_type_ref_t *out);
 /* Whether t encodes to the form of H5Tvlen_create(H5T_STD_REF_OBJ) (tb_ix_type_is_vref). */
 bool tb_ix_type_encodes_vref(hid_t t);
 /* Whether type t (a dataset's, not committed) equals `mem`, one of HDF5's predefined integer or

@@ -58,16 +58,15 @@ keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size
     return TB_OK;
 }
 
-/* (t, of class cls or H5T_NO_CLASS when not asked yet, known cacheable: tb_ix_type_cacheable) */
+/* (t, described by td, known cacheable: tb_ix_type_cacheable, or a variable-length string) */
 static tb_status_t
-keep_cacheable_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t, H5T_class_t cls)
+keep_described_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t, const tb_h5t_desc_t *td)
 {
-    const void *enc;
-    size_t      n;
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    tb_status_t st = tb_ix_type_encode(t, cls == H5T_NO_CLASS ? tb_h5t_class(t) : cls, 0, &enc, &n);
-    return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, enc, n) : st;
+    tb_ix_type_ref_t r;
+    tb_status_t      st = tb_ix_type_encode(t, td, &r);
+    return st == TB_OK ? keep_part(d, x, TB_IX_DS_TYPE, r.enc, r.n) : st;
 }
 
 /* A dataset's type as H5Dget_type gave it: of a cacheable class, or a variable-length string
@@ -77,11 +76,12 @@ keep_type(tb_ix_data_t *d, tb_ix_dset_t *x, hid_t t)
 {
     if (x->have & TB_IX_DS_TYPE)
         return TB_OK;
-    H5T_class_t cls  = tb_h5t_class(t);
-    bool        vstr = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0 && tb_h5t_committed(t) == 0;
-    if (!vstr && !tb_ix_type_cacheable(t, cls))
+    tb_h5t_desc_t td;
+    tb_h5t_describe(t, &td);
+    bool vstr = td.cls == H5T_STRING && td.vstr > 0 && td.named == 0;
+    if (!vstr && !tb_ix_type_cacheable(t, &td))
         return TB_ERR_UNSUPPORTED; /* (encodings of vlen, references and committed types are not complete) */
-    return keep_cacheable_type(d, x, t, cls);
+    return keep_described_type(d, x, t, &td);
 }
 
 /* Whether object r's header is of version 1, told by the times its info reports: a version-1
@@ -565,9 +565,10 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
      * cacheable, or a variable-length string). Strings are kept as the application's read gave
      * them, when it read them into a type native would not have converted (tb_ix_vstr_mem_ok):
      * another read may still. */
-    bool        vstr = false, as_mem = false;
-    const void *mem_enc;
-    size_t      mem_enc_n;
+    bool          vstr = false, as_mem = false;
+    const void   *mem_enc;
+    size_t        mem_enc_n;
+    tb_h5t_desc_t td = {.cls = H5T_NO_CLASS};
     if (x->have & TB_IX_DS_TYPE) {
         vstr = tb_ix_type_is_vstr(x->type_enc, x->type_nbytes);
         ft   = tb_ix_type_get(x->type_enc, x->type_nbytes);
@@ -577,9 +578,9 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
         if ((as_mem = tb_ix_type_as_predef(t, mem_type, &mem_enc, &mem_enc_n)))
             ft = t;
         else {
-            H5T_class_t cls = tb_h5t_class(t);
-            vstr            = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0 && tb_h5t_committed(t) == 0;
-            if (vstr || tb_ix_type_cacheable(t, cls))
+            tb_h5t_describe(t, &td);
+            vstr = td.cls == H5T_STRING && td.vstr > 0 && td.named == 0;
+            if (vstr || tb_ix_type_cacheable(t, &td))
                 ft = t;
         }
     }
@@ -628,8 +629,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
     if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
     if ((as_mem ? keep_part(d, x, TB_IX_DS_TYPE, mem_enc, mem_enc_n)
-                : vstr ? keep_type(d, x, ft)
-                       : keep_cacheable_type(d, x, ft, H5T_NO_CLASS)) != TB_OK ||
+                : keep_described_type(d, x, ft, &td)) != TB_OK || /* (td: unless the record has the type) */
         (s >= 0 && keep_space(d, oi, x, s) != TB_OK))
         goto done;
     const void *stored = buf; /* native converted nothing: these are the stored bytes */

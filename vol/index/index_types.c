@@ -11,7 +11,8 @@
 #include <string.h>
 
 typedef struct tentry {
-    hid_t       id; /* decoded from enc; never handed out (callers copy it) */
+    hid_t       id;  /* decoded from enc; never handed out (callers copy it) */
+    const void *obj; /* the library's object behind id (tb_h5t_desc_t's), or NULL */
     uint8_t    *enc;
     size_t      n;
     uint64_t    hash;
@@ -25,9 +26,9 @@ typedef struct tentry {
  * character set and padding (-1 and -1 where it compares them: other classes, and fixed-length
  * strings, such as netCDF-C's text attributes, which are then spared two public calls each). */
 static void
-string_key(hid_t t, H5T_class_t cls, int *cset, int *strpad)
+string_key(hid_t t, const tb_h5t_desc_t *td, int *cset, int *strpad)
 {
-    bool ask = cls == H5T_STRING && tb_h5t_is_vstr(t) > 0;
+    bool ask = td->cls == H5T_STRING && td->vstr > 0;
     *cset    = ask ? (int)H5Tget_cset(t) : -1;
     *strpad  = ask ? (int)H5Tget_strpad(t) : -1;
 }
@@ -151,14 +152,18 @@ add_type(const void *enc, size_t n, uint64_t hash, uint32_t *k_out)
     e->n    = n;
     e->hash = hash;
     e->id   = H5Tdecode(e->enc);
-    e->cls    = e->id >= 0 ? tb_h5t_class(e->id) : H5T_NO_CLASS;
-    e->size   = e->id >= 0 ? tb_h5t_size(e->id) : 0;
-    string_key(e->id, e->cls, &e->cset, &e->strpad);
+    tb_h5t_desc_t td = {.cls = H5T_NO_CLASS};
+    if (e->id >= 0)
+        tb_h5t_describe(e->id, &td);
+    e->obj  = td.obj;
+    e->cls  = td.cls;
+    e->size = td.size;
+    string_key(e->id, &td, &e->cset, &e->strpad);
     /* The size the encoding declares is what the sidecar's checks relied on; and only a type whose
      * values the caches keep has an entry: a value of any other (a sequence, a reference, a string
      * inside a compound) holds pointers, which a sidecar's bytes must never become. */
     if (e->id < 0 || e->size == 0 || e->size != tb_ix_type_nbytes(enc, n) ||
-        !(tb_ix_type_is_seq_value(enc, n) || tb_ix_type_cacheable(e->id, e->cls))) {
+        !(tb_ix_type_is_seq_value(enc, n) || tb_ix_type_cacheable(e->id, &td))) {
         st = e->id < 0 ? TB_ERR_HDF5 : TB_ERR_CORRUPT;
         if (e->id >= 0)
             H5Tclose(e->id);
@@ -221,28 +226,32 @@ tb_ix_type_encodes_vref(hid_t t)
     return tb_h5t_class(t) == H5T_VLEN && encodes_vref(t, enc);
 }
 
+static void
+type_ref(uint32_t k, tb_ix_type_ref_t *out)
+{
+    out->enc = types[k].enc;
+    out->n   = types[k].n;
+    out->id  = types[k].id;
+    out->obj = types[k].obj;
+}
+
 tb_status_t
-tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, size_t *n_out)
+tb_ix_type_encode(hid_t t, const tb_h5t_desc_t *td, tb_ix_type_ref_t *out)
 {
     uint32_t k;
     uint8_t  vref[VREF_NBYTES];
-    if (cls == H5T_VLEN) { /* (of sequences, the table holds those of object references only) */
+    if (td->cls == H5T_VLEN) { /* (of sequences, the table holds those of object references only) */
         tb_status_t st = encodes_vref(t, vref) ? type_entry(vref, sizeof(vref), &k) : TB_ERR_UNSUPPORTED;
-        if (st == TB_OK) {
-            *enc_out = types[k].enc;
-            *n_out   = types[k].n;
-        }
+        if (st == TB_OK)
+            type_ref(k, out);
         return st;
     }
-    if (!size)
-        size = tb_h5t_size(t);
     int cset, strpad;
-    string_key(t, cls, &cset, &strpad);
+    string_key(t, td, &cset, &strpad);
     for (k = 0; k < ntypes; k++)
-        if (types[k].cls == cls && types[k].size == size && types[k].cset == cset && types[k].strpad == strpad &&
-            tb_h5t_equal(types[k].id, t) > 0) {
-            *enc_out = types[k].enc;
-            *n_out   = types[k].n;
+        if (types[k].cls == td->cls && types[k].size == td->size && types[k].cset == cset &&
+            types[k].strpad == strpad && tb_h5t_equal_objs(types[k].id, types[k].obj, t, td->obj) > 0) {
+            type_ref(k, out);
             return TB_OK;
         }
     size_t n = 0;
@@ -255,11 +264,9 @@ tb_ix_type_encode(hid_t t, H5T_class_t cls, size_t size, const void **enc_out, s
         return TB_ERR_NOMEM;
     tb_status_t st = H5Tencode(t, enc, &n) < 0 ? TB_ERR_HDF5 : type_entry(enc, n, &k);
     free(enc);
-    if (st != TB_OK)
-        return st;
-    *enc_out = types[k].enc;
-    *n_out   = types[k].n;
-    return TB_OK;
+    if (st == TB_OK)
+        type_ref(k, out);
+    return st;
 }
 
 /* The native types reads name, listed once per library initialisation. */
@@ -293,12 +300,13 @@ predef_entry(hid_t mem)
     if (!p)
         return NULL;
     if (p->k == TB_IX_NONE) {
-        const void *enc;
-        size_t      n;
-        if (tb_ix_type_encode(mem, tb_h5t_class(mem), 0, &enc, &n) != TB_OK)
+        tb_h5t_desc_t    td;
+        tb_ix_type_ref_t r;
+        tb_h5t_describe(mem, &td);
+        if (tb_ix_type_encode(mem, &td, &r) != TB_OK)
             return NULL;
         for (uint32_t k = 0; k < ntypes; k++)
-            if (types[k].enc == enc)
+            if (types[k].enc == r.enc)
                 p->k = k;
     }
     return p->k == TB_IX_NONE ? NULL : &types[p->k];
