@@ -1453,12 +1453,17 @@ tb_ix_convert_out(hid_t ft, hid_t mem_type_id, const void *value, size_t nbytes,
     }
     if (eq < 0)
         return TB_ERR_HDF5;
-    if (tb_h5t_class(mem_type_id) == H5T_VLEN || tb_h5t_is_vstr(mem_type_id) != 0 ||
-        H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)
+    /* (a fixed-length string, h5py's memory type for every such attribute, holds neither a
+     * sequence nor a reference: no need to look for either among its members) */
+    tb_h5t_desc_t md;
+    tb_h5t_describe(mem_type_id, &md);
+    if (md.cls == H5T_VLEN || md.vstr != 0 ||
+        (md.cls != H5T_STRING &&
+         (H5Tdetect_class(mem_type_id, H5T_VLEN) != 0 || H5Tdetect_class(mem_type_id, H5T_REFERENCE) != 0)))
         return TB_ERR_UNSUPPORTED;
     /* A conversion that needs no background buffer, as native's read makes it. */
     H5T_cdata_t *cdata = NULL;
-    size_t       src = tb_h5t_size(ft), dst = tb_h5t_size(mem_type_id);
+    size_t       src = tb_h5t_size(ft), dst = md.size;
     if (!find_quietly(ft, mem_type_id, &cdata) || !cdata || cdata->need_bkg != H5T_BKG_NO || !src || !dst)
         return TB_ERR_UNSUPPORTED;
     size_t   nelem = nbytes / src;
