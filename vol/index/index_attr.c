@@ -1423,21 +1423,14 @@ tb_index_attr_read(tb_obj_t *a, hid_t mem_type_id, void *buf, hid_t dxpl_id, her
 
 /* H5Tfind without HDF5's report of its failure: a pair native has no conversion for fails there,
  * and the public call would print its error stack as it returns, before the application's own
- * failed read prints its own (stock prints one). NULL also where the report cannot be set aside
- * (an application reporting through H5Eset_auto1). */
+ * failed read prints its own (stock prints one). */
 static H5T_conv_t
 find_quietly(hid_t src, hid_t dst, H5T_cdata_t **cdata)
 {
-    unsigned    is_v2 = 0;
-    H5E_auto2_t func  = NULL;
-    void       *data  = NULL;
-    if (H5Eauto_is_v2(H5E_DEFAULT, &is_v2) < 0 || !is_v2 || H5Eget_auto2(H5E_DEFAULT, &func, &data) < 0)
-        return NULL;
-    if (func)
-        H5Eset_auto2(H5E_DEFAULT, NULL, NULL);
+    tb_quiet_t q;
+    tb_quiet_on(&q);
     H5T_conv_t conv = H5Tfind(src, dst, cdata);
-    if (func)
-        H5Eset_auto2(H5E_DEFAULT, func, data);
+    tb_quiet_off(&q);
     return conv;
 }
 

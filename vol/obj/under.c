@@ -47,12 +47,13 @@ tb_quiet_on(tb_quiet_t *q)
      * (and would be printed by that handler): ask which kind is installed first. */
     if (H5Eauto_is_v2(H5E_DEFAULT, &is_v2) < 0)
         return;
+    /* (printing already off, as h5py keeps it: nothing to turn off, nor to restore) */
     if (is_v2) {
-        if (H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0 && H5Eset_auto2(H5E_DEFAULT, NULL, NULL) >= 0)
+        if (H5Eget_auto2(H5E_DEFAULT, &q->func, &q->data) >= 0 && q->func && H5Eset_auto2(H5E_DEFAULT, NULL, NULL) >= 0)
             q->saved = 2;
     }
 #ifndef H5_NO_DEPRECATED_SYMBOLS
-    else if (H5Eget_auto1(&q->func1, &q->data) >= 0 && H5Eset_auto1(NULL, NULL) >= 0)
+    else if (H5Eget_auto1(&q->func1, &q->data) >= 0 && q->func1 && H5Eset_auto1(NULL, NULL) >= 0)
         q->saved = 1;
 #endif
 }
