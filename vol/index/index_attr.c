@@ -101,15 +101,13 @@ tb_ix_vstr_encode(char *const *ptrs, size_t npoints, size_t max, uint8_t **blob,
  * its dataspace (the caches' form), with what the value's checks need. Taken from the type and the
  * space an attribute gives, whoever asked for them. */
 typedef struct vshape {
-    const void *tenc;
-    hid_t       tid;    /* (the table's type of tenc) */
-    const void *tobj;   /* (and the library's object behind it, or NULL) */
-    size_t      tn, sn; /* 0: not known yet */
-    size_t      tsize;
-    hssize_t    npoints;
-    bool        vstr; /* variable-length strings */
-    bool        vref; /* sequences of object references (tb_ix_type_is_vref) */
-    uint8_t     senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
+    tb_ix_type_ref_t type; /* the table's entry (type.n 0: not known yet) */
+    size_t           sn;   /* 0: not known yet */
+    size_t           tsize;
+    hssize_t         npoints;
+    bool             vstr; /* variable-length strings */
+    bool             vref; /* sequences of object references (tb_ix_type_is_vref) */
+    uint8_t          senc[TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK)];
 } vshape_t;
 
 typedef enum { SHAPE_OK, SHAPE_NEVER, SHAPE_FAILED } shape_status_t;
@@ -131,16 +129,11 @@ shape_type(vshape_t *v, hid_t t)
                           : cls != H5T_VLEN && !tb_ix_type_cacheable(t, &td))
         return SHAPE_NEVER;
     v->tsize = td.size;
-    tb_ix_type_ref_t r;
-    if (!v->tsize || tb_ix_type_encode(t, &td, &r) != TB_OK)
+    if (!v->tsize || tb_ix_type_encode(t, &td, &v->type) != TB_OK)
         /* (the table holds no sequence but of object references: another is never kept) */
         return cls == H5T_VLEN && v->tsize && !tb_ix_type_encodes_vref(t) ? SHAPE_NEVER : SHAPE_FAILED;
-    v->tenc = r.enc;
-    v->tn   = r.n;
-    v->tid  = r.id;
-    v->tobj = r.obj;
     /* (of sequences, those of object references: what dimension scales keep) */
-    return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->tenc, v->tn)) ? SHAPE_OK : SHAPE_NEVER;
+    return cls != H5T_VLEN || (v->vref = tb_ix_type_is_vref(v->type.enc, v->type.n)) ? SHAPE_OK : SHAPE_NEVER;
 }
 
 static shape_status_t
@@ -157,7 +150,7 @@ shape_space(vshape_t *v, hid_t s)
 static shape_status_t
 shape_from(vshape_t *v, const H5VL_attr_get_args_t *args)
 {
-    if (args->op_type == H5VL_ATTR_GET_TYPE && !v->tn)
+    if (args->op_type == H5VL_ATTR_GET_TYPE && !v->type.n)
         return shape_type(v, args->args.get_type.type_id);
     if (args->op_type == H5VL_ATTR_GET_SPACE && !v->sn)
         return shape_space(v, args->args.get_space.space_id);
@@ -172,7 +165,7 @@ shape_of(vshape_t *v, void *attr, hid_t vol)
     for (int i = 0; i < 2 && st == SHAPE_OK; i++) {
         bool                 type = i == 0;
         H5VL_attr_get_args_t g    = {.op_type = type ? H5VL_ATTR_GET_TYPE : H5VL_ATTR_GET_SPACE};
-        if (type ? v->tn : v->sn)
+        if (type ? v->type.n : v->sn)
             continue;
         if (type)
             g.args.get_type.type_id = H5I_INVALID_HID;
@@ -201,20 +194,20 @@ cache_value(void *attr, hid_t vol, size_t data_size, tb_ix_attr_t *x, uint8_t **
     x->novalue        = st == SHAPE_NEVER;
     if (st != SHAPE_OK || v.vstr || v.vref || (size_t)v.npoints * v.tsize != data_size)
         return;
-    size_t   need = *blen + v.tn + v.sn + data_size;
+    size_t   need = *blen + v.type.n + v.sn + data_size;
     uint8_t *b    = realloc(*blob, need);
     if (!b)
         return;
     *blob = b;
-    memcpy(b + *blen, v.tenc, v.tn);
-    memcpy(b + *blen + v.tn, v.senc, v.sn);
-    if (data_size && H5VLattr_read(attr, vol, v.tid, b + *blen + v.tn + v.sn, DXPL, NULL) < 0)
+    memcpy(b + *blen, v.type.enc, v.type.n);
+    memcpy(b + *blen + v.type.n, v.senc, v.sn);
+    if (data_size && H5VLattr_read(attr, vol, v.type.id, b + *blen + v.type.n + v.sn, DXPL, NULL) < 0)
         return;
     /* Offsets for now: the blob may still move. */
     x->type_enc     = (const void *)(uintptr_t)*blen;
-    x->space_enc    = (const void *)(uintptr_t)(*blen + v.tn);
-    x->value        = (const void *)(uintptr_t)(*blen + v.tn + v.sn);
-    x->type_nbytes  = (uint32_t)v.tn;
+    x->space_enc    = (const void *)(uintptr_t)(*blen + v.type.n);
+    x->value        = (const void *)(uintptr_t)(*blen + v.type.n + v.sn);
+    x->type_nbytes  = (uint32_t)v.type.n;
     x->space_nbytes = (uint32_t)v.sn;
     x->value_nbytes = (uint32_t)data_size;
     x->cached       = 1;
@@ -1220,7 +1213,7 @@ tb_index_attr_got(tb_obj_t *a, const H5VL_attr_get_args_t *args)
     /* (after the application's call succeeded: nothing of its own is on the error stack) */
     shape_status_t st = shape_from(&p->v, args);
     if (st == SHAPE_OK && args->op_type == H5VL_ATTR_GET_TYPE)
-        tb_ix_type_note_rdonly(args->args.get_type.type_id, p->v.tenc);
+        tb_ix_type_note_rdonly(args->args.get_type.type_id, p->v.type.enc);
     if (st != SHAPE_OK) {
         d->attrs[k].novalue = st == SHAPE_NEVER;
         pending_done(a);
@@ -1234,16 +1227,16 @@ record_value(tb_ix_data_t *d, uint32_t k, const vshape_t *v, uint8_t *block, siz
 {
     tb_ix_attr_t *x = &d->attrs[k];
     memcpy(block, x->name, (size_t)x->name_len + 1);
-    memcpy(block + x->name_len + 1, v->tenc, v->tn);
-    memcpy(block + x->name_len + 1 + v->tn, v->senc, v->sn);
+    memcpy(block + x->name_len + 1, v->type.enc, v->type.n);
+    memcpy(block + x->name_len + 1 + v->type.n, v->senc, v->sn);
     block = tb_ix_spill_adopt(d->spill, block, at + vn);
     if (x->owned)
         tb_ix_spill_part_free(d->spill, (void *)x->name);
     x->name         = (const char *)block;
     x->type_enc     = block + x->name_len + 1;
-    x->space_enc    = block + x->name_len + 1 + v->tn;
+    x->space_enc    = block + x->name_len + 1 + v->type.n;
     x->value        = block + at;
-    x->type_nbytes  = (uint32_t)v->tn;
+    x->type_nbytes  = (uint32_t)v->type.n;
     x->space_nbytes = (uint32_t)v->sn;
     x->value_nbytes = (uint32_t)vn;
     x->owned        = 1;
@@ -1267,8 +1260,8 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
     uint8_t       *block = NULL;
     shape_status_t st    = shape_of(v, a->under, a->under_vol_id);
     x->novalue           = st == SHAPE_NEVER;
-    hid_t  ft            = st == SHAPE_OK ? v->tid : H5I_INVALID_HID;
-    size_t at            = (size_t)x->name_len + 1 + v->tn + v->sn, vn = 0;
+    hid_t  ft            = st == SHAPE_OK ? v->type.id : H5I_INVALID_HID;
+    size_t at            = (size_t)x->name_len + 1 + v->type.n + v->sn, vn = 0;
     if (ft < 0 || ((v->vstr || v->vref) && !buf))
         goto done; /* (strings and references: only from the application's read, tb_ix_vstr_read says why) */
     if (v->vstr) {
@@ -1287,7 +1280,7 @@ take_value(tb_obj_t *a, hid_t mem_type_id, const void *buf)
         vn = (size_t)v->npoints * v->tsize;
         if (vn != x->data_size || !(block = malloc(at + vn)))
             goto done;
-        if (buf && (tb_ix_type_is_copy(ft, mem_type_id) || tb_h5t_equal_objs(ft, v->tobj, mem_type_id, NULL) > 0))
+        if (buf && (tb_ix_type_is_copy(ft, mem_type_id) || tb_h5t_equal_objs(ft, v->type.obj, mem_type_id, NULL) > 0))
             memcpy(block + at, buf, vn); /* (what native's read gave, in the file type) */
         else if (vn && H5VLattr_read(a->under, a->under_vol_id, ft, block + at, DXPL, NULL) < 0)
             goto done;

@@ -354,9 +354,10 @@ typedef struct tb_ix_type_ref {
     hid_t       id;
     const void *obj;
 } tb_ix_type_ref_t;
-/* The table's entry of type t, described by td (tb_h5t_describe(t)) into *out: TB_OK, or
- * TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full, or t is a sequence but of
- * object references), or TB_ERR_CORRUPT (a type whose values no cache keeps: the table holds none).
+/* The table's entry of type t, described by td (tb_h5t_describe(t)) into *out (untouched on
+ * failure): TB_OK, or TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED (the table is full, or t is a
+ * sequence but of object references), or TB_ERR_CORRUPT (a type whose values no cache keeps: the
+ * table holds none).
  * A sequence is found by its bytes (H5Tequal of a file's and a decoded one compares where a
  * reference lives). */
 tb_status_t tb_ix_type_encode(hid_t t, const tb_h5t_desc_t *td, tb_ix_type_ref_t *out);
