@@ -1,8 +1,8 @@
 /* index_diff_deprecated.c — the deprecated calls of the index's differential test, as older
- * loaders, h5py and PyTables make them: H5Literate1, H5Ovisit1, H5Oget_info_by_name1, H5Gget_objinfo
- * and H5Lget_info1,
- * which report file addresses and header details instead of tokens, and the native info
- * (H5Oget_native_info) those header details come from. */
+ * loaders, h5py and PyTables make them: H5Literate1, H5Ovisit1 (and H5Ovisit2 with some of its
+ * fields), H5Oget_info_by_name1, H5Gget_objinfo and H5Lget_info1, which report file addresses and
+ * header details instead of tokens, and the native info (H5Oget_native_info) those header details
+ * come from. */
 #include "index_diff.h"
 
 #include <stdio.h>
@@ -95,12 +95,22 @@ query(ixd_t *run, hid_t loc, const char *name, int kind)
         }
         case IXD_OVISIT1:
             walk_begin(run, loc, name, "H5Ovisit1", &s, &it, &o);
-            if (ixd_rnd(run, 2)) { /* as h5py's visit calls it */
-                printf("  H5Ovisit_by_name1 \".\"\n");
-                r = H5Ovisit_by_name1(loc, ".", it, o, obj1_cb, &s, H5P_DEFAULT);
+            switch (ixd_rnd(run, 3)) {
+                case 0: /* as h5py's visit calls it */
+                    printf("  H5Ovisit_by_name1 \".\"\n");
+                    r = H5Ovisit_by_name1(loc, ".", it, o, obj1_cb, &s, H5P_DEFAULT);
+                    break;
+                case 1:
+                    r = H5Ovisit1(loc, it, o, obj1_cb, &s);
+                    break;
+                default: { /* some of the fields: the adapter asks the halves of native info they name */
+                    static const unsigned vf[] = {H5O_INFO_BASIC | H5O_INFO_HDR, H5O_INFO_META_SIZE | H5O_INFO_NUM_ATTRS,
+                                                  H5O_INFO_BASIC | H5O_INFO_TIME, H5O_INFO_ALL};
+                    unsigned              f    = vf[ixd_rnd(run, 4)];
+                    printf("  H5Ovisit2 fields=%#x\n", f);
+                    r = H5Ovisit2(loc, it, o, obj1_cb, &s, f);
+                }
             }
-            else
-                r = H5Ovisit1(loc, it, o, obj1_cb, &s);
             printf("  -> r=%d\n", r);
             break;
         default: { /* IXD_OINFO1, and the native info it is made of */

@@ -1103,24 +1103,96 @@ tb_ix_ask_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_
     return TB_OK;
 }
 
-/* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`:
- * TB_OK, TB_ERR_HDF5, or tb_ix_ask_info's status. */
+void
+tb_ix_keep_native_info(tb_ix_data_t *d, uint32_t oi, unsigned have, const H5O_native_info_t *ni)
+{
+    uint32_t k = d->objs[oi].ninfo;
+    if (k == TB_IX_NONE) {
+        void *arr;
+        if (tb_ix_spill_reserve(d->spill, TB_IX_LANE_NINFOS, d->ninfos, &d->ninfocap, (uint64_t)d->nninfo + 1,
+                                sizeof(*d->ninfos), 64, &arr) != TB_OK)
+            return; /* (out of memory: not kept) */
+        d->ninfos = arr;
+        k         = d->nninfo++;
+        memset(&d->ninfos[k], 0, sizeof(d->ninfos[k]));
+        d->objs[oi].ninfo = k;
+    }
+    tb_ix_ninfo_t *x = &d->ninfos[k];
+    if (have & TB_IX_NI_HDR) {
+        x->version      = ni->hdr.version;
+        x->nmesgs       = ni->hdr.nmesgs;
+        x->nchunks      = ni->hdr.nchunks;
+        x->flags        = ni->hdr.flags;
+        x->space_total  = ni->hdr.space.total;
+        x->space_meta   = ni->hdr.space.meta;
+        x->space_mesg   = ni->hdr.space.mesg;
+        x->space_free   = ni->hdr.space.free;
+        x->mesg_present = ni->hdr.mesg.present;
+        x->mesg_shared  = ni->hdr.mesg.shared;
+    }
+    if (have & TB_IX_NI_META) {
+        x->obj_index_size  = ni->meta_size.obj.index_size;
+        x->obj_heap_size   = ni->meta_size.obj.heap_size;
+        x->attr_index_size = ni->meta_size.attr.index_size;
+        x->attr_heap_size  = ni->meta_size.attr.heap_size;
+    }
+    x->have  = (uint8_t)(x->have | have);
+    d->dirty = 1;
+}
+
+/* Whether the index holds the halves `have` (TB_IX_NI_*) of object oi's native info (none asked:
+ * true). */
+static bool
+has_native_info(const tb_ix_data_t *d, uint32_t oi, unsigned have)
+{
+    uint32_t k = d->objs[oi].ninfo;
+    return !have || (k != TB_IX_NONE && (d->ninfos[k].have & have) == have);
+}
+
+/* Asks native (through `under`, at loc) for the halves `have` of object oi's native info and keeps
+ * them: TB_OK, or TB_ERR_HDF5 (error on the stack). */
 static tb_status_t
-load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict_file)
+ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned have)
+{
+    H5O_native_info_t                  ni;
+    H5VL_native_object_optional_args_t na = {
+        .get_native_info = {.fields = ((have & TB_IX_NI_HDR) ? H5O_NATIVE_INFO_HDR : 0u) |
+                                      ((have & TB_IX_NI_META) ? H5O_NATIVE_INFO_META_SIZE : 0u),
+                            .ninfo  = &ni}};
+    H5VL_optional_args_t oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
+    if (H5VLobject_optional(under, loc, vol, &oa, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+        return TB_ERR_HDF5;
+    tb_ix_keep_native_info(d, oi, have, &ni);
+    return TB_OK;
+}
+
+/* Fetches the info of every hard-link target of loaded group gi that lacks it, and the halves
+ * `want_ninfo` (TB_IX_NI_*) of their native info, through `grp`: TB_OK, TB_ERR_HDF5, or
+ * tb_ix_ask_info's status. */
+static tb_status_t
+load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict_file, unsigned want_ninfo)
 {
     for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
         const tb_ix_link_t *l = &d->groups[gi].links[k];
         if (l->type != H5L_TYPE_HARD)
             continue;
-        uint32_t oi = l->obj;
-        if (d->objs[oi].has_info)
+        uint32_t oi    = l->obj;
+        bool     info  = !d->objs[oi].has_info;
+        bool     ninfo = !has_native_info(d, oi, want_ninfo);
+        if (!info && !ninfo)
             continue;
         H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
         loc.loc_data.loc_by_name.name    = l->name;
         loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        tb_status_t st                   = tb_ix_ask_info(d, oi, grp, &loc, vol);
+        tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, vol) : TB_OK;
         if (st != TB_OK)
             return st;
+        /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
+         * of it), asked while the header is in HDF5's cache: the adapter's own call came after the
+         * header had left, and read it again (h5py's visit, native's reads of the file doubled).
+         * Where this fails, the adapter's call fails as native's would. */
+        if (ninfo && ask_native_info(d, oi, grp, &loc, vol, want_ninfo) != TB_OK)
+            H5Eclear2(H5E_DEFAULT);
         /* (A member group's header is read again soon, to list its links; it leaves then.) */
         if (d->objs[oi].type != H5O_TYPE_GROUP)
             tb_ix_evict_unused(evict_file, d->objs[oi].token);
@@ -1219,8 +1291,8 @@ kind_of(const H5G_info_t *ginfo)
 /* tb_ix_load_group, or with `max`, only a group of at most that many links: of a larger one,
  * TB_ERR_UNSUPPORTED, and *big_out set. */
 static tb_status_t
-load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info, uint32_t max,
-           bool *big_out)
+load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info,
+           unsigned want_ninfo, uint32_t max, bool *big_out)
 {
     /* Members' info is read only when a query needs it (want_info): a member the application
      * opens gets its info from its open header (a quarter of the cost of reading it by name
@@ -1242,7 +1314,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
             const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type == H5L_TYPE_HARD)
-                missing = !d->objs[l->obj].has_info;
+                missing = !d->objs[l->obj].has_info || !has_native_info(d, l->obj, want_ninfo);
         }
         if (!missing)
             return TB_OK;
@@ -1353,7 +1425,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
     }
     ret = TB_OK;
     if (want_info)
-        ret = load_child_infos(d, gi, grp, a->vol, a->evict_file);
+        ret = load_child_infos(d, gi, grp, a->vol, a->evict_file, want_ninfo);
 done:
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
@@ -1368,9 +1440,10 @@ done:
 }
 
 tb_status_t
-tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info)
+tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info,
+                 unsigned want_ninfo)
 {
-    return load_group(d, a, oi, under_grp, want_info, 0, NULL);
+    return load_group(d, a, oi, under_grp, want_info, want_ninfo, 0, NULL);
 }
 
 /* A partial list keeps names native found no link of up to this many records. */
@@ -1531,7 +1604,7 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
         if (max < least)
             max = least;
         big = false;
-        st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
+        st  = load_group(d, a, oi, NULL, false, 0, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
         if (!big) {
             if (st == TB_OK)
                 *k_out = tb_ix_link_find(&d->groups[d->objs[oi].group], name, len);

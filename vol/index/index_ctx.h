@@ -216,11 +216,15 @@ tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uin
 
 /* Makes sure the links of group object `oi` are loaded, all of them (a partial list is listed
  * whole in its place; under_grp: the group already opened below, or NULL to open it by token
- * through `a`). With want_info, also the object info of every
- * hard-link target. TB_OK, or why it cannot (TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a
- * group, or one the records cannot hold); the caller forwards. Errors below are cleared. */
+ * through `a`). With want_info, also the object info of every hard-link target, and the halves
+ * want_ninfo (TB_IX_NI_*, or 0) of its native info. TB_OK, or why it cannot (TB_ERR_HDF5,
+ * TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a group, or one the records cannot hold); the caller
+ * forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
-                             bool want_info);
+                             bool want_info, unsigned want_ninfo);
+/* Keeps the halves `have` (TB_IX_NI_*) of object oi's native info from *ni (out of memory: not
+ * kept). */
+void tb_ix_keep_native_info(tb_ix_data_t *d, uint32_t oi, unsigned have, const H5O_native_info_t *ni);
 /* Link `name` (len bytes, no NUL) of group object `oi`, its index in the group's record in *k_out
  * (TB_IX_NONE: the group has no such link): TB_OK; TB_ERR_UNSUPPORTED when the index cannot tell
  * (the caller forwards: no anchor `a` to ask through, and the group not listed whole nor the name

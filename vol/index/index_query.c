@@ -217,7 +217,7 @@ target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, 
         if (d->writable)
             return TB_ERR_UNSUPPORTED;
         tb_status_t st = d->groups[r->gi].partial ? tb_ix_member_info(d, a, r->gobj, r->link)
-                                                  : tb_ix_load_group(d, a, r->gobj, NULL, true);
+                                                  : tb_ix_load_group(d, a, r->gobj, NULL, true, 0);
         if (st != TB_OK)
             return st;
     }
@@ -422,7 +422,7 @@ resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5
         return st;
     if ((g = target_of(d, &gr)) == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_load_group(d, a, g, NULL, false)) != TB_OK)
+    if ((st = tb_ix_load_group(d, a, g, NULL, false, 0)) != TB_OK)
         return st;
     r->gobj = g;
     r->gi   = d->objs[g].group;
@@ -760,7 +760,7 @@ group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc
         return TB_ERR_UNSUPPORTED;
     if (g == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_load_group(d, a, g, NULL, want_info)) != TB_OK)
+    if ((st = tb_ix_load_group(d, a, g, NULL, want_info, 0)) != TB_OK)
         return st;
     *g_out = g;
     return TB_OK;
@@ -875,10 +875,12 @@ next_stamp(tb_ix_data_t *d)
     return d->stamp;
 }
 
-/* Loads every group a visit from g can reach, with the info of every object met, so that the
- * visit itself runs from memory and a failure can still be forwarded: TB_OK, or why not. */
+/* Loads every group a visit from g can reach, with the info of every object met (and the halves
+ * want_ninfo of its native info), so that the visit itself runs from memory and a failure can
+ * still be forwarded: TB_OK, or why not. */
 static tb_status_t
-preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order)
+preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order,
+        unsigned want_ninfo)
 {
     uint32_t    cap = 64, n = 0;
     uint32_t   *stack = malloc(cap * sizeof(*stack));
@@ -890,7 +892,7 @@ preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_typ
     }
     while (st == TB_OK && n) {
         uint32_t cur = stack[--n];
-        if ((st = tb_ix_load_group(d, a, cur, NULL, true)) != TB_OK)
+        if ((st = tb_ix_load_group(d, a, cur, NULL, true, want_ninfo)) != TB_OK)
             break;
         uint32_t        gi = d->objs[cur].group;
         const uint32_t *perm;
@@ -969,7 +971,11 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         is_group = (v->walk_fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
     }
     /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
-    if (is_group && preload(d, a, start, v->idx_type, v->order) != TB_OK)
+    /* The 1.8 calls' adapter (H5Ovisit1, H5Ovisit2 with H5O_INFO_HDR or H5O_INFO_META_SIZE) asks
+     * every object's native info of these halves: the same bits in its fields. */
+    unsigned nf         = v->shim ? v->fields : 0u;
+    unsigned want_ninfo = ((nf & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) | ((nf & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+    if (is_group && preload(d, a, start, v->idx_type, v->order, want_ninfo) != TB_OK)
         return TB_FORWARD;
 
     v->d      = d;
@@ -1036,7 +1042,7 @@ name_by_search(tb_obj_t *o, const H5VL_loc_params_t *loc, char **path_out)
     }
     if (self == root)
         return (*path_out = strdup("/")) ? TB_OK : TB_ERR_NOMEM;
-    if ((st = preload(d, &a, root, H5_INDEX_NAME, H5_ITER_NATIVE)) != TB_OK) {
+    if ((st = preload(d, &a, root, H5_INDEX_NAME, H5_ITER_NATIVE, 0)) != TB_OK) {
         H5Eclear2(H5E_DEFAULT);
         return st;
     }
@@ -1394,40 +1400,8 @@ tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_
     tb_ix_data_t *d;
     uint32_t      t;
     unsigned      have;
-    if (native_target(o, loc, args, NULL, &d, &t, &have) != TB_OK)
-        return;
-    uint32_t k = d->objs[t].ninfo;
-    if (k == TB_IX_NONE) {
-        void *arr;
-        if (tb_ix_spill_reserve(d->spill, TB_IX_LANE_NINFOS, d->ninfos, &d->ninfocap, (uint64_t)d->nninfo + 1, sizeof(*d->ninfos), 64, &arr) != TB_OK)
-            return; /* (out of memory: not kept) */
-        d->ninfos = arr;
-        k         = d->nninfo++;
-        memset(&d->ninfos[k], 0, sizeof(d->ninfos[k]));
-        d->objs[t].ninfo = k;
-    }
-    tb_ix_ninfo_t           *x  = &d->ninfos[k];
-    const H5O_native_info_t *ni = ((const H5VL_native_object_optional_args_t *)args->args)->get_native_info.ninfo;
-    if (have & TB_IX_NI_HDR) {
-        x->version      = ni->hdr.version;
-        x->nmesgs       = ni->hdr.nmesgs;
-        x->nchunks      = ni->hdr.nchunks;
-        x->flags        = ni->hdr.flags;
-        x->space_total  = ni->hdr.space.total;
-        x->space_meta   = ni->hdr.space.meta;
-        x->space_mesg   = ni->hdr.space.mesg;
-        x->space_free   = ni->hdr.space.free;
-        x->mesg_present = ni->hdr.mesg.present;
-        x->mesg_shared  = ni->hdr.mesg.shared;
-    }
-    if (have & TB_IX_NI_META) {
-        x->obj_index_size  = ni->meta_size.obj.index_size;
-        x->obj_heap_size   = ni->meta_size.obj.heap_size;
-        x->attr_index_size = ni->meta_size.attr.index_size;
-        x->attr_heap_size  = ni->meta_size.attr.heap_size;
-    }
-    x->have = (uint8_t)(x->have | have);
-    d->dirty = 1;
+    if (native_target(o, loc, args, NULL, &d, &t, &have) == TB_OK)
+        tb_ix_keep_native_info(d, t, have, ((const H5VL_native_object_optional_args_t *)args->args)->get_native_info.ninfo);
 }
 
 #ifndef H5_NO_DEPRECATED_SYMBOLS
