@@ -206,6 +206,45 @@ evict_closed(const tb_obj_t *o)
     tb_ix_evict_unused(f->file_under, o->idx->token);
 }
 
+/* What the index read for itself of object oi (through anchor a) leaves HDF5's cache: now, or,
+ * under a visit's preload (a->later), once the visit has reported it (tb_ix_evict_later). */
+static void
+evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+{
+    tb_ix_later_t *l = a->later;
+    if (!l || !a->evict_file) {
+        tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
+        return;
+    }
+    if (d->objs[oi].evict_later)
+        return;
+    if (l->n == TB_IX_LATER) { /* (full: the oldest leaves) */
+        tb_ix_evict_later(d, a->evict_file, l->obj[l->oldest]);
+        l->obj[l->oldest] = oi;
+        l->oldest         = (l->oldest + 1) % TB_IX_LATER;
+    }
+    else
+        l->obj[l->n++] = oi;
+    d->objs[oi].evict_later = 1;
+}
+
+void
+tb_ix_evict_later(tb_ix_data_t *d, void *evict_file, uint32_t oi)
+{
+    if (!d->objs[oi].evict_later)
+        return;
+    d->objs[oi].evict_later = 0;
+    tb_ix_evict_unused(evict_file, d->objs[oi].token);
+}
+
+void
+tb_ix_later_flush(tb_ix_data_t *d, void *evict_file, tb_ix_later_t *l)
+{
+    for (uint32_t k = 0; k < l->n; k++)
+        tb_ix_evict_later(d, evict_file, l->obj[k]);
+    l->n = l->oldest = 0;
+}
+
 void
 tb_ix_evict_kept(struct tb_index_file *f)
 {
@@ -1170,7 +1209,7 @@ ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params
  * `want_ninfo` (TB_IX_NI_*) of their native info, through `grp`: TB_OK, TB_ERR_HDF5, or
  * tb_ix_ask_info's status. */
 static tb_status_t
-load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict_file, unsigned want_ninfo)
+load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, const tb_ix_anchor_t *a, unsigned want_ninfo)
 {
     for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
         const tb_ix_link_t *l = &d->groups[gi].links[k];
@@ -1184,18 +1223,18 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, hid_t vol, void *evict
         H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
         loc.loc_data.loc_by_name.name    = l->name;
         loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, vol) : TB_OK;
+        tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, a->vol) : TB_OK;
         if (st != TB_OK)
             return st;
         /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
          * of it), asked while the header is in HDF5's cache: the adapter's own call came after the
          * header had left, and read it again (h5py's visit, native's reads of the file doubled).
          * Where this fails, the adapter's call fails as native's would. */
-        if (ninfo && ask_native_info(d, oi, grp, &loc, vol, want_ninfo) != TB_OK)
+        if (ninfo && ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo) != TB_OK)
             H5Eclear2(H5E_DEFAULT);
         /* (A member group's header is read again soon, to list its links; it leaves then.) */
         if (d->objs[oi].type != H5O_TYPE_GROUP)
-            tb_ix_evict_unused(evict_file, d->objs[oi].token);
+            evict_read(d, a, oi);
     }
     return TB_OK;
 }
@@ -1425,7 +1464,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
     }
     ret = TB_OK;
     if (want_info)
-        ret = load_child_infos(d, gi, grp, a->vol, a->evict_file, want_ninfo);
+        ret = load_child_infos(d, gi, grp, a, want_ninfo);
 done:
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
@@ -1434,7 +1473,7 @@ done:
     if (opened) {
         tb_ix_close_under(grp, H5I_GROUP, a->vol);
         if (ret == TB_OK)
-            tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
+            evict_read(d, a, oi);
     }
     return ret;
 }

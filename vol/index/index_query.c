@@ -68,6 +68,7 @@ anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
     a->vol        = o->under_vol_id;
     a->type       = type;
     a->evict_file = NULL;
+    a->later      = NULL;
     if (o->ctx->index && !o->ctx->index->d->writable && tb_ix_can_evict(o->ctx))
         a->evict_file = o->ctx->index->file_under;
     a->group_token = type == H5I_GROUP && o->under && o->idx && o->idx->state == TB_IXO_MINE ? o->idx->token : NULL;
@@ -786,6 +787,10 @@ typedef struct visit {
      * kept in `found` (malloc'd); no callback. */
     uint32_t       find1;
     char          *found;
+    /* Headers the preload left in HDF5's cache for the callback (tb_ix_later_t), and the file
+     * they leave from once reported (NULL: none left). */
+    tb_ix_later_t *later;
+    void          *evict_file;
 } visit_t;
 
 /* Appends name[0..n) to the visit's path: TB_OK, or TB_ERR_NOMEM. */
@@ -850,6 +855,8 @@ visit_group(visit_t *v, uint32_t gi)
             ret = v->lop(v->id, v->path, &info, v->op_data);
             tb_ix_permit(NULL);
         }
+        if (t != TB_IX_NONE && v->later) /* (reported: its header leaves the cache now) */
+            tb_ix_evict_later(d, v->evict_file, t);
         if (ret == H5_ITER_CONT && t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
             d->objs[t].gstamp = d->stamp;
             if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
@@ -932,6 +939,17 @@ preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_typ
     return st;
 }
 
+/* What the preload left in HDF5's cache and the visit did not report (it stopped early, or
+ * forwards) leaves it. */
+static void
+visit_end(visit_t *v)
+{
+    if (v->later)
+        tb_ix_later_flush(v->d, v->evict_file, v->later);
+    free(v->later);
+    v->later = NULL;
+}
+
 /* H5Lvisit2 (v->objects false) and H5Ovisit3 (true): TB_ANSWERED (the visit's result in
  * *ret_out), or TB_FORWARD. */
 static tb_answer_t
@@ -970,19 +988,31 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
          * type reads H5O_TYPE_UNKNOWN and only "." is visited. */
         is_group = (v->walk_fields & H5O_INFO_BASIC) && d->objs[start].type == H5O_TYPE_GROUP;
     }
-    /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
     /* The 1.8 calls' adapter (H5Ovisit1, H5Ovisit2 with H5O_INFO_HDR or H5O_INFO_META_SIZE) asks
      * every object's native info of these halves: the same bits in its fields. */
     unsigned nf         = v->shim ? v->fields : 0u;
-    unsigned want_ninfo = ((nf & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) | ((nf & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
-    if (is_group && preload(d, a, start, v->idx_type, v->order, want_ninfo) != TB_OK)
+    unsigned want_ninfo = ((nf & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
+                          ((nf & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+    /* The preload leaves what it reads in HDF5's cache until the visit has reported it. */
+    tb_ix_anchor_t pa = *a;
+    pa.later          = a->evict_file ? malloc(sizeof(*pa.later)) : NULL;
+    if (pa.later)
+        pa.later->n = pa.later->oldest = 0;
+    v->d          = d;
+    v->later      = pa.later;
+    v->evict_file = a->evict_file;
+    /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
+    if (is_group && preload(d, &pa, start, v->idx_type, v->order, want_ninfo) != TB_OK) {
+        visit_end(v);
         return TB_FORWARD;
+    }
 
-    v->d      = d;
     v->fileno = o->ctx->index->fileno;
     v->id     = open_for_callback(o, loc->obj_type, name, !v->objects, d, start);
-    if (v->id < 0)
+    if (v->id < 0) {
+        visit_end(v);
         return TB_FORWARD;
+    }
     herr_t ret = H5_ITER_CONT;
     d->visiting++;
     d->busy++;
@@ -1007,6 +1037,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     }
     d->visiting--;
     d->busy--;
+    visit_end(v);
     free(v->path);
     if (ret < 0) {
         TB_PUSH("index", TB_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
