@@ -7,7 +7,9 @@ open to just after the close (bench/common's libtb_io_count.so preloaded, TB_IO_
 needs, by name, then a group's members of either kind in turns; `frames FILE` for a trajectory
 reader as MDAnalysis' H5MD reader is one: every frame read through new handles of its datasets
 (`make-frames FILE` writes such a file); `wide FILE` for a program reading a few members of a
-group of thousands of links of the 1.8 format, by name (`make-wide FILE`)."""
+group of thousands of links of the 1.8 format, by name (`make-wide FILE`); `walk FILE` for h5py's
+visititems and visit of the whole file, `search FILE` for a visititems that stops at the first
+dataset."""
 import ctypes
 import sys
 
@@ -161,6 +163,32 @@ def wide(path, nlinks=3000, k=10):
     print(f"reads {after - before}", file=sys.stderr)
 
 
+def walk(path):
+    """Every object's name and kind through visititems (each object opened), then every name
+    through visit: h5py's H5Ovisit_by_name1, whose adapter asks each object's header details."""
+    count = reads_counter()
+    before = count()
+    out = []
+    with h5py.File(path, "r") as f:
+        f.visititems(lambda n, o: out.append(f"{n} {type(o).__name__}"))
+        f.visit(lambda n: out.append(n))
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
+def search(path):
+    """A search that stops at the first dataset it meets (visititems returning a value)."""
+    count = reads_counter()
+    before = count()
+    with h5py.File(path, "r") as f:
+        hit = f.visititems(lambda n, o: n if isinstance(o, h5py.Dataset) else None)
+        out = [f"first dataset {hit} {f[hit].shape}"]
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
 if __name__ == "__main__":
     {"make": make, "view": view, "units": units, "make-frames": make_frames, "frames": frames,
-     "make-wide": make_wide, "wide": wide}[sys.argv[1]](sys.argv[2])
+     "make-wide": make_wide, "wide": wide, "walk": walk, "search": search}[sys.argv[1]](sys.argv[2])

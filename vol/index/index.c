@@ -71,13 +71,14 @@ tb_index_print_stats(FILE *out)
     } while (0)
     TB_IX_LINE("h5turbo stats: index answered=%zu forwarded=%zu groups_loaded=%zu lookups_left=%zu links_kept=%zu "
                "partial_hits=%zu absent_kept=%zu absent_hits=%zu groups_lazy=%zu "
-               "attrs_lazy=%zu dsets_lazy=%zu types_lazy=%zu materialised=%zu; sidecars",
+               "attrs_lazy=%zu dsets_lazy=%zu types_lazy=%zu materialised=%zu visits_replayed=%zu; sidecars",
                tb_ix_stats.answered, tb_ix_stats.forwarded, tb_ix_stats.groups_loaded, tb_ix_stats.lookups_left,
                tb_ix_stats.links_kept, tb_ix_stats.partial_hits, tb_ix_stats.absent_kept, tb_ix_stats.absent_hits,
                tb_ix_stats.groups_lazy,
                tb_ix_stats.attrs_lazy, tb_ix_stats.dsets_lazy, tb_ix_stats.types_lazy,
                tb_ix_stats.groups_materialised + tb_ix_stats.attrs_materialised + tb_ix_stats.dsets_materialised +
-                   tb_ix_stats.types_materialised);
+                   tb_ix_stats.types_materialised,
+               tb_ix_stats.visits_replayed);
     /* Every outcome that happened: loads and writes, and each kind of miss or fallback. */
     int any = 0;
     for (int o = 0; o < TB_SC_NOUTCOMES; o++)
@@ -207,7 +208,7 @@ evict_closed(const tb_obj_t *o)
 }
 
 /* What the index read for itself of object oi (through anchor a) leaves HDF5's cache: now, or,
- * under a visit's preload (a->later), once the visit has reported it (tb_ix_evict_later). */
+ * for a visit (a->later), once the visit has reported it (tb_ix_evict_later). */
 static void
 evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
@@ -1229,9 +1230,10 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, const tb_ix_anchor_t *
         /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
          * of it), asked while the header is in HDF5's cache: the adapter's own call came after the
          * header had left, and read it again (h5py's visit, native's reads of the file doubled).
-         * Where this fails, the adapter's call fails as native's would. */
-        if (ninfo && ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo) != TB_OK)
-            H5Eclear2(H5E_DEFAULT);
+         * Where this fails (a damaged B-tree the metadata sizes walk), the load fails, and the
+         * visit goes on natively, where the adapter's call fails as it does under stock. */
+        if (ninfo && (st = ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo)) != TB_OK)
+            return st;
         /* (A member group's header is read again soon, to list its links; it leaves then.) */
         if (d->objs[oi].type != H5O_TYPE_GROUP)
             evict_read(d, a, oi);

@@ -217,6 +217,7 @@ typedef struct tb_index_stats {
     size_t dsets_lazy;         /* datasets opened from the cache */
     size_t dsets_materialised; /* lazy datasets made real */
     size_t dsets_by_token;     /* datasets opened for real by their token, not by name */
+    size_t visits_replayed;    /* visits that went on natively from a group the index could not load */
 } tb_index_stats_t;
 void tb_index_get_stats(tb_index_stats_t *out);
 /* One "h5turbo stats: index ..." line: answers, and every sidecar outcome (loads, writes, each

@@ -115,12 +115,12 @@ struct tb_index_obj {
     uint32_t rec;
 };
 
-/* Objects whose headers a visit's preload read and left in HDF5's cache (their records marked
- * evict_later) until the visit has reported them: the callback of h5py's visititems opens every
- * object it is given, which read each header a second time when it had left at once. At most
- * TB_IX_LATER: past that, the oldest leaves, so that a large file's preload does not hold its
- * whole tree of headers (4,096 of a few hundred bytes to a few KiB each, within HDF5's default
- * cache bound of 32 MiB). */
+/* Objects whose headers a visit read with their group's members' infos, as it entered the group,
+ * and left in HDF5's cache (their records marked evict_later) until it has reported them: the
+ * callback of h5py's visititems opens every object it is given, which read each header a second
+ * time when it had left at once. At most TB_IX_LATER: past that, the oldest leaves, so that a
+ * group of more members does not hold all their headers (4,096 of a few hundred bytes to a few
+ * KiB each, within HDF5's default cache bound of 32 MiB). */
 #define TB_IX_LATER 4096
 typedef struct tb_ix_later {
     uint32_t obj[TB_IX_LATER];
@@ -136,7 +136,7 @@ typedef struct tb_ix_anchor {
      * cache afterwards (tb_ix_evict_unused); NULL where it may not. */
     void *evict_file;
     /* With evict_file, where the headers the index reads for itself wait instead of leaving at
-     * once (a visit's preload), or NULL. */
+     * once (a visit's), or NULL. */
     tb_ix_later_t *later;
     /* The token of the group `under` is, when it is a group the index knows (NULL otherwise):
      * listing that group's links then iterates the application's open group, not a copy opened
@@ -237,8 +237,8 @@ tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uin
  * forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
                              bool want_info, unsigned want_ninfo);
-/* Object oi's header leaves HDF5's cache now if a visit's preload left it there (evict_later),
- * as tb_ix_evict_unused does; every such header of `l`, with tb_ix_later_flush. */
+/* Object oi's header leaves HDF5's cache now if a visit left it there (evict_later), as
+ * tb_ix_evict_unused does; every such header of `l`, with tb_ix_later_flush. */
 void tb_ix_evict_later(tb_ix_data_t *d, void *evict_file, uint32_t oi);
 void tb_ix_later_flush(tb_ix_data_t *d, void *evict_file, tb_ix_later_t *l);
 /* Keeps the halves `have` (TB_IX_NI_*) of object oi's native info from *ni (out of memory: not

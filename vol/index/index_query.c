@@ -787,10 +787,15 @@ typedef struct visit {
      * kept in `found` (malloc'd); no callback. */
     uint32_t       find1;
     char          *found;
-    /* Headers the preload left in HDF5's cache for the callback (tb_ix_later_t), and the file
-     * they leave from once reported (NULL: none left). */
-    tb_ix_later_t *later;
-    void          *evict_file;
+    /* Where groups are loaded from as the visit enters them (with their members' infos, and the
+     * halves want_ninfo of their native info), and where those members' headers wait until the
+     * visit has reported them (a->later, with a->evict_file; NULL: none wait). */
+    const tb_ix_anchor_t *a;
+    unsigned              want_ninfo;
+    /* The callbacks made so far, and whether a group could not be loaded on the way (the visit
+     * then goes on natively from there: visit_answer). */
+    uint64_t ncb;
+    bool     stuck;
 } visit_t;
 
 /* Appends name[0..n) to the visit's path: TB_OK, or TB_ERR_NOMEM. */
@@ -812,18 +817,31 @@ path_push(visit_t *v, const char *name, uint32_t n)
     return TB_OK;
 }
 
-/* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit. */
+/* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit, over group
+ * object g, loaded as the visit enters it: H5_ITER_ERROR with v->stuck when it cannot be (nor a
+ * member's info had, nor its order walked). */
 static herr_t
-visit_group(visit_t *v, uint32_t gi)
+visit_group(visit_t *v, uint32_t g)
 {
-    tb_ix_data_t  *d        = v->d;
+    tb_ix_data_t *d = v->d;
+    if (tb_ix_load_group(d, v->a, g, NULL, true, v->want_ninfo) != TB_OK) {
+        v->stuck = true;
+        return H5_ITER_ERROR;
+    }
+    uint32_t        gi       = d->objs[g].group;
     H5_index_t      idx_type = v->idx_type;
     const uint32_t *perm;
     bool            rev;
+    if (idx_type == H5_INDEX_CRT_ORDER && ensure_corder_state(d, v->a, gi) != TB_OK) {
+        v->stuck = true;
+        return H5_ITER_ERROR;
+    }
     if (idx_type == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
         idx_type = H5_INDEX_NAME;
-    if (walk_of(&d->groups[gi], idx_type, v->order, &perm, &rev) != TB_OK)
-        return H5_ITER_ERROR; /* excluded before the visit started */
+    if (walk_of(&d->groups[gi], idx_type, v->order, &perm, &rev) != TB_OK) {
+        v->stuck = true;
+        return H5_ITER_ERROR;
+    }
     herr_t ret = H5_ITER_CONT;
     for (uint32_t i = 0; i < d->groups[gi].nlinks && ret == H5_ITER_CONT; i++) {
         const tb_ix_link_t *l   = &d->groups[gi].links[walk_at(&d->groups[gi], perm, rev, i)];
@@ -831,8 +849,12 @@ visit_group(visit_t *v, uint32_t gi)
         if (path_push(v, l->name, l->name_len) != TB_OK)
             return H5_ITER_ERROR;
         uint32_t t = TB_IX_NONE;
-        if (l->type == H5L_TYPE_HARD)
-            t = l->obj;
+        if (l->type == H5L_TYPE_HARD) {
+            if ((t = l->obj) == TB_IX_NONE || !d->objs[t].has_info) {
+                v->stuck = true;
+                return H5_ITER_ERROR;
+            }
+        }
         if (v->find1) {
             if (t != TB_IX_NONE && t == v->find1 - 1)
                 ret = (v->found = strdup(v->path)) ? H5_ITER_STOP : H5_ITER_ERROR;
@@ -842,6 +864,7 @@ visit_group(visit_t *v, uint32_t gi)
                 H5O_info2_t info;
                 fill_oinfo(v->fileno, &d->objs[t], v->fields, &info);
                 tb_ix_permit(v->shim && (v->fields & H5O_INFO_BASIC) ? d : NULL);
+                v->ncb++;
                 ret = v->oop(v->id, v->path, &info, v->op_data);
                 tb_ix_permit(NULL);
                 if (ret == H5_ITER_CONT && (v->walk_fields & H5O_INFO_BASIC) && d->objs[t].rc > 1)
@@ -852,17 +875,18 @@ visit_group(visit_t *v, uint32_t gi)
             H5L_info2_t info;
             fill_linfo(d, l, &info);
             tb_ix_permit(v->shim && l->type == H5L_TYPE_HARD ? d : NULL);
+            v->ncb++;
             ret = v->lop(v->id, v->path, &info, v->op_data);
             tb_ix_permit(NULL);
         }
-        if (t != TB_IX_NONE && v->later) /* (reported: its header leaves the cache now) */
-            tb_ix_evict_later(d, v->evict_file, t);
+        if (t != TB_IX_NONE && v->a->later) /* (reported: its header leaves the cache now) */
+            tb_ix_evict_later(d, v->a->evict_file, t);
         if (ret == H5_ITER_CONT && t != TB_IX_NONE && d->objs[t].gstamp != d->stamp) {
             d->objs[t].gstamp = d->stamp;
-            if (d->objs[t].type == H5O_TYPE_GROUP && d->objs[t].group != TB_IX_NONE) {
+            if (d->objs[t].type == H5O_TYPE_GROUP) {
                 if (path_push(v, "/", 1) != TB_OK)
                     return H5_ITER_ERROR;
-                ret = visit_group(v, d->objs[t].group);
+                ret = visit_group(v, t);
             }
         }
         v->len          = old;
@@ -882,72 +906,70 @@ next_stamp(tb_ix_data_t *d)
     return d->stamp;
 }
 
-/* Loads every group a visit from g can reach, with the info of every object met (and the halves
- * want_ninfo of its native info), so that the visit itself runs from memory and a failure can
- * still be forwarded: TB_OK, or why not. */
-static tb_status_t
-preload(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t g, H5_index_t idx_type, H5_iter_order_t order,
-        unsigned want_ninfo)
+/* The headers loaded for the visit and not reported (it stopped early, or forwards) leave HDF5's
+ * cache. */
+static void
+visit_end(visit_t *v, tb_ix_anchor_t *pa)
 {
-    uint32_t    cap = 64, n = 0;
-    uint32_t   *stack = malloc(cap * sizeof(*stack));
-    tb_status_t st    = stack ? TB_OK : TB_ERR_NOMEM;
-    uint32_t    s     = next_stamp(d);
-    if (st == TB_OK) {
-        stack[n++]        = g;
-        d->objs[g].gstamp = s;
-    }
-    while (st == TB_OK && n) {
-        uint32_t cur = stack[--n];
-        if ((st = tb_ix_load_group(d, a, cur, NULL, true, want_ninfo)) != TB_OK)
-            break;
-        uint32_t        gi = d->objs[cur].group;
-        const uint32_t *perm;
-        bool            rev;
-        H5_index_t      it = idx_type;
-        if (it == H5_INDEX_CRT_ORDER && (st = ensure_corder_state(d, a, gi)) != TB_OK)
-            break;
-        if (it == H5_INDEX_CRT_ORDER && d->groups[gi].corder_state != 1)
-            it = H5_INDEX_NAME;
-        if ((st = walk_of(&d->groups[gi], it, order, &perm, &rev)) != TB_OK)
-            break;
-        for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
-            const tb_ix_link_t *l = &d->groups[gi].links[k];
-            if (l->type != H5L_TYPE_HARD)
-                continue;
-            uint32_t t = l->obj;
-            if (t == TB_IX_NONE || !d->objs[t].has_info) {
-                st = TB_ERR_UNSUPPORTED;
-                break;
-            }
-            if (d->objs[t].type != H5O_TYPE_GROUP || d->objs[t].gstamp == s)
-                continue;
-            d->objs[t].gstamp = s;
-            if (n == cap) {
-                uint32_t *ns = realloc(stack, (size_t)cap * 2 * sizeof(*ns));
-                if (!ns) {
-                    st = TB_ERR_NOMEM;
-                    break;
-                }
-                stack = ns;
-                cap *= 2;
-            }
-            stack[n++] = t;
-        }
-    }
-    free(stack);
-    return st;
+    if (pa->later)
+        tb_ix_later_flush(v->d, pa->evict_file, pa->later);
+    free(pa->later);
+    pa->later = NULL;
 }
 
-/* What the preload left in HDF5's cache and the visit did not report (it stopped early, or
- * forwards) leaves it. */
-static void
-visit_end(visit_t *v)
+/* A visit that could not load a group on its way goes on natively: native's visit from the
+ * start, its first v->ncb callbacks (those the application already had, in the same order: the
+ * index walks as native walks) not passed on. */
+typedef struct replay {
+    const visit_t *v;
+    uint64_t       n;
+} replay_t;
+
+static herr_t
+replay_obj_cb(hid_t obj, const char *name, const H5O_info2_t *info, void *data)
 {
-    if (v->later)
-        tb_ix_later_flush(v->d, v->evict_file, v->later);
-    free(v->later);
-    v->later = NULL;
+    replay_t *r = data;
+    if (r->n < r->v->ncb) {
+        r->n++;
+        return H5_ITER_CONT;
+    }
+    return r->v->oop(obj, name, info, r->v->op_data);
+}
+
+static herr_t
+replay_link_cb(hid_t grp, const char *name, const H5L_info2_t *info, void *data)
+{
+    replay_t *r = data;
+    if (r->n < r->v->ncb) {
+        r->n++;
+        return H5_ITER_CONT;
+    }
+    return r->v->lop(grp, name, info, r->v->op_data);
+}
+
+static herr_t
+replay(tb_obj_t *o, const H5VL_loc_params_t *loc, const visit_t *v)
+{
+    replay_t r = {.v = v};
+    if (!o->under && tb_index_materialise(o) < 0)
+        return -1;
+    if (v->objects) {
+        H5VL_object_specific_args_t sa = {.op_type = H5VL_OBJECT_VISIT};
+        sa.args.visit.idx_type         = v->idx_type;
+        sa.args.visit.order            = v->order;
+        sa.args.visit.fields           = v->fields;
+        sa.args.visit.op               = replay_obj_cb;
+        sa.args.visit.op_data          = &r;
+        return H5VLobject_specific(o->under, loc, o->under_vol_id, &sa, DXPL, NULL);
+    }
+    H5VL_link_specific_args_t la = {.op_type = H5VL_LINK_ITER};
+    la.args.iterate.recursive    = true;
+    la.args.iterate.idx_type     = v->idx_type;
+    la.args.iterate.order        = v->order;
+    la.args.iterate.idx_p        = NULL;
+    la.args.iterate.op           = replay_link_cb;
+    la.args.iterate.op_data      = &r;
+    return H5VLlink_specific(o->under, loc, o->under_vol_id, &la, DXPL, NULL);
 }
 
 /* H5Lvisit2 (v->objects false) and H5Ovisit3 (true): TB_ANSWERED (the visit's result in
@@ -993,24 +1015,27 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     unsigned nf         = v->shim ? v->fields : 0u;
     unsigned want_ninfo = ((nf & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
                           ((nf & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
-    /* The preload leaves what it reads in HDF5's cache until the visit has reported it. */
+    /* Groups are loaded as the visit enters them, as native reads them (a visit stopped early
+     * reads no further), and their members' headers stay in HDF5's cache until the visit has
+     * reported them. */
     tb_ix_anchor_t pa = *a;
     pa.later          = a->evict_file ? malloc(sizeof(*pa.later)) : NULL;
     if (pa.later)
         pa.later->n = pa.later->oldest = 0;
     v->d          = d;
-    v->later      = pa.later;
-    v->evict_file = a->evict_file;
-    /* H5Lvisit of something that is not a group errs natively: the load fails and we forward. */
-    if (is_group && preload(d, &pa, start, v->idx_type, v->order, want_ninfo) != TB_OK) {
-        visit_end(v);
+    v->a          = &pa;
+    v->want_ninfo = want_ninfo;
+    /* (The start first: H5Lvisit of something that is not a group errs natively, the load fails
+     * and we forward.) */
+    if (is_group && tb_ix_load_group(d, &pa, start, NULL, true, want_ninfo) != TB_OK) {
+        visit_end(v, &pa);
         return TB_FORWARD;
     }
 
     v->fileno = o->ctx->index->fileno;
     v->id     = open_for_callback(o, loc->obj_type, name, !v->objects, d, start);
     if (v->id < 0) {
-        visit_end(v);
+        visit_end(v, &pa);
         return TB_FORWARD;
     }
     herr_t ret = H5_ITER_CONT;
@@ -1021,6 +1046,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         H5O_info2_t info;
         fill_oinfo(v->fileno, &d->objs[start], v->fields, &info);
         tb_ix_permit(v->shim && (v->fields & H5O_INFO_BASIC) ? d : NULL);
+        v->ncb++;
         ret = v->oop(v->id, ".", &info, v->op_data);
         tb_ix_permit(NULL);
         /* (1.14 remembers the start as seen only when other links lead to it; 2.x always) */
@@ -1033,12 +1059,19 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         if (path_push(v, "", 0) != TB_OK)
             ret = H5_ITER_ERROR;
         else
-            ret = visit_group(v, d->objs[start].group);
+            ret = visit_group(v, start);
     }
     d->visiting--;
     d->busy--;
-    visit_end(v);
+    visit_end(v, &pa);
     free(v->path);
+    if (v->stuck) { /* (what the application was given stays given; native goes on from there) */
+        H5Eclear2(H5E_DEFAULT);
+        tb_ix_callback_close(v->id, 0);
+        tb_ix_stats.visits_replayed++;
+        *ret_out = replay(o, loc, v);
+        return TB_ANSWERED;
+    }
     if (ret < 0) {
         TB_PUSH("index", TB_ERR_HDF5, "visit failed (callback returned %d)", (int)ret);
         ret = -1;
@@ -1052,8 +1085,8 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
  * H5Iget_name of an object opened by token: native records no path for it and, at every call,
  * visits the file from its root group by name in native order for the first hard link to it
  * (H5G_get_name_by_addr; "/" for the root group itself, nothing when no link leads to it). The same
- * visit over the index (visit_group's name search), every group reachable from the root loaded
- * first (as native's visit reads them). */
+ * visit over the index (visit_group's name search), each group loaded as the search enters it (as
+ * native's visit reads them). */
 /* The name native's search gives object o (opened by token) in *path_out (malloc'd; NULL: no link
  * leads to it): TB_OK, or why the index cannot tell (then native searches). */
 static tb_status_t
@@ -1064,7 +1097,6 @@ name_by_search(tb_obj_t *o, const H5VL_loc_params_t *loc, char **path_out)
     tb_ix_anchor_t a;
     uint32_t       self, root;
     *path_out = NULL;
-    tb_status_t st;
     if (!o->ctx->index || tb_ix_for(o, loc->obj_type, tok, &d) != TB_OK || d->writable || d->visiting ||
         !anchor_of(o, loc->obj_type, &a) || tb_ix_self_rec(o, d, tok, &self) != TB_OK ||
         tb_ix_obj_get(d, d->file.id.root_token, &root) != TB_OK) {
@@ -1073,20 +1105,17 @@ name_by_search(tb_obj_t *o, const H5VL_loc_params_t *loc, char **path_out)
     }
     if (self == root)
         return (*path_out = strdup("/")) ? TB_OK : TB_ERR_NOMEM;
-    if ((st = preload(d, &a, root, H5_INDEX_NAME, H5_ITER_NATIVE, 0)) != TB_OK) {
-        H5Eclear2(H5E_DEFAULT);
-        return st;
-    }
-    visit_t v = {.d = d, .idx_type = H5_INDEX_NAME, .order = H5_ITER_NATIVE, .find1 = self + 1};
+    visit_t v = {.d = d, .a = &a, .idx_type = H5_INDEX_NAME, .order = H5_ITER_NATIVE, .find1 = self + 1};
     herr_t  ret = path_push(&v, "/", 1) == TB_OK ? H5_ITER_CONT : H5_ITER_ERROR;
     if (ret == H5_ITER_CONT) {
         d->objs[root].gstamp = next_stamp(d);
-        ret                  = visit_group(&v, d->objs[root].group);
+        ret                  = visit_group(&v, root);
     }
     free(v.path);
     if (ret < 0) {
         free(v.found);
-        return TB_ERR_NOMEM;
+        H5Eclear2(H5E_DEFAULT);
+        return v.stuck ? TB_ERR_UNSUPPORTED : TB_ERR_NOMEM;
     }
     *path_out = v.found;
     tb_ix_stats.answered++;
