@@ -1474,8 +1474,8 @@ done:
     free(c.blob);
     if (opened) {
         tb_ix_close_under(grp, H5I_GROUP, a->vol);
-        if (ret == TB_OK)
-            evict_read(d, a, oi);
+        if (ret == TB_OK) /* (a visit entering the group has reported it: it leaves now) */
+            tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     }
     return ret;
 }
