@@ -925,26 +925,25 @@ typedef struct replay {
     uint64_t       n;
 } replay_t;
 
+/* Whether native's next callback is one the application already had (it is counted). */
+static bool
+replay_had(replay_t *r)
+{
+    return r->n < r->v->ncb && ++r->n;
+}
+
 static herr_t
 replay_obj_cb(hid_t obj, const char *name, const H5O_info2_t *info, void *data)
 {
     replay_t *r = data;
-    if (r->n < r->v->ncb) {
-        r->n++;
-        return H5_ITER_CONT;
-    }
-    return r->v->oop(obj, name, info, r->v->op_data);
+    return replay_had(r) ? H5_ITER_CONT : r->v->oop(obj, name, info, r->v->op_data);
 }
 
 static herr_t
 replay_link_cb(hid_t grp, const char *name, const H5L_info2_t *info, void *data)
 {
     replay_t *r = data;
-    if (r->n < r->v->ncb) {
-        r->n++;
-        return H5_ITER_CONT;
-    }
-    return r->v->lop(grp, name, info, r->v->op_data);
+    return replay_had(r) ? H5_ITER_CONT : r->v->lop(grp, name, info, r->v->op_data);
 }
 
 static herr_t
