@@ -213,7 +213,7 @@ static void
 evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
     tb_ix_later_t *l = a->later;
-    if (!l || !a->evict_file) {
+    if (!l) {
         tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
         return;
     }
@@ -1189,18 +1189,25 @@ has_native_info(const tb_ix_data_t *d, uint32_t oi, unsigned have)
     return !have || (k != TB_IX_NONE && (d->ninfos[k].have & have) == have);
 }
 
-/* Asks native (through `under`, at loc) for the halves `have` of object oi's native info and keeps
- * them: TB_OK, or TB_ERR_HDF5 (error on the stack). */
-static tb_status_t
-ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned have)
+/* Native's H5Oget_native_info of `fields` (H5O_NATIVE_INFO_*) at loc, through `under`, into *ni. */
+static herr_t
+native_info_below(void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned fields, H5O_native_info_t *ni)
 {
-    H5O_native_info_t                  ni;
-    H5VL_native_object_optional_args_t na = {
-        .get_native_info = {.fields = ((have & TB_IX_NI_HDR) ? H5O_NATIVE_INFO_HDR : 0u) |
-                                      ((have & TB_IX_NI_META) ? H5O_NATIVE_INFO_META_SIZE : 0u),
-                            .ninfo  = &ni}};
-    H5VL_optional_args_t oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
-    if (H5VLobject_optional(under, loc, vol, &oa, H5P_DATASET_XFER_DEFAULT, NULL) < 0)
+    H5VL_native_object_optional_args_t na = {.get_native_info = {.fields = fields, .ninfo = ni}};
+    H5VL_optional_args_t               oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
+    return H5VLobject_optional(under, loc, vol, &oa, H5P_DATASET_XFER_DEFAULT, NULL);
+}
+
+tb_status_t
+tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol,
+                      unsigned have)
+{
+    H5O_native_info_t ni;
+    if (has_native_info(d, oi, have))
+        return TB_OK;
+    unsigned fields = ((have & TB_IX_NI_HDR) ? H5O_NATIVE_INFO_HDR : 0u) |
+                      ((have & TB_IX_NI_META) ? H5O_NATIVE_INFO_META_SIZE : 0u);
+    if (native_info_below(under, loc, vol, fields, &ni) < 0)
         return TB_ERR_HDF5;
     tb_ix_keep_native_info(d, oi, have, &ni);
     return TB_OK;
@@ -1232,7 +1239,7 @@ load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, const tb_ix_anchor_t *
          * header had left, and read it again (h5py's visit, native's reads of the file doubled).
          * Where this fails (a damaged B-tree the metadata sizes walk), the load fails, and the
          * visit goes on natively, where the adapter's call fails as it does under stock. */
-        if (ninfo && (st = ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo)) != TB_OK)
+        if (ninfo && (st = tb_ix_ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo)) != TB_OK)
             return st;
         /* (A member group's header is read again soon, to list its links; it leaves then.) */
         if (d->objs[oi].type != H5O_TYPE_GROUP)
@@ -1312,12 +1319,10 @@ group_below(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, bool *opened_
 static bool
 links_counted_cheaply(void *grp, hid_t vol)
 {
-    H5O_native_info_t                  ni;
-    H5VL_loc_params_t                  self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
-    H5VL_native_object_optional_args_t na   = {.get_native_info = {.fields = H5O_NATIVE_INFO_HDR, .ninfo = &ni}};
-    H5VL_optional_args_t               oa   = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
-    hid_t                              saved = tb_err_save();
-    bool ok = H5VLobject_optional(grp, &self, vol, &oa, H5P_DATASET_XFER_DEFAULT, NULL) >= 0 &&
+    H5O_native_info_t ni;
+    H5VL_loc_params_t self  = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
+    hid_t             saved = tb_err_save();
+    bool ok = native_info_below(grp, &self, vol, H5O_NATIVE_INFO_HDR, &ni) >= 0 &&
               (ni.hdr.mesg.present >> 0x0002 & 1);
     tb_err_restore(saved);
     return ok;

@@ -244,6 +244,17 @@ void tb_ix_later_flush(tb_ix_data_t *d, void *evict_file, tb_ix_later_t *l);
 /* Keeps the halves `have` (TB_IX_NI_*) of object oi's native info from *ni (out of memory: not
  * kept). */
 void tb_ix_keep_native_info(tb_ix_data_t *d, uint32_t oi, unsigned have, const H5O_native_info_t *ni);
+/* Makes sure the index holds the halves `have` of object oi's native info, asked of native at loc
+ * through `under` when it does not: TB_OK, or TB_ERR_HDF5 (error on the stack). */
+tb_status_t tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol,
+                                  unsigned have);
+/* The halves (TB_IX_NI_*) that native-info fields (H5O_NATIVE_INFO_*) name. */
+static inline unsigned
+tb_ix_ni_halves(unsigned fields)
+{
+    return ((fields & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
+           ((fields & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+}
 /* Link `name` (len bytes, no NUL) of group object `oi`, its index in the group's record in *k_out
  * (TB_IX_NONE: the group has no such link): TB_OK; TB_ERR_UNSUPPORTED when the index cannot tell
  * (the caller forwards: no anchor `a` to ask through, and the group not listed whole nor the name

@@ -909,10 +909,10 @@ next_stamp(tb_ix_data_t *d)
 /* The headers loaded for the visit and not reported (it stopped early, or forwards) leave HDF5's
  * cache. */
 static void
-visit_end(visit_t *v, tb_ix_anchor_t *pa)
+visit_end(tb_ix_data_t *d, tb_ix_anchor_t *pa)
 {
     if (pa->later)
-        tb_ix_later_flush(v->d, pa->evict_file, pa->later);
+        tb_ix_later_flush(d, pa->evict_file, pa->later);
     free(pa->later);
     pa->later = NULL;
 }
@@ -1011,9 +1011,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     }
     /* The 1.8 calls' adapter (H5Ovisit1, H5Ovisit2 with H5O_INFO_HDR or H5O_INFO_META_SIZE) asks
      * every object's native info of these halves: the same bits in its fields. */
-    unsigned nf         = v->shim ? v->fields : 0u;
-    unsigned want_ninfo = ((nf & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
-                          ((nf & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+    unsigned want_ninfo = v->shim ? tb_ix_ni_halves(v->fields) : 0u;
     /* Groups are loaded as the visit enters them, as native reads them (a visit stopped early
      * reads no further), and their members' headers stay in HDF5's cache until the visit has
      * reported them. */
@@ -1027,14 +1025,14 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     /* (The start first: H5Lvisit of something that is not a group errs natively, the load fails
      * and we forward.) */
     if (is_group && tb_ix_load_group(d, &pa, start, NULL, true, want_ninfo) != TB_OK) {
-        visit_end(v, &pa);
+        visit_end(d, &pa);
         return TB_FORWARD;
     }
 
     v->fileno = o->ctx->index->fileno;
     v->id     = open_for_callback(o, loc->obj_type, name, !v->objects, d, start);
     if (v->id < 0) {
-        visit_end(v, &pa);
+        visit_end(d, &pa);
         return TB_FORWARD;
     }
     herr_t ret = H5_ITER_CONT;
@@ -1062,7 +1060,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     }
     d->visiting--;
     d->busy--;
-    visit_end(v, &pa);
+    visit_end(d, &pa);
     free(v->path);
     if (v->stuck) { /* (what the application was given stays given; native goes on from there) */
         H5Eclear2(H5E_DEFAULT);
@@ -1412,8 +1410,7 @@ native_target(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_arg
     tb_status_t    st = locate(o, loc, req, d_out, &a, t_out, NULL, false);
     if (st != TB_OK)
         return st;
-    *have_out = ((fields & H5O_NATIVE_INFO_HDR) ? TB_IX_NI_HDR : 0u) |
-                ((fields & H5O_NATIVE_INFO_META_SIZE) ? TB_IX_NI_META : 0u);
+    *have_out = tb_ix_ni_halves(fields);
     return TB_OK;
 }
 
@@ -1456,11 +1453,12 @@ tb_index_native_info(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_optional_ar
 void
 tb_index_native_info_done(tb_obj_t *o, const H5VL_loc_params_t *loc, const H5VL_optional_args_t *args)
 {
-    tb_ix_data_t *d;
-    uint32_t      t;
-    unsigned      have;
+    const H5VL_native_object_optional_args_t *na = args->args;
+    tb_ix_data_t                             *d;
+    uint32_t                                  t;
+    unsigned                                  have;
     if (native_target(o, loc, args, NULL, &d, &t, &have) == TB_OK)
-        tb_ix_keep_native_info(d, t, have, ((const H5VL_native_object_optional_args_t *)args->args)->get_native_info.ninfo);
+        tb_ix_keep_native_info(d, t, have, na->get_native_info.ninfo);
 }
 
 #ifndef H5_NO_DEPRECATED_SYMBOLS
@@ -1558,14 +1556,7 @@ tb_index_objinfo_done(tb_obj_t *o, const H5VL_optional_args_t *args)
      * cache): the next run's H5Gget_objinfo is the index's. */
     if (!d->objs[t].has_info && tb_ix_ask_info(d, t, o->under, &gi->loc_params, o->under_vol_id) != TB_OK)
         goto done;
-    uint32_t k = d->objs[t].ninfo;
-    if (k == TB_IX_NONE || !(d->ninfos[k].have & TB_IX_NI_HDR)) {
-        H5O_native_info_t                  ni;
-        H5VL_native_object_optional_args_t na = {.get_native_info = {.fields = H5O_NATIVE_INFO_HDR, .ninfo = &ni}};
-        H5VL_optional_args_t               oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
-        if (H5VLobject_optional(o->under, &gi->loc_params, o->under_vol_id, &oa, DXPL, NULL) >= 0)
-            tb_index_native_info_done(o, &gi->loc_params, &oa);
-    }
+    (void)tb_ix_ask_native_info(d, t, o->under, &gi->loc_params, o->under_vol_id, TB_IX_NI_HDR);
 done:
     tb_err_restore(saved);
 }
