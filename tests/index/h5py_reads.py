@@ -9,7 +9,9 @@ reader as MDAnalysis' H5MD reader is one: every frame read through new handles o
 (`make-frames FILE` writes such a file); `wide FILE` for a program reading a few members of a
 group of thousands of links of the 1.8 format, by name (`make-wide FILE`); `walk FILE` for h5py's
 visititems and visit of the whole file, `search FILE` for a visititems that stops at the first
-dataset."""
+dataset; `descriptor FILE` for Mantid's NexusHDF5Descriptor walk (the 1.8 calls by index) and
+`entries FILE` for napi5's (each entry's info by name, then the entry opened), through h5py's
+low-level calls."""
 import ctypes
 import sys
 
@@ -189,6 +191,76 @@ def search(path):
     print(f"reads {after - before}", file=sys.stderr)
 
 
+def descriptor(path):
+    """Mantid's NexusHDF5Descriptor, through h5py's low-level calls: for each group its name
+    (H5Iget_name), size (H5Gget_num_objs) and NX_class (H5Aopen_by_name with the group's own
+    absolute name), then per index each member's type and name (H5Gget_objtype_by_idx,
+    H5Gget_objname_by_idx), recursing into member groups opened relative to their group."""
+    from h5py import h5a, h5g, h5i
+
+    count = reads_counter()
+    before = count()
+    out = []
+
+    def group(gid):
+        name = h5i.get_name(gid)
+        n = gid.get_num_objs()
+        if name != b"/":
+            try:
+                a = h5a.open(gid, b"NX_class", obj_name=name)
+                v = np.ndarray((), dtype=a.dtype)
+                a.read(v)
+                out.append(f"{name.decode()} {n} {v[()]!r}")
+            except KeyError:
+                out.append(f"{name.decode()} {n} no NX_class")
+        for i in range(n):
+            kind, member = gid.get_objtype_by_idx(i), gid.get_objname_by_idx(i)
+            if kind == h5g.GROUP:
+                group(h5g.open(gid, member))
+            else:
+                out.append(f"{name.decode()}/{member.decode()} {kind}")
+
+    with h5py.File(path, "r") as f:
+        group(h5g.open(f.id, b"/"))
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
+def entries(path):
+    """napi5's NXgetnextentry and NXopengroup/NXopendata, through h5py's low-level calls: each
+    group's link names (H5Literate), each entry's object info by name (H5Oget_info_by_name), then
+    the entry opened relative to its group: a group's NX_class read and its entries walked, a
+    dataset's shape and type asked."""
+    from h5py import h5a, h5g, h5o
+
+    count = reads_counter()
+    before = count()
+    out = []
+
+    def group(gid, path):
+        for name in list(gid):
+            info = h5o.get_info(gid, name)
+            obj = h5o.open(gid, name)
+            if info.type == h5o.TYPE_GROUP:
+                cls = None
+                if h5a.exists(obj, b"NX_class"):
+                    a = h5a.open(obj, b"NX_class")
+                    v = np.ndarray((), dtype=a.dtype)
+                    a.read(v)
+                    cls = v[()]
+                out.append(f"{path}/{name.decode()} {info.num_attrs} {cls!r}")
+                group(obj, f"{path}/{name.decode()}")
+            else:
+                out.append(f"{path}/{name.decode()} {info.type} {obj.shape} {obj.dtype}")
+
+    with h5py.File(path, "r") as f:
+        group(f.id, "")
+    after = count()
+    print("\n".join(out))
+    print(f"reads {after - before}", file=sys.stderr)
+
+
 if __name__ == "__main__":
     {"make": make, "view": view, "units": units, "make-frames": make_frames, "frames": frames,
-     "make-wide": make_wide, "wide": wide, "walk": walk, "search": search}[sys.argv[1]](sys.argv[2])
+     "make-wide": make_wide, "wide": wide, "walk": walk, "search": search, "descriptor": descriptor, "entries": entries}[sys.argv[1]](sys.argv[2])

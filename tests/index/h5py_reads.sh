@@ -13,8 +13,14 @@
 # read 64 of them from the group's fractal heap to learn that it was large (71 reads, stock 58).
 # h5py's visititems and visit of the whole file read each object's header once on a first open, as
 # stock's do (each was read again before: by the visit's adapter asking its header details, and by
-# the callback's open); a visititems that stops at the first dataset reads about what stock's reads
-# (before, the whole tree was loaded first).
+# the callback's open); a visititems that stops at the first dataset reads what stock's reads
+# (the whole tree was loaded first, then each group's members' headers as the visit entered it:
+# 56 reads against stock's 23; now each member's as the visit reaches it). Mantid's descriptor
+# walk (each member's type by index, then the member groups opened) and napi5's (each entry's info
+# by name, then the entry opened), through h5py's low-level calls, read each header once on a
+# first open, as stock does (the index had let go of what it read for the first call before the
+# second came: twice as many reads); on a second open napi5's walk reads no more than the others
+# (the by-name info made each group real before: 201 reads).
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
 : "${TB_IO_COUNT:?}"
@@ -39,7 +45,7 @@ view() { # LOADER MODE OUT: the loader's output in OUT, its reads of the data fi
   sed -n 's/^reads //p' "$out.err"
 }
 # Each loader from a cache of its own: what its first open recorded is what its second open has.
-for loader in view units frames wide walk search; do
+for loader in view units frames wide walk search descriptor entries; do
   export XDG_CACHE_HOME="$tmp/cache-$loader"
   r0=$(view $loader stock "$tmp/stock.txt")
   r1=$(view $loader first "$tmp/first.txt")
@@ -59,11 +65,10 @@ for loader in view units frames wide walk search; do
   else
     [ $loader != wide ] || [ "$r1" -le $((r0 + 5)) ] \
       || fail "wide: the first open read the data file $r1 times, stock $r0 (at most 5 more expected)"
-    [ $loader != walk ] || [ "$r1" -le $((r0 + 5)) ] \
-      || fail "walk: the first open read the data file $r1 times, stock $r0 (at most 5 more expected)"
-    [ $loader != search ] || [ "$r1" -le $((3 * r0 + 10)) ] \
-      || fail "search: the first open read the data file $r1 times, stock $r0 (at most three times and 10 expected)"
+    case $loader in walk | search | descriptor | entries)
+      [ "$r1" -le $((r0 + 5)) ] || fail "$loader: the first open read the data file $r1 times, stock $r0 (at most 5 more expected)" ;;
+    esac
     [ "$r2" -le 40 ] || fail "$loader: the second open read the data file $r2 times (at most 40 expected: superblock, root and a few objects)"
   fi
 done
-echo "ok: h5py's loaders see the same under h5turbo; second opens read the data file at most 40 times, a frame reader no more than stock's and 40, a wide group's few members and a whole visit on a first open no more than stock's and 5, a search stopped early no more than three times stock's and 10"
+echo "ok: h5py's loaders see the same under h5turbo; second opens read the data file at most 40 times, a frame reader no more than stock's and 40, a wide group's few members, a whole visit, a search stopped early and the descriptor's and napi5's walks on a first open no more than stock's and 5"

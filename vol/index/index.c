@@ -208,21 +208,30 @@ evict_closed(const tb_obj_t *o)
 }
 
 /* What the index read for itself of object oi (through anchor a) leaves HDF5's cache: now, or,
- * for a visit (a->later), once the visit has reported it (tb_ix_evict_later). */
-static void
-evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
+ * with a list (a->later: a visit's, or the handle's the query was made on), once the visit has
+ * reported it or the handle closes (tb_ix_evict_later). */
+void
+tb_ix_evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
 {
     tb_ix_later_t *l = a->later;
-    if (!l) {
+    if (l && d->objs[oi].evict_later)
+        return; /* (waiting already) */
+    if (l && l->n == l->cap && l->cap < TB_IX_LATER) {
+        uint32_t  cap = l->cap ? l->cap * 4 : 64;
+        uint32_t *obj = realloc(l->obj, (cap < TB_IX_LATER ? cap : TB_IX_LATER) * sizeof(*obj));
+        if (obj) {
+            l->obj = obj;
+            l->cap = cap < TB_IX_LATER ? cap : TB_IX_LATER;
+        }
+    }
+    if (!l || !l->cap) {
         tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
         return;
     }
-    if (d->objs[oi].evict_later)
-        return;
-    if (l->n == TB_IX_LATER) { /* (full: the oldest leaves) */
+    if (l->n == l->cap) { /* (full: the oldest leaves) */
         tb_ix_evict_later(d, a->evict_file, l->obj[l->oldest]);
         l->obj[l->oldest] = oi;
-        l->oldest         = (l->oldest + 1) % TB_IX_LATER;
+        l->oldest         = (l->oldest + 1) % l->cap;
     }
     else
         l->obj[l->n++] = oi;
@@ -243,7 +252,9 @@ tb_ix_later_flush(tb_ix_data_t *d, void *evict_file, tb_ix_later_t *l)
 {
     for (uint32_t k = 0; k < l->n; k++)
         tb_ix_evict_later(d, evict_file, l->obj[k]);
-    l->n = l->oldest = 0;
+    free(l->obj);
+    l->obj = NULL;
+    l->n = l->cap = l->oldest = 0;
 }
 
 void
@@ -901,6 +912,12 @@ tb_index_obj_release(tb_obj_t *o)
     if (o->idx) {
         if (o->idx->evict && o->under)
             evict_closed(o);
+        if (o->idx->later.obj) { /* (what its queries read leaves now) */
+            struct tb_index_file *f = o->ctx->index;
+            if (f && f->d)
+                tb_ix_later_flush(f->d, f->file_under, &o->idx->later);
+            free(o->idx->later.obj);
+        }
         if (o->idx->lazy)
             tb_ix_lazy_free(o->idx->lazy);
         tb_ix_pending_free(o->idx->pending);
@@ -1213,39 +1230,51 @@ tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_
     return TB_OK;
 }
 
-/* Fetches the info of every hard-link target of loaded group gi that lacks it, and the halves
- * `want_ninfo` (TB_IX_NI_*) of their native info, through `grp`: TB_OK, TB_ERR_HDF5, or
- * tb_ix_ask_info's status. */
-static tb_status_t
-load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, const tb_ix_anchor_t *a, unsigned want_ninfo)
+bool
+tb_ix_member_known(const tb_ix_data_t *d, uint32_t oi, unsigned want_ninfo)
 {
-    for (uint32_t k = 0; k < d->groups[gi].nlinks; k++) {
-        const tb_ix_link_t *l = &d->groups[gi].links[k];
-        if (l->type != H5L_TYPE_HARD)
-            continue;
-        uint32_t oi    = l->obj;
-        bool     info  = !d->objs[oi].has_info;
-        bool     ninfo = !has_native_info(d, oi, want_ninfo);
-        if (!info && !ninfo)
-            continue;
-        H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
-        loc.loc_data.loc_by_name.name    = l->name;
-        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, a->vol) : TB_OK;
-        if (st != TB_OK)
-            return st;
-        /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
-         * of it), asked while the header is in HDF5's cache: the adapter's own call came after the
-         * header had left, and read it again (h5py's visit, native's reads of the file doubled).
-         * Where this fails (a damaged B-tree the metadata sizes walk), the load fails, and the
-         * visit goes on natively, where the adapter's call fails as it does under stock. */
-        if (ninfo && (st = tb_ix_ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo)) != TB_OK)
-            return st;
-        /* (A member group's header is read again soon, to list its links; it leaves then.) */
-        if (d->objs[oi].type != H5O_TYPE_GROUP)
-            evict_read(d, a, oi);
-    }
+    return d->objs[oi].has_info && has_native_info(d, oi, want_ninfo);
+}
+
+tb_status_t
+tb_ix_child_info(tb_ix_data_t *d, uint32_t gi, uint32_t k, void *grp, const tb_ix_anchor_t *a, unsigned want_ninfo)
+{
+    const tb_ix_link_t *l = &d->groups[gi].links[k];
+    if (l->type != H5L_TYPE_HARD)
+        return TB_OK;
+    uint32_t oi    = l->obj;
+    bool     info  = !d->objs[oi].has_info;
+    bool     ninfo = !has_native_info(d, oi, want_ninfo);
+    if (!info && !ninfo)
+        return TB_OK;
+    H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+    loc.loc_data.loc_by_name.name    = l->name;
+    loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+    tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, a->vol) : TB_OK;
+    if (st != TB_OK)
+        return st;
+    /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
+     * of it), asked while the header is in HDF5's cache: the adapter's own call came after the
+     * header had left, and read it again (h5py's visit, native's reads of the file doubled).
+     * Where this fails (a damaged B-tree the metadata sizes walk), the load fails, and the
+     * visit goes on natively, where the adapter's call fails as it does under stock. */
+    if (ninfo && (st = tb_ix_ask_native_info(d, oi, grp, &loc, a->vol, want_ninfo)) != TB_OK)
+        return st;
+    /* (A member group's header is read again soon, to list its links; it leaves then.) */
+    if (d->objs[oi].type != H5O_TYPE_GROUP)
+        tb_ix_evict_read(d, a, oi);
     return TB_OK;
+}
+
+/* Fetches the info of every hard-link target of loaded group gi that lacks it, through `grp`:
+ * TB_OK, or the status of the question that failed. */
+static tb_status_t
+load_child_infos(tb_ix_data_t *d, uint32_t gi, void *grp, const tb_ix_anchor_t *a)
+{
+    tb_status_t st = TB_OK;
+    for (uint32_t k = 0; k < d->groups[gi].nlinks && st == TB_OK; k++)
+        st = tb_ix_child_info(d, gi, k, grp, a, 0);
+    return st;
 }
 
 /* Values of the soft and user-defined links collected in c, appended to its blob, read through
@@ -1290,12 +1319,8 @@ group_room(tb_ix_data_t *d)
     return st;
 }
 
-/* Group object oi open below, to list or look up its links: the application's own open group
- * when the anchor is it, else opened by token (*opened_out set: the caller closes it with
- * tb_ix_close_under). NULL when it cannot be: TB_ERR_HDF5 (error on the stack), or
- * TB_ERR_UNSUPPORTED (not a group: native errs, the caller forwards) in *st_out. */
-static void *
-group_below(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, bool *opened_out, tb_status_t *st_out)
+void *
+tb_ix_group_below(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, bool *opened_out, tb_status_t *st_out)
 {
     *opened_out = false;
     if (a->group_token && memcmp(a->group_token, d->objs[oi].token, TB_IX_TOKEN_NBYTES) == 0)
@@ -1338,7 +1363,7 @@ kind_of(const H5G_info_t *ginfo)
  * TB_ERR_UNSUPPORTED, and *big_out set. */
 static tb_status_t
 load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info,
-           unsigned want_ninfo, uint32_t max, bool *big_out)
+           uint32_t max, bool *big_out)
 {
     /* Members' info is read only when a query needs it (want_info): a member the application
      * opens gets its info from its open header (a quarter of the cost of reading it by name
@@ -1360,7 +1385,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
         for (uint32_t k = 0; k < d->groups[gi].nlinks && !missing; k++) {
             const tb_ix_link_t *l = &d->groups[gi].links[k];
             if (l->type == H5L_TYPE_HARD)
-                missing = !d->objs[l->obj].has_info || !has_native_info(d, l->obj, want_ninfo);
+                missing = !d->objs[l->obj].has_info;
         }
         if (!missing)
             return TB_OK;
@@ -1370,7 +1395,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
     bool        opened = false;
     collect_t   c      = {.d = d, .max = max};
     tb_status_t ret    = TB_ERR_HDF5;
-    if (!grp && !(grp = group_below(d, a, oi, &opened, &ret)))
+    if (!grp && !(grp = tb_ix_group_below(d, a, oi, &opened, &ret)))
         goto done;
     if (gi == TB_IX_NONE || partial) {
         H5VL_loc_params_t     self = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
@@ -1471,7 +1496,7 @@ load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_gr
     }
     ret = TB_OK;
     if (want_info)
-        ret = load_child_infos(d, gi, grp, a, want_ninfo);
+        ret = load_child_infos(d, gi, grp, a);
 done:
     if (ret != TB_OK)
         H5Eclear2(H5E_DEFAULT);
@@ -1479,17 +1504,19 @@ done:
     free(c.blob);
     if (opened) {
         tb_ix_close_under(grp, H5I_GROUP, a->vol);
-        if (ret == TB_OK) /* (a visit entering the group has reported it: it leaves now) */
+        /* (A visit entering the group has reported it: it leaves now. A handle's list keeps it.) */
+        if (ret == TB_OK && a->later && !a->later->reports)
+            tb_ix_evict_read(d, a, oi);
+        else if (ret == TB_OK)
             tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
     }
     return ret;
 }
 
 tb_status_t
-tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info,
-                 unsigned want_ninfo)
+tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp, bool want_info)
 {
-    return load_group(d, a, oi, under_grp, want_info, want_ninfo, 0, NULL);
+    return load_group(d, a, oi, under_grp, want_info, 0, NULL);
 }
 
 /* A partial list keeps names native found no link of up to this many records. */
@@ -1516,7 +1543,7 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
         return ret;
     memcpy(nm, name, len);
     nm[len] = '\0';
-    if (!(grp = group_below(d, a, oi, &opened, &ret)))
+    if (!(grp = tb_ix_group_below(d, a, oi, &opened, &ret)))
         goto done;
     H5L_info2_t          info;
     H5VL_loc_params_t    loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
@@ -1601,7 +1628,7 @@ tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_
 {
     bool        opened;
     tb_status_t st  = TB_ERR_HDF5;
-    void       *grp = group_below(d, a, oi, &opened, &st);
+    void       *grp = tb_ix_group_below(d, a, oi, &opened, &st);
     if (grp) {
         const tb_ix_link_t *l   = &d->groups[d->objs[oi].group].links[k];
         H5VL_loc_params_t   loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
@@ -1650,7 +1677,7 @@ tb_ix_lookup_link(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const c
         if (max < least)
             max = least;
         big = false;
-        st  = load_group(d, a, oi, NULL, false, 0, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
+        st  = load_group(d, a, oi, NULL, false, max < UINT32_MAX ? (uint32_t)max : UINT32_MAX - 1, &big);
         if (!big) {
             if (st == TB_OK)
                 *k_out = tb_ix_link_find(&d->groups[d->objs[oi].group], name, len);

@@ -447,7 +447,7 @@ tb_ix_load_attrs(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi)
     tb_ix_close_under(obj, otype, a->vol);
     /* (A group whose links are not listed yet keeps its header for that.) */
     if (otype != H5I_GROUP || tb_ix_group_whole(d, oi))
-        tb_ix_evict_unused(a->evict_file, d->objs[oi].token);
+        tb_ix_evict_read(d, a, oi);
     return ret;
 }
 

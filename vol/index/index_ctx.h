@@ -86,6 +86,26 @@ struct tb_index_file {
     double rdcc_w0;
 };
 
+/* Objects whose headers the index read for itself (their records marked evict_later), left in
+ * HDF5's cache for a while instead of leaving at once:
+ * - a visit's (`reports`): a group's members' headers, read as the visit entered the group, until
+ *   the visit has reported each member. The callback of h5py's visititems opens every object it
+ *   is given, which read each header a second time when it had left at once.
+ * - a handle's (tb_index_obj.later): what queries through an open group, dataset or named
+ *   datatype read, until the application closes that handle. Mantid's descriptor asks each
+ *   member's type by index (which loads every member's info) and then opens the member groups
+ *   and reads their NX_class; napi5 asks H5Oget_info_by_name1 of each entry, then opens it. Stock
+ *   reads each header once for both, from its cache; under the index each was read twice.
+ * At most TB_IX_LATER in a list: past that, the oldest leaves, so that a group of more members
+ * does not hold all their headers (4,096 of a few hundred bytes to a few KiB each, within
+ * HDF5's default cache bound of 32 MiB; HDF5's own cache bound still applies). */
+#define TB_IX_LATER 4096
+typedef struct tb_ix_later {
+    uint32_t *obj; /* (grown as needed, up to TB_IX_LATER) */
+    uint32_t  n, cap, oldest;
+    bool      reports;
+} tb_ix_later_t;
+
 /* Per wrapper (o->idx): which file object it is, learned once. */
 enum { TB_IXO_UNKNOWN = 0, TB_IXO_MINE, TB_IXO_FOREIGN };
 struct tb_index_obj {
@@ -113,19 +133,10 @@ struct tb_index_obj {
     uint32_t dset_obj;
     /* Its own object record + 1, once found (tb_ix_self_rec). */
     uint32_t rec;
+    /* What queries through this handle read, waiting until it closes (tb_ix_later_t). */
+    tb_ix_later_t later;
 };
 
-/* Objects whose headers a visit read with their group's members' infos, as it entered the group,
- * and left in HDF5's cache (their records marked evict_later) until it has reported them: the
- * callback of h5py's visititems opens every object it is given, which read each header a second
- * time when it had left at once. At most TB_IX_LATER: past that, the oldest leaves, so that a
- * group of more members does not hold all their headers (4,096 of a few hundred bytes to a few
- * KiB each, within HDF5's default cache bound of 32 MiB). */
-#define TB_IX_LATER 4096
-typedef struct tb_ix_later {
-    uint32_t obj[TB_IX_LATER];
-    uint32_t n, oldest;
-} tb_ix_later_t;
 
 /* Something in the file to make by-token calls against (the query's location object). */
 typedef struct tb_ix_anchor {
@@ -136,7 +147,7 @@ typedef struct tb_ix_anchor {
      * cache afterwards (tb_ix_evict_unused); NULL where it may not. */
     void *evict_file;
     /* With evict_file, where the headers the index reads for itself wait instead of leaving at
-     * once (a visit's), or NULL. */
+     * once (a visit's, or the handle's the query was made on), or NULL. */
     tb_ix_later_t *later;
     /* The token of the group `under` is, when it is a group the index knows (NULL otherwise):
      * listing that group's links then iterates the application's open group, not a copy opened
@@ -231,14 +242,33 @@ tb_status_t tb_ix_self_rec(tb_obj_t *o, tb_ix_data_t *d, const uint8_t *tok, uin
 
 /* Makes sure the links of group object `oi` are loaded, all of them (a partial list is listed
  * whole in its place; under_grp: the group already opened below, or NULL to open it by token
- * through `a`). With want_info, also the object info of every hard-link target, and the halves
- * want_ninfo (TB_IX_NI_*, or 0) of its native info. TB_OK, or why it cannot (TB_ERR_HDF5,
- * TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a group, or one the records cannot hold); the caller
- * forwards. Errors below are cleared. */
+ * through `a`). With want_info, also the object info of every hard-link target. TB_OK, or why it
+ * cannot (TB_ERR_HDF5, TB_ERR_NOMEM, TB_ERR_UNSUPPORTED: not a group, or one the records cannot
+ * hold); the caller forwards. Errors below are cleared. */
 tb_status_t tb_ix_load_group(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, void *under_grp,
-                             bool want_info, unsigned want_ninfo);
-/* Object oi's header leaves HDF5's cache now if a visit left it there (evict_later), as
- * tb_ix_evict_unused does; every such header of `l`, with tb_ix_later_flush. */
+                             bool want_info);
+/* Group object oi open below, to list or look up its links: the application's own open group
+ * when the anchor is it, else opened by token (*opened_out set: the caller closes it with
+ * tb_ix_close_under). NULL when it cannot be: TB_ERR_HDF5 (error on the stack), or
+ * TB_ERR_UNSUPPORTED (not a group: native errs, the caller forwards) in *st_out. */
+void *tb_ix_group_below(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, bool *opened_out,
+                        tb_status_t *st_out);
+/* Whether the index holds object oi's info, and the halves want_ninfo (TB_IX_NI_*, or 0) of its
+ * native info. */
+bool tb_ix_member_known(const tb_ix_data_t *d, uint32_t oi, unsigned want_ninfo);
+/* Link k of loaded group gi: its target's info and the halves want_ninfo of its native info, asked
+ * by name through grp (the group open below) when the index lacks them (nothing for a soft or
+ * external link). The target's header then leaves HDF5's cache through the anchor
+ * (tb_ix_evict_read), a group's excepted: it is read again soon, to list its links. TB_OK, or the
+ * status of the question that failed (its error on the stack). */
+tb_status_t tb_ix_child_info(tb_ix_data_t *d, uint32_t gi, uint32_t k, void *grp, const tb_ix_anchor_t *a,
+                             unsigned want_ninfo);
+/* What the index read for itself of object oi (through anchor a) leaves HDF5's cache: now, or,
+ * with a list (a->later), once the visit has reported it or the handle closes. */
+void tb_ix_evict_read(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi);
+/* Object oi's header leaves HDF5's cache now if a list left it there (evict_later), as
+ * tb_ix_evict_unused does; every such header of `l`, with tb_ix_later_flush (which also frees
+ * the list's memory). */
 void tb_ix_evict_later(tb_ix_data_t *d, void *evict_file, uint32_t oi);
 void tb_ix_later_flush(tb_ix_data_t *d, void *evict_file, tb_ix_later_t *l);
 /* Keeps the halves `have` (TB_IX_NI_*) of object oi's native info from *ni (out of memory: not
@@ -435,9 +465,9 @@ tb_ix_lazy_of(const tb_obj_t *o, H5I_type_t kind)
 /* The next time HDF5 asks for the native form of a lazy group of d's file (before anything else
  * is asked of a lazy group), only its file is wanted (tb_index_standin); NULL: no longer. */
 void tb_ix_permit(const tb_ix_data_t *d);
-/* The next stand-in asked for (tb_index_standin) may be lazy group o's (NULL: none): H5Oget_info1's
- * adapter asks for o's native form right after the object info the index answered for o, only
- * to turn that info's token into an address. */
+/* The next stand-in asked for (tb_index_standin) may be lazy group o's (NULL: none): the adapters
+ * of H5Oget_info1 and of its by-name and by-index forms ask for o's native form right after the
+ * object info the index answered at o, only to turn that info's token into an address. */
 void tb_ix_permit_obj(const tb_obj_t *o);
 /* Closes f's dataset and datatype stand-ins, if open (index_lazy.c says when). */
 void tb_ix_standins_release(struct tb_index_file *f);

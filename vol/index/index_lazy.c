@@ -211,8 +211,9 @@ object_materialise(tb_obj_t *o, tb_ix_lazy_t *lz)
  *  - in the 1.8 calls' adapters for link iteration and object visits, which turn each token into
  *    an address (H5VLnative_token_to_addr: the file's address size) before calling the
  *    application; permitted once per callback, for groups of the file iterated (tb_ix_permit);
- *  - in H5Oget_info1's adapter (h5py's h5o.get_info, and len() of an object's attrs), which does
- *    the same with the token of the object info the index just answered, and in H5Lget_info1
+ *  - in the adapters of H5Oget_info1 and its by-name and by-index forms (h5py's h5o.get_info, and
+ *    len() of an object's attrs; napi5's H5Oget_info_by_name1 of each entry), which do the same
+ *    with the token of the object info the index just answered, and in H5Lget_info1
  *    (PyTables), with the token of a hard link's info just answered: permitted once, for that
  *    lazy object, the location asked (tb_ix_permit_obj).
  * One stand-in of each kind per file, opened by the token of the first lazy object that needed

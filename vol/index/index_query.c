@@ -69,8 +69,13 @@ anchor_of(tb_obj_t *o, H5I_type_t type, tb_ix_anchor_t *a)
     a->type       = type;
     a->evict_file = NULL;
     a->later      = NULL;
-    if (o->ctx->index && !o->ctx->index->d->writable && tb_ix_can_evict(o->ctx))
+    if (o->ctx->index && !o->ctx->index->d->writable && tb_ix_can_evict(o->ctx)) {
         a->evict_file = o->ctx->index->file_under;
+        /* (what queries through a group, dataset or datatype handle read waits until it closes;
+         * through the file, it leaves at once) */
+        if (type != H5I_FILE && o->idx)
+            a->later = &o->idx->later;
+    }
     a->group_token = type == H5I_GROUP && o->under && o->idx && o->idx->state == TB_IXO_MINE ? o->idx->token : NULL;
     if (!o->under) { /* a lazy dataset: the file it is in serves as well */
         a->under = o->ctx->index ? o->ctx->index->file_under : NULL;
@@ -218,7 +223,7 @@ target_with_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, const resolved_t *r, 
         if (d->writable)
             return TB_ERR_UNSUPPORTED;
         tb_status_t st = d->groups[r->gi].partial ? tb_ix_member_info(d, a, r->gobj, r->link)
-                                                  : tb_ix_load_group(d, a, r->gobj, NULL, true, 0);
+                                                  : tb_ix_load_group(d, a, r->gobj, NULL, true);
         if (st != TB_OK)
             return st;
     }
@@ -423,7 +428,7 @@ resolve_by_idx(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5
         return st;
     if ((g = target_of(d, &gr)) == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_load_group(d, a, g, NULL, false, 0)) != TB_OK)
+    if ((st = tb_ix_load_group(d, a, g, NULL, false)) != TB_OK)
         return st;
     r->gobj = g;
     r->gi   = d->objs[g].group;
@@ -761,7 +766,7 @@ group_at(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t self, const H5VL_loc
         return TB_ERR_UNSUPPORTED;
     if (g == TB_IX_NONE)
         return TB_ERR_UNSUPPORTED;
-    if ((st = tb_ix_load_group(d, a, g, NULL, want_info, 0)) != TB_OK)
+    if ((st = tb_ix_load_group(d, a, g, NULL, want_info)) != TB_OK)
         return st;
     *g_out = g;
     return TB_OK;
@@ -817,17 +822,77 @@ path_push(visit_t *v, const char *name, uint32_t n)
     return TB_OK;
 }
 
-/* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit, over group
- * object g, loaded as the visit enters it: H5_ITER_ERROR with v->stuck when it cannot be (nor a
- * member's info had, nor its order walked). */
+/* A group the visit is in: its links listed as the visit enters it, and each member's info (with
+ * the native info's halves want_ninfo) asked as the visit reaches that member, through the group
+ * open below, opened once for the group when the index lacks something of it (a search that
+ * stops at its first hit then reads what native's reads; a visit of members the index knows reads
+ * nothing). */
+typedef struct {
+    uint32_t g;
+    void    *grp;
+    bool     opened;
+} visit_level_t;
+
+static bool
+level_open(visit_t *v, visit_level_t *lv)
+{
+    tb_status_t st;
+    if (!lv->grp)
+        lv->grp = tb_ix_group_below(v->d, v->a, lv->g, &lv->opened, &st);
+    return lv->grp != NULL;
+}
+
+/* (Its header leaves HDF5's cache with its handle: the visit has reported the group.) */
+static void
+level_close(visit_t *v, visit_level_t *lv)
+{
+    if (!lv->opened)
+        return;
+    tb_ix_close_under(lv->grp, H5I_GROUP, v->a->vol);
+    tb_ix_evict_unused(v->a->evict_file, v->d->objs[lv->g].token);
+    lv->grp    = NULL;
+    lv->opened = false;
+}
+
+/* The group's links, listed (through its handle, kept for its members' infos) unless they are:
+ * false when they cannot be (the group left open to close). */
+static bool
+level_enter(visit_t *v, visit_level_t *lv)
+{
+    tb_ix_data_t *d      = v->d;
+    uint32_t      gi     = d->objs[lv->g].group;
+    bool          listed = gi != TB_IX_NONE && !d->groups[gi].partial;
+    if (!listed && (!level_open(v, lv) || tb_ix_load_group(d, v->a, lv->g, lv->grp, false) != TB_OK)) {
+        H5Eclear2(H5E_DEFAULT);
+        return false;
+    }
+    return true;
+}
+
+static herr_t
+visit_members(visit_t *v, visit_level_t *lv);
+
 static herr_t
 visit_group(visit_t *v, uint32_t g)
 {
-    tb_ix_data_t *d = v->d;
-    if (tb_ix_load_group(d, v->a, g, NULL, true, v->want_ninfo) != TB_OK) {
+    visit_level_t lv  = {.g = g};
+    herr_t        ret = H5_ITER_ERROR;
+    if (level_enter(v, &lv))
+        ret = visit_members(v, &lv);
+    else
         v->stuck = true;
-        return H5_ITER_ERROR;
-    }
+    level_close(v, &lv);
+    return ret;
+}
+
+/* H5G_visit's per-link step (H5G__visit_cb), with H5O__visit_cb in front for H5Ovisit, over the
+ * group of level lv: H5_ITER_ERROR with v->stuck when a member's info cannot be had, nor its
+ * order walked, nor a member group entered. */
+static herr_t
+visit_members(visit_t *v, visit_level_t *lv)
+{
+    tb_ix_data_t   *d        = v->d;
+    uint32_t        g        = lv->g;
     uint32_t        gi       = d->objs[g].group;
     H5_index_t      idx_type = v->idx_type;
     const uint32_t *perm;
@@ -850,7 +915,12 @@ visit_group(visit_t *v, uint32_t g)
             return H5_ITER_ERROR;
         uint32_t t = TB_IX_NONE;
         if (l->type == H5L_TYPE_HARD) {
-            if ((t = l->obj) == TB_IX_NONE || !d->objs[t].has_info) {
+            t = l->obj;
+            if (t != TB_IX_NONE && !tb_ix_member_known(d, t, v->want_ninfo) &&
+                (!level_open(v, lv) ||
+                 tb_ix_child_info(d, gi, (uint32_t)(l - d->groups[gi].links), lv->grp, v->a, v->want_ninfo) != TB_OK))
+                H5Eclear2(H5E_DEFAULT);
+            if (t == TB_IX_NONE || !tb_ix_member_known(d, t, v->want_ninfo)) {
                 v->stuck = true;
                 return H5_ITER_ERROR;
             }
@@ -913,7 +983,6 @@ visit_end(tb_ix_data_t *d, tb_ix_anchor_t *pa)
 {
     if (pa->later)
         tb_ix_later_flush(d, pa->evict_file, pa->later);
-    free(pa->later);
     pa->later = NULL;
 }
 
@@ -1012,19 +1081,20 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     /* The 1.8 calls' adapter (H5Ovisit1, H5Ovisit2 with H5O_INFO_HDR or H5O_INFO_META_SIZE) asks
      * every object's native info of these halves: the same bits in its fields. */
     unsigned want_ninfo = v->shim ? tb_ix_ni_halves(v->fields) : 0u;
-    /* Groups are loaded as the visit enters them, as native reads them (a visit stopped early
-     * reads no further), and their members' headers stay in HDF5's cache until the visit has
-     * reported them. */
+    /* Groups are listed as the visit enters them and their members' infos asked as it reaches
+     * them, as native reads them (a visit stopped early reads no further); the headers read stay
+     * in HDF5's cache until the visit has reported their objects. */
     tb_ix_anchor_t pa = *a;
-    pa.later          = a->evict_file ? malloc(sizeof(*pa.later)) : NULL;
-    if (pa.later)
-        pa.later->n = pa.later->oldest = 0;
+    tb_ix_later_t  vl = {.reports = true};
+    pa.later          = a->evict_file ? &vl : NULL;
     v->d          = d;
     v->a          = &pa;
     v->want_ninfo = want_ninfo;
-    /* (The start first: H5Lvisit of something that is not a group errs natively, the load fails
-     * and we forward.) */
-    if (is_group && tb_ix_load_group(d, &pa, start, NULL, true, want_ninfo) != TB_OK) {
+    /* (The start's links first: H5Lvisit of something that is not a group errs natively, the
+     * listing fails and we forward.) */
+    visit_level_t top = {.g = start};
+    if (is_group && !level_enter(v, &top)) {
+        level_close(v, &top);
         visit_end(d, &pa);
         return TB_FORWARD;
     }
@@ -1032,6 +1102,7 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
     v->fileno = o->ctx->index->fileno;
     v->id     = open_for_callback(o, loc->obj_type, name, !v->objects, d, start);
     if (v->id < 0) {
+        level_close(v, &top);
         visit_end(d, &pa);
         return TB_FORWARD;
     }
@@ -1056,10 +1127,11 @@ visit_answer(tb_obj_t *o, const H5VL_loc_params_t *loc, tb_ix_data_t *d, const t
         if (path_push(v, "", 0) != TB_OK)
             ret = H5_ITER_ERROR;
         else
-            ret = visit_group(v, start);
+            ret = visit_members(v, &top);
     }
     d->visiting--;
     d->busy--;
+    level_close(v, &top);
     visit_end(d, &pa);
     free(v->path);
     if (v->stuck) { /* (what the application was given stays given; native goes on from there) */
@@ -1345,7 +1417,9 @@ tb_index_object_get(tb_obj_t *o, const H5VL_loc_params_t *loc, H5VL_object_get_a
     if (t == TB_IX_NONE)
         FORWARD(); /* (any other kind of location) */
     fill_oinfo(o->ctx->index->fileno, &d->objs[t], fields, args->args.get_info.oinfo);
-    tb_ix_permit_obj(loc->type == H5VL_OBJECT_BY_SELF && !o->under && (fields & H5O_INFO_BASIC) ? o : NULL);
+    /* (H5Oget_info1's adapters, and the by-name and by-index ones, turn the token into an
+     * address through the location's native object: its file, which a stand-in has) */
+    tb_ix_permit_obj(!o->under && (fields & H5O_INFO_BASIC) ? o : NULL);
     ANSWERED(0);
 }
 

@@ -163,8 +163,9 @@ typedef struct tb_ix_obj {
     uint8_t  opened : 1; /* datasets: a native open of it succeeded (here, or in the run that wrote
                           * the sidecar), so its header decodes as an open decodes it: an index
                           * read from a sidecar may hand it out lazily (index_query.c) */
-    uint8_t  evict_later : 1; /* its header, read for a visit, stays in HDF5's cache until the
-                               * visit has reported it (tb_ix_later_t); not persisted */
+    uint8_t  evict_later : 1; /* its header, read by the index for itself, waits in HDF5's cache
+                               * in a list (tb_ix_later_t: a visit's or a handle's); not
+                               * persisted */
     uint8_t  dcache; /* datasets: TB_IX_DC_* */
     uint32_t attr_first;
     uint32_t nattr;
