@@ -45,7 +45,8 @@ tb_objpool_put(tb_objpool_t *p, void *obj)
         obj = NULL;
     }
     pthread_mutex_unlock(&p->mu);
-    free(obj);
+    if (obj) /* (not kept: past max_free) */
+        free(obj);
 }
 
 void
