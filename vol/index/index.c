@@ -916,7 +916,8 @@ tb_index_obj_release(tb_obj_t *o)
             struct tb_index_file *f = o->ctx->index;
             if (f && f->d)
                 tb_ix_later_flush(f->d, f->file_under, &o->idx->later);
-            free(o->idx->later.obj);
+            else
+                free(o->idx->later.obj);
         }
         if (o->idx->lazy)
             tb_ix_lazy_free(o->idx->lazy);

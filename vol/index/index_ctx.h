@@ -88,9 +88,9 @@ struct tb_index_file {
 
 /* Objects whose headers the index read for itself (their records marked evict_later), left in
  * HDF5's cache for a while instead of leaving at once:
- * - a visit's (`reports`): a group's members' headers, read as the visit entered the group, until
- *   the visit has reported each member. The callback of h5py's visititems opens every object it
- *   is given, which read each header a second time when it had left at once.
+ * - a visit's (`reports`): the members' headers it read as it reached them, until it has
+ *   reported each member. The callback of h5py's visititems opens every object it is given,
+ *   which read each header a second time when it had left at once.
  * - a handle's (tb_index_obj.later): what queries through an open group, dataset or named
  *   datatype read, until the application closes that handle. Mantid's descriptor asks each
  *   member's type by index (which loads every member's info) and then opens the member groups
@@ -136,7 +136,6 @@ struct tb_index_obj {
     /* What queries through this handle read, waiting until it closes (tb_ix_later_t). */
     tb_ix_later_t later;
 };
-
 
 /* Something in the file to make by-token calls against (the query's location object). */
 typedef struct tb_ix_anchor {
