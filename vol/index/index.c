@@ -1231,6 +1231,16 @@ tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_
     return TB_OK;
 }
 
+/* Link `name` of a group open below, as a location (the default link access list). */
+static H5VL_loc_params_t
+name_loc(const char *name)
+{
+    H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+    loc.loc_data.loc_by_name.name    = name;
+    loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+    return loc;
+}
+
 bool
 tb_ix_member_known(const tb_ix_data_t *d, uint32_t oi, unsigned want_ninfo)
 {
@@ -1248,10 +1258,8 @@ tb_ix_child_info(tb_ix_data_t *d, uint32_t gi, uint32_t k, void *grp, const tb_i
     bool     ninfo = !has_native_info(d, oi, want_ninfo);
     if (!info && !ninfo)
         return TB_OK;
-    H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
-    loc.loc_data.loc_by_name.name    = l->name;
-    loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-    tb_status_t st                   = info ? tb_ix_ask_info(d, oi, grp, &loc, a->vol) : TB_OK;
+    H5VL_loc_params_t loc = name_loc(l->name);
+    tb_status_t       st  = info ? tb_ix_ask_info(d, oi, grp, &loc, a->vol) : TB_OK;
     if (st != TB_OK)
         return st;
     /* The native info a 1.8 visit's adapter asks of every object it reports (H5Ovisit1's: all
@@ -1290,10 +1298,8 @@ collect_values(collect_t *c, void *grp, hid_t vol)
         void *val = malloc(l->val_size ? l->val_size : 1);
         if (!val)
             return TB_ERR_NOMEM;
-        H5VL_loc_params_t loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
-        loc.loc_data.loc_by_name.name    = c->blob + (uintptr_t)l->name;
-        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-        H5VL_link_get_args_t lg          = {.op_type = H5VL_LINK_GET_VAL};
+        H5VL_loc_params_t    loc = name_loc(c->blob + (uintptr_t)l->name);
+        H5VL_link_get_args_t lg  = {.op_type = H5VL_LINK_GET_VAL};
         lg.args.get_val.buf              = val;
         lg.args.get_val.buf_size         = l->val_size;
         size_t      off;
@@ -1547,11 +1553,9 @@ lookup_native(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, const char 
     if (!(grp = tb_ix_group_below(d, a, oi, &opened, &ret)))
         goto done;
     H5L_info2_t          info;
-    H5VL_loc_params_t    loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
+    H5VL_loc_params_t    loc = name_loc(nm);
     H5VL_link_get_args_t lg  = {.op_type = H5VL_LINK_GET_INFO};
-    loc.loc_data.loc_by_name.name    = nm;
-    loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
-    lg.args.get_info.linfo           = &info;
+    lg.args.get_info.linfo   = &info;
     tb_ix_link_t              l;
     bool                      exists = true, asked = false;
     H5VL_link_specific_args_t ls     = {.op_type = H5VL_LINK_EXISTS};
@@ -1632,9 +1636,7 @@ tb_ix_member_info(tb_ix_data_t *d, const tb_ix_anchor_t *a, uint32_t oi, uint32_
     void       *grp = tb_ix_group_below(d, a, oi, &opened, &st);
     if (grp) {
         const tb_ix_link_t *l   = &d->groups[d->objs[oi].group].links[k];
-        H5VL_loc_params_t   loc = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_NAME};
-        loc.loc_data.loc_by_name.name    = l->name;
-        loc.loc_data.loc_by_name.lapl_id = H5P_LINK_ACCESS_DEFAULT;
+        H5VL_loc_params_t   loc = name_loc(l->name);
         st = l->type == H5L_TYPE_HARD ? tb_ix_ask_info(d, l->obj, grp, &loc, a->vol) : TB_ERR_UNSUPPORTED;
         if (opened)
             tb_ix_close_under(grp, H5I_GROUP, a->vol);

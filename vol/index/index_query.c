@@ -792,9 +792,10 @@ typedef struct visit {
      * kept in `found` (malloc'd); no callback. */
     uint32_t       find1;
     char          *found;
-    /* Where groups are loaded from as the visit enters them (with their members' infos, and the
-     * halves want_ninfo of their native info), and where those members' headers wait until the
-     * visit has reported them (a->later, with a->evict_file; NULL: none wait). */
+    /* Where groups are listed from as the visit enters them and their members' infos asked as it
+     * reaches them (with the halves want_ninfo of their native info), and where those members'
+     * headers wait until the visit has reported them (a->later, with a->evict_file; NULL: none
+     * wait). */
     const tb_ix_anchor_t *a;
     unsigned              want_ninfo;
     /* The callbacks made so far, and whether a group could not be loaded on the way (the visit
