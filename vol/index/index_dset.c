@@ -21,7 +21,7 @@ tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_
         *x_out = &d->dsets[r->dset];
         return TB_OK;
     }
-    if (tb_ix_data_nbytes + sizeof(tb_ix_dset_t) > budget)
+    if (__atomic_load_n(&tb_ix_data_nbytes, __ATOMIC_RELAXED) + sizeof(tb_ix_dset_t) > budget)
         return TB_ERR_UNSUPPORTED;
     void       *dsets;
     tb_status_t st = tb_ix_spill_reserve(d->spill, TB_IX_LANE_DSETS, d->dsets, &d->dsetcap, (uint64_t)d->ndset + 1, sizeof(*d->dsets), 64, &dsets);
@@ -32,7 +32,7 @@ tb_ix_dset_record(tb_ix_data_t *d, uint32_t oi, size_t budget, tb_ix_dset_t **x_
     memset(x, 0, sizeof(*x));
     r->dset = d->ndset++;
     d->dset_nbytes += sizeof(*x);
-    tb_ix_data_nbytes += sizeof(*x);
+    __atomic_fetch_add(&tb_ix_data_nbytes, sizeof(*x), __ATOMIC_RELAXED);
     *x_out = x;
     return TB_OK;
 }
@@ -53,7 +53,7 @@ keep_part(tb_ix_data_t *d, tb_ix_dset_t *x, unsigned part, const void *src, size
     x->have |= (uint8_t)part;
     x->owned |= (uint8_t)part;
     d->dset_nbytes += n;
-    tb_ix_data_nbytes += n;
+    __atomic_fetch_add(&tb_ix_data_nbytes, n, __ATOMIC_RELAXED);
     d->dirty = 1;
     return TB_OK;
 }
@@ -626,7 +626,7 @@ capture(tb_obj_t *o, tb_ix_data_t *d, uint32_t oi, tb_ix_dset_t *x, hid_t mem_ty
             goto done;
     }
     kind = TB_IX_DC_UNKNOWN; /* cacheable: from here on, failing leaves it to a later read */
-    if (tb_ix_data_nbytes + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
+    if (__atomic_load_n(&tb_ix_data_nbytes, __ATOMIC_RELAXED) + nbytes + 2 * TB_IX_SPACE_NBYTES(TB_IX_SPACE_MAXRANK) + 64 > o->ctx->cfg.index_data_nbytes)
         goto done; /* (encodings counted too, at most what they can take) */
     if ((as_mem ? keep_part(d, x, TB_IX_DS_TYPE, mem_enc, mem_enc_n)
                 : keep_described_type(d, x, ft, &td)) != TB_OK || /* (td: unless the record has the type) */

@@ -292,8 +292,9 @@ typedef struct tb_ix_data {
     tb_sc_policy_t policy;  /* where its sidecars go (dir owned) */
 } tb_ix_data_t;
 
-/* Dataset content held by every index of this process (the `index_data` budget): changed only
- * under HDF5's serialisation of VOL callbacks. */
+/* Dataset content held by every index of this process (the `index_data` budget): changed
+ * atomically, as an index is also freed on the publisher thread (index_publish.c) while the
+ * application's thread records. */
 extern uint64_t tb_ix_data_nbytes;
 
 /* ---- the caches' own forms of a dataspace and a datatype (index_table.c)

@@ -293,7 +293,7 @@ tb_ix_data_clear(tb_ix_data_t *d)
     }
     tb_ix_spill_table_free(s, TB_IX_LANE_DSETS, d->dsets);
     tb_ix_spill_table_free(s, TB_IX_LANE_NINFOS, d->ninfos);
-    tb_ix_data_nbytes -= d->dset_nbytes;
+    __atomic_fetch_sub(&tb_ix_data_nbytes, d->dset_nbytes, __ATOMIC_RELAXED);
     tb_ix_spill_table_free(s, TB_IX_LANE_GROUPS, d->groups);
     tb_ix_spill_table_free(s, TB_IX_LANE_OBJS, d->objs);
     free(d->oht);

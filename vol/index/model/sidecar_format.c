@@ -425,7 +425,7 @@ tb_sidecar_decode(const void *buf, size_t n, tb_ix_identity_t *id_out, tb_ix_dat
         d->dset_nbytes += sizeof(*r) + r->type_nbytes + r->space_nbytes + r->dcpl_nbytes + r->value_nbytes;
         d->ndset = (uint32_t)k + 1;
     }
-    tb_ix_data_nbytes += d->dset_nbytes;
+    __atomic_fetch_add(&tb_ix_data_nbytes, d->dset_nbytes, __ATOMIC_RELAXED);
     d->attrcap = (uint32_t)(nattr ? nattr : 1);
     for (uint64_t k = 0; k < nattr; k++) {
         const uint8_t *a = atrs + k * SC_ATR;
