@@ -127,6 +127,14 @@ chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out
     return r;
 }
 
+/* A chunk written directly with its filter mask. HDF5's direct chunk write (1.14.5 and 2.x) then
+ * keeps, in the dataset's cache of its last chunk look-up, the chunk's new address with the mask
+ * it had BEFORE (0 for a new chunk): its next look-up of that chunk, for a read or a write that
+ * merges into it (native's, or the pipeline's own direct read), decodes it with that old mask,
+ * and fails or reads garbage where an optional stage was skipped for it (or was not, and had been
+ * before). Any look-up of another chunk replaces that cache; so after writing two or more chunks
+ * of a dataset with an optional stage the pipeline looks up its first one (forget_last), and it
+ * leaves writes of one chunk (and write-behind) of such a dataset to native. */
 herr_t
 tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
                     const void *buf)
@@ -329,9 +337,11 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     int nf = H5Pget_nfilters(dcpl);
     if (nf < 1 || nf > TB_PIPE_MAX_STAGES)
         goto done; /* unfiltered chunks gain nothing from the pipeline */
-    for (int i = 0; i < nf; i++)
+    for (int i = 0; i < nf; i++) {
         if (!stage_from_dcpl(dcpl, (unsigned)i, &p->stages[i]))
             goto done;
+        p->optional |= p->stages[i].optional;
+    }
     p->nstages = nf;
 
     settled = false;
@@ -781,6 +791,44 @@ app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
     return (double)s->workers * ratio < 1.0;
 }
 
+/* Chunk c of job j, written directly (tb_pipe_chunk_write). Where the dataset has an optional
+ * stage, a chunk's filter mask may change when it is written again; HDF5 keeps the old mask of a
+ * chunk written again at the size it had (1.14.5 and 2.x, its own writes too:
+ * PyTables/PyTables#1325). Such a chunk (a merged one whose mask changes; one written whole over
+ * a stored chunk of its size, whose mask is not known) is written a byte shorter first, which
+ * moves it and records the mask, then whole. */
+static herr_t
+write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
+{
+    size_t old = 0;
+    if (j->p->optional && c->out_nbytes >= 2) {
+        int same = c->kind == WK_RMW
+                       ? c->raw_nbytes == c->out_nbytes && c->raw_mask != c->out_mask
+                       : c->kind == WK_FULL && chunk_stored(j->o, off, j->dxpl_id, &old) == STORED_YES &&
+                             old == c->out_nbytes;
+        if (same && tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes - 1, c->out) < 0)
+            return -1;
+    }
+    return tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out);
+}
+
+/* After job j wrote (or tried) its first `written` chunks: where the dataset has an optional
+ * stage, a look-up of another chunk than the last written, that HDF5 forgets the mask it kept of
+ * that one (tb_pipe_chunk_write): the first (out of native's chunk cache since its own direct
+ * write), or, where only one was written before a failure, the next. */
+static void
+forget_last(const wjob_t *j, size_t written)
+{
+    if (!j->p->optional || written == 0 || (written == 1 && j->n < 2))
+        return;
+    hsize_t off[TB_PIPE_RANK];
+    size_t  nbytes;
+    tb_pipe_chunk_offset(j->p, j->plan, written >= 2 ? 0 : 1, off);
+    hid_t saved = tb_err_save();
+    (void)chunk_stored(j->o, off, j->dxpl_id, &nbytes);
+    tb_err_restore(saved);
+}
+
 /* The application's thread: writes job k's chunks in order as they become ready, filtering
  * chunks itself while the next one to write is not ready yet where app_filters says so (a
  * failure: the job's `abort`). */
@@ -798,8 +846,7 @@ write_stream(wset_t *s, size_t k)
             hsize_t   off[TB_PIPE_RANK];
             tb_pipe_chunk_offset(j->p, j->plan, w, off);
             uint64_t t0 = mono_ns();
-            if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
-                tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out) < 0)
+            if (c->st != TB_OK || c->out_nbytes > UINT32_MAX || write_chunk(j, off, c) < 0)
                 failed = 1;
             uint64_t dt = mono_ns() - t0;
             wchunk_release(c);
@@ -837,16 +884,20 @@ write_stream(wset_t *s, size_t k)
         pthread_cond_broadcast(&s->c.cv);
     }
     pthread_mutex_unlock(&s->c.mu);
+    forget_last(j, w);
 }
 
-/* Sets up job j for one eligible write: 1 ready; 0 better left to native (it covers no chunk
- * whole); -1 failed (a stored chunk to merge could not be read: the caller redoes the write
- * through native). Chunks not wholly written are read here (read-modify-write). */
+/* Sets up job j for one eligible write: 1 ready; 0 left to native (it covers no chunk whole, or
+ * one chunk of a dataset with an optional stage); -1 failed (a stored chunk to merge could not be
+ * read: the caller redoes the write through native). Chunks not wholly written are read here
+ * (read-modify-write). */
 static int
 write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_plan_t *plan, hid_t dxpl_id,
               const void *buf, int edc, tb_narrow_fn narrow)
 {
-    size_t    n = plan->nchunks, nfull = 0;
+    size_t n = plan->nchunks, nfull = 0;
+    if (p->optional && n < 2)
+        return 0; /* (no other chunk to look up after it: tb_pipe_chunk_write) */
     wchunk_t *c = calloc(n, sizeof(*c));
     if (!c)
         return -1;
@@ -1946,7 +1997,7 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
             wc->buf  = wc->converted;
         }
     }
-    if (planned && o->ctx->cfg.write_behind && wc->plan.kind == TB_PLAN_BOX)
+    if (planned && o->ctx->cfg.write_behind && wc->plan.kind == TB_PLAN_BOX && !p->optional)
         wc->behind = tb_pipe_behind_write(o, p, &wc->plan, dxpl_id, wc->buf);
     if (!wc->behind && tb_pipe_drain(o, dxpl_id) < 0)
         wc->drain_failed = 1;

@@ -172,7 +172,10 @@ map_cb(const hsize_t *offset, unsigned filter_mask, haddr_t addr, hsize_t size, 
 {
     map_build_t *b   = data;
     size_t       lin = tb_pipe_map_lin(b->p, offset);
-    if (lin >= b->n || size == 0 || size > UINT32_MAX || addr == HADDR_UNDEF) {
+    int          out = 0; /* (an offset past the extent in some dimension: not a chunk it has) */
+    for (int d = 0; d < b->p->rank; d++)
+        out |= offset[d] / b->p->chunk[d] >= b->p->nchunk_dim[d];
+    if (out || lin >= b->n || size == 0 || size > UINT32_MAX || addr == HADDR_UNDEF) {
         b->bad = 1;
         return H5_ITER_STOP;
     }
@@ -223,10 +226,21 @@ map_walk(tb_obj_t *o, map_build_t *b, hid_t dxpl_id)
 }
 
 /* Whether a pread of entry e finds the bytes native's direct chunk read of the chunk at off
- * returns (a user block or a driver with another layout would show here). */
+ * returns (a user block or a driver with another layout would show here). The chunk's stored size
+ * is asked first: HDF5 1.x's direct read takes no buffer size and reads the whole chunk, and an
+ * entry that is wrong (the reason to check) may be shorter. */
 static int
 chunk_matches(tb_obj_t *o, const hsize_t *off, const tb_pipe_map_entry_t *e, hid_t dxpl_id, int fd)
 {
+    hsize_t                             stored = 0;
+    H5VL_native_dataset_optional_args_t sa;
+    sa.get_chunk_storage_size.offset = off;
+    sa.get_chunk_storage_size.size   = &stored;
+    H5VL_optional_args_t q = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_STORAGE_SIZE, .args = &sa};
+    if (H5VLdataset_optional(o->under, o->under_vol_id, &q, dxpl_id, NULL) < 0 || stored != e->nbytes) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
     uint8_t *x = malloc(e->nbytes), *y = malloc(e->nbytes);
     H5VL_native_dataset_optional_args_t ra;
     ra.chunk_read.offset  = off;
@@ -254,11 +268,39 @@ offset_of(const tb_pipe_dset_t *p, size_t lin, hsize_t *off)
     }
 }
 
+/* Whether HDF5's H5Dchunk_iter gives this dataset's chunks at their own offsets: not for an
+ * extensible array index whose unlimited dimension is not the first. HDF5 1.14.5 turns their
+ * coordinates back wrongly: of a (7, unlimited, 5) dataset in chunks of (4, 1, 2), the chunk at
+ * (4, 0, 0) is reported at (0, 2, 0), and H5Dget_chunk_info says the same. */
+static int
+iter_offsets_right(tb_obj_t *o, hid_t dxpl_id)
+{
+    H5D_chunk_index_t                   idx;
+    H5VL_native_dataset_optional_args_t ia;
+    ia.get_chunk_idx_type.idx_type = &idx;
+    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INDEX_TYPE, .args = &ia};
+    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return 0;
+    }
+    if (idx != H5D_CHUNK_IDX_EARRAY)
+        return 1;
+    H5VL_dataset_get_args_t g = {.op_type = H5VL_DATASET_GET_SPACE};
+    g.args.get_space.space_id = H5I_INVALID_HID;
+    hsize_t max[H5S_MAX_RANK];
+    int     ok = H5VLdataset_get(o->under, o->under_vol_id, &g, dxpl_id, NULL) >= 0 &&
+             H5Sget_simple_extent_dims(g.args.get_space.space_id, NULL, max) > 0 && max[0] == H5S_UNLIMITED;
+    if (g.args.get_space.space_id >= 0)
+        H5Sclose(g.args.get_space.space_id);
+    H5Eclear2(H5E_DEFAULT);
+    return ok; /* (an extensible array: the only unlimited dimension is the first) */
+}
+
 int
 tb_pipe_map_build(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, hid_t dxpl_id, int fd)
 {
     map_build_t b = {p, NULL, 0, 0, 0, NULL, NULL};
-    if (!(b.e = map_alloc(p, dims, &b.n)))
+    if (!iter_offsets_right(o, dxpl_id) || !(b.e = map_alloc(p, dims, &b.n)))
         return 0;
     int ok = map_walk(o, &b, dxpl_id) && b.nstored > 0;
     /* The addresses must be where a pread finds the chunks: the first stored one is checked. */
