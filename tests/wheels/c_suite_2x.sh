@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # c_suite_2x.sh CC HEADERS PY pipeline|index|integration — our C tests against an HDF5 2.x
-# library: the pipeline's case matrix (pipe_cases) and its conversions and selections (pipe_xfer),
+# library: the pipeline's case matrix (pipe_cases), its conversions and selections (pipe_xfer) and
+# its random calls (pipe_fuzz, 200 seeds),
 # the index's random query runs (index_diff), or the integration programs (native_ops: native-only
 # and deprecated calls; probe: HDF5's probes of the plugin folder) and the unit test that uses HDF5
 # (test_hdf5err: our errors on HDF5's stack), compiled against the 2.x headers and linked to the
@@ -47,4 +48,7 @@ bash "$TB_SRC/tests/pipeline/pipe_cases.sh" "$tmp/pipe_cases" "" --no-tools 2>&1
   || fail "pipe_cases against HDF5 2.x"
 TB_XFER_HDF5_2=1 bash "$TB_SRC/tests/pipeline/pipe_xfer.sh" "$tmp/pipe_xfer" "" --no-py 2>&1 | grep -v '^h5turbo stats' \
   || fail "pipe_xfer against HDF5 2.x"
-echo "ok: pipe_cases and pipe_xfer pass against $(basename "$lib") (HDF5 2.2) with h5turbo's hdf5-2 build"
+build pipe_fuzz "$TB_SRC/tests/pipeline/pipe_fuzz.c"
+bash "$TB_SRC/tests/pipeline/pipe_fuzz.sh" "$tmp/pipe_fuzz" 1 200 --no-tools 2>&1 | grep -v '^h5turbo stats' \
+  || fail "pipe_fuzz against HDF5 2.x"
+echo "ok: pipe_cases, pipe_xfer and pipe_fuzz pass against $(basename "$lib") (HDF5 2.2) with h5turbo's hdf5-2 build"
