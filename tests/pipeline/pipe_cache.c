@@ -35,6 +35,7 @@
 #include <string.h>
 
 #include "../unit/tb_test.h"
+#include "pipe_test.h"
 
 #define NF 16
 #define NY 128
@@ -42,13 +43,9 @@
 #define CF 8
 
 static uint64_t
-fnv(const void *p, size_t n)
+hash(const void *p, size_t n)
 {
-    const uint8_t *b = p;
-    uint64_t       h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
+    return fnv(p, n, 1469598103934665603ull);
 }
 
 static float
@@ -82,7 +79,7 @@ read_box_x(const char *what, hid_t d, hid_t fspace, hid_t mem_type, int f0, int 
     H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, dxpl, buf); }
     H5E_END_TRY
     printf("%s frames %d+%d rows %d+%d rc=%d hash=%016llx\n", what, f0, nf, y0, ny, (int)rc,
-           rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+           rc < 0 ? 0ull : (unsigned long long)hash(buf, nbytes));
     H5Sclose(ms);
     free(buf);
 }
@@ -139,7 +136,7 @@ read_small(const char *what, int k, hid_t d, hid_t fspace, hid_t mem_type, int m
     H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, dxpl, buf); }
     H5E_END_TRY
     printf("%s %d n=%lld rc=%d hash=%016llx\n", what, k, (long long)n, (int)rc,
-           rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+           rc < 0 ? 0ull : (unsigned long long)hash(buf, nbytes));
     H5Sclose(ms);
     free(buf);
 }
@@ -162,7 +159,7 @@ read_small_box(const char *what, int k, hid_t d, hid_t fspace, hid_t mem_type, i
     herr_t rc;
     H5E_BEGIN_TRY { rc = H5Dread(d, mem_type, ms, fspace, H5P_DEFAULT, buf); }
     H5E_END_TRY
-    printf("%s %d rc=%d hash=%016llx\n", what, k, (int)rc, rc < 0 ? 0ull : (unsigned long long)fnv(buf, nbytes));
+    printf("%s %d rc=%d hash=%016llx\n", what, k, (int)rc, rc < 0 ? 0ull : (unsigned long long)hash(buf, nbytes));
     H5Sclose(ms);
     free(buf);
 }
@@ -497,7 +494,7 @@ do_again(const char *path)
     hid_t   ms   = H5Screate_simple(1, m, NULL);
     ASSERT_H5(H5Sselect_elements(fs, H5S_SELECT_SET, 96, (const hsize_t *)pts));
     ASSERT_H5(H5Dread(f, H5T_NATIVE_FLOAT, ms, fs, H5P_DEFAULT, buf));
-    printf("again points hash=%016llx\n", (unsigned long long)fnv(buf, sizeof(buf)));
+    printf("again points hash=%016llx\n", (unsigned long long)hash(buf, sizeof(buf)));
     ASSERT_H5(H5Dread(f, H5T_NATIVE_DOUBLE, ms, fs, H5P_DEFAULT, (double[96]){0}));
     H5Sclose(ms);
     read_box("again rows across chunks", f, fs, H5T_NATIVE_FLOAT, 3, 10, 17, 50);

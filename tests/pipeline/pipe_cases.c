@@ -13,15 +13,7 @@
 #include <string.h>
 
 #include "../unit/tb_test.h"
-
-static uint64_t
-fnv(const void *p, size_t n, uint64_t h)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
+#include "pipe_test.h"
 
 /* Deterministic, moderately compressible bytes: element e of case `seed`. */
 static void
@@ -571,15 +563,6 @@ do_raw(const char *path, const char *only)
 /* ---- random: random datasets, writes and reads of random selections (boxes, regular hyperslabs,
  * unions of boxes, some moved by H5Soffset_simple) with random memory layouts, one hash per read.
  * The same seed gives the same calls stock and under h5turbo; the outputs must match. */
-static uint64_t rstate;
-
-static unsigned
-rnd(unsigned n)
-{
-    rstate = rstate * 6364136223846793005ull + 1442695040888963407ull;
-    return n ? (unsigned)((rstate >> 33) % n) : 0;
-}
-
 /* A memory space for `count` elements of a file box of `rank`: dense 1-D, the box's own shape,
  * the box inside a bigger buffer, or the box's shape with extra dimensions of 1 inside a bigger
  * buffer. Returns the space; *nbytes_out is the buffer size needed. */

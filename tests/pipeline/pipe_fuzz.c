@@ -17,28 +17,16 @@
 #include <string.h>
 
 #include "../unit/tb_test.h"
+#include "pipe_test.h"
 
 #define MAXD   8   /* datasets per file */
 #define NOPS   60  /* calls of the write phase */
 #define BLOSC  32001
 
-static uint64_t rs;
-
-static unsigned
-rnd(unsigned n)
-{
-    rs = rs * 6364136223846793005ull + 1442695040888963407ull;
-    return n ? (unsigned)((rs >> 33) % n) : 0;
-}
-
 static uint64_t
-fnv(const void *p, size_t n)
+hash(const void *p, size_t n)
 {
-    const uint8_t *b = p;
-    uint64_t       h = 1469598103934665603ull;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
+    return fnv(p, n, 1469598103934665603ull);
 }
 
 /* ---- types: numeric ones of both byte orders (any can be converted into any), a compound with
@@ -386,7 +374,7 @@ static void
 print_read(int op, const dset_t *d, const sel_t *s, int mt, const char *xw, herr_t ret, const void *buf)
 {
     printf("op%d read %s %s mt=%s x=%s ret=%d hash=%016llx\n", op, d->name, s->what, ty[mt].name, xw, (int)ret,
-           ret < 0 ? 0ull : (unsigned long long)fnv(buf, s->nbytes));
+           ret < 0 ? 0ull : (unsigned long long)hash(buf, s->nbytes));
 }
 
 static void
@@ -550,7 +538,7 @@ fapl_of(uint64_t seed)
 static int
 do_verify(const char *path, uint64_t seed)
 {
-    rs         = seed * 2654435761ull + 99;
+    rstate     = seed * 2654435761ull + 99;
     hid_t fapl = fapl_of(seed);
     hid_t file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
     ASSERT_H5(file);
@@ -570,7 +558,7 @@ do_verify(const char *path, uint64_t seed)
         uint8_t *buf = malloc(total ? total : 1);
         memset(buf, 0x3C, total);
         herr_t ret = H5Dread(d->id, ty[d->t].id, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-        printf("verify %s whole ret=%d hash=%016llx\n", d->name, (int)ret, (unsigned long long)fnv(buf, total));
+        printf("verify %s whole ret=%d hash=%016llx\n", d->name, (int)ret, (unsigned long long)hash(buf, total));
         free(buf);
         print_chunks(d);
     }
@@ -589,7 +577,7 @@ do_verify(const char *path, uint64_t seed)
 static void
 plan(uint64_t seed, hid_t file, int with_blosc)
 {
-    rs  = seed * 7919ull + 1;
+    rstate = seed * 7919ull + 1;
     nds = 2 + (int)rnd(MAXD - 1);
     for (int i = 0; i < nds; i++)
         make_dset(file, i, with_blosc);

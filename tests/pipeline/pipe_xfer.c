@@ -17,15 +17,7 @@
 #include <string.h>
 
 #include "../unit/tb_test.h"
-
-static uint64_t
-fnv(const void *p, size_t n, uint64_t h)
-{
-    const uint8_t *b = p;
-    for (size_t i = 0; i < n; i++)
-        h = (h ^ b[i]) * 1099511628211ull;
-    return h;
-}
+#include "pipe_test.h"
 
 /* ---- types by name: native ones and a few of the other byte order */
 typedef struct tname {
