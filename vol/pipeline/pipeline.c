@@ -127,7 +127,7 @@ chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out
     return r;
 }
 
-/* A chunk written directly with its filter mask. HDF5's direct chunk write (1.14.5 and 2.x) then
+/* A chunk written directly with its filter mask. HDF5's direct chunk write (1.14.5, 2.2.0) then
  * keeps, in the dataset's cache of its last chunk look-up, the chunk's new address with the mask
  * it had BEFORE (0 for a new chunk): its next look-up of that chunk, for a read or a write that
  * merges into it (native's, or the pipeline's own direct read), decodes it with that old mask,
@@ -793,7 +793,7 @@ app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
 
 /* Chunk c of job j, written directly (tb_pipe_chunk_write). Where the dataset has an optional
  * stage, a chunk's filter mask may change when it is written again; HDF5 keeps the old mask of a
- * chunk written again at the size it had (1.14.5 and 2.x, its own writes too:
+ * chunk written again at the size it had (1.14.5, 2.1.1; its own writes too:
  * PyTables/PyTables#1325). Such a chunk (a merged one whose mask changes; one written whole over
  * a stored chunk of its size, whose mask is not known) is written a byte shorter first, which
  * moves it and records the mask, then whole. */
