@@ -11,6 +11,10 @@ bin=$1 first=${2:-1} count=${3:-60}
 tools=1; [ "${4:-}" = "--no-tools" ] && tools=0
 work=$(mktemp -d); trap 'rm -rf "$work"' EXIT; cd "$work"
 export TB_STATS_LOG=$work/stats.log
+# The read-only phase's sidecars (thousands of short-lived files when run by hand) go to a cache
+# of this run's own.
+export XDG_CACHE_HOME=$work/cache
+mkdir -m 700 "$XDG_CACHE_HOME"
 # The datasets are small; make the pipeline take every eligible call, however small (unless the
 # caller sets another minimum: then native takes the small calls between the pipeline's).
 export H5TURBO_PIPELINE_MIN_NBYTES=${H5TURBO_PIPELINE_MIN_NBYTES:-0}
