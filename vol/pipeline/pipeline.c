@@ -110,8 +110,9 @@ native_opt(tb_obj_t *o, int op, H5VL_native_dataset_optional_args_t *na, hid_t d
     return H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL);
 }
 
-static herr_t
-chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out, void *buf, size_t buf_nbytes)
+herr_t
+tb_pipe_chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out, void *buf,
+                   size_t buf_nbytes)
 {
     H5VL_native_dataset_optional_args_t na;
     na.chunk_read.offset  = offset;
@@ -156,12 +157,8 @@ find_not_allocated(unsigned n, const H5E_error2_t *e, void *found)
     return 0;
 }
 
-/* What is stored for one chunk. Native's storage-size query flushes a dirty cached copy of the
- * chunk first, so what it reports is what a direct read will see. */
-typedef enum { STORED_FAILED = -1, STORED_NONE = 0, STORED_YES = 1, STORED_NO_INDEX = 2 } stored_t;
-
-static stored_t
-chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_out)
+tb_pipe_stored_t
+tb_pipe_chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_out)
 {
     hsize_t                             sz = 0;
     H5VL_native_dataset_optional_args_t na;
@@ -170,16 +167,16 @@ chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_o
     if (native_opt(o, H5VL_NATIVE_DATASET_GET_CHUNK_STORAGE_SIZE, &na, dxpl_id) >= 0) {
         /* Success without a size: the dataset has no chunk index yet. */
         if (sz == 0)
-            return STORED_NO_INDEX;
+            return TB_PIPE_STORED_NO_INDEX;
         if (sz > UINT32_MAX)
-            return STORED_FAILED;
+            return TB_PIPE_STORED_FAILED;
         *nbytes_out = (size_t)sz;
-        return STORED_YES;
+        return TB_PIPE_STORED_YES;
     }
     int found = 0;
     H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD, find_not_allocated, &found);
     H5Eclear2(H5E_DEFAULT);
-    return found ? STORED_NONE : STORED_FAILED;
+    return found ? TB_PIPE_STORED_NONE : TB_PIPE_STORED_FAILED;
 }
 
 /* ------------------------------------------------------------------ eligibility of a dataset */
@@ -804,7 +801,8 @@ write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
     if (j->p->optional && c->out_nbytes >= 2) {
         int same = c->kind == WK_RMW
                        ? c->raw_nbytes == c->out_nbytes && c->raw_mask != c->out_mask
-                       : c->kind == WK_FULL && chunk_stored(j->o, off, j->dxpl_id, &old) == STORED_YES &&
+                       : c->kind == WK_FULL &&
+                             tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &old) == TB_PIPE_STORED_YES &&
                              old == c->out_nbytes;
         if (same && tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes - 1, c->out) < 0)
             return -1;
@@ -825,7 +823,7 @@ forget_last(const wjob_t *j, size_t written)
     size_t  nbytes;
     tb_pipe_chunk_offset(j->p, j->plan, written >= 2 ? 0 : 1, off);
     hid_t saved = tb_err_save();
-    (void)chunk_stored(j->o, off, j->dxpl_id, &nbytes);
+    (void)tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &nbytes);
     tb_err_restore(saved);
 }
 
@@ -926,18 +924,19 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
             continue;
         size_t nbytes = 0;
         tb_pipe_chunk_offset(p, plan, i, off);
-        switch (chunk_stored(o, off, dxpl_id, &nbytes)) {
-            case STORED_NONE:
-            case STORED_NO_INDEX: /* nothing written yet (a one-chunk dataset has no partial chunk here) */
+        switch (tb_pipe_chunk_stored(o, off, dxpl_id, &nbytes)) {
+            case TB_PIPE_STORED_NONE:
+            case TB_PIPE_STORED_NO_INDEX: /* nothing written yet (a one-chunk dataset has no partial chunk here) */
                 break;
-            case STORED_YES:
-                if (!(c[i].raw = tb_buf_get(nbytes)) || chunk_read(o, off, dxpl_id, &c[i].raw_mask, c[i].raw, nbytes) < 0)
+            case TB_PIPE_STORED_YES:
+                if (!(c[i].raw = tb_buf_get(nbytes)) ||
+                    tb_pipe_chunk_read(o, off, dxpl_id, &c[i].raw_mask, c[i].raw, nbytes) < 0)
                     ok = 0;
                 c[i].raw_nbytes = nbytes;
                 c[i].kind       = WK_RMW;
                 tb_pipe_stats_g.chunks_rmw++;
                 break;
-            case STORED_FAILED:
+            case TB_PIPE_STORED_FAILED:
                 ok = 0;
                 break;
         }
@@ -1545,20 +1544,20 @@ read_feed(rset_t *s, size_t k)
         size_t    nbytes = 0;
         int       bad    = 0;
         tb_pipe_chunk_offset(j->p, j->plan, i, off);
-        switch (c->cached ? STORED_NONE : chunk_stored(j->o, off, j->dxpl_id, &nbytes)) {
-            case STORED_NONE:
+        switch (c->cached ? TB_PIPE_STORED_NONE : tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &nbytes)) {
+            case TB_PIPE_STORED_NONE:
                 break;
-            case STORED_YES:
+            case TB_PIPE_STORED_YES:
                 if (!(c->raw = tb_buf_get(nbytes)) ||
-                    chunk_read(j->o, off, j->dxpl_id, &c->mask, c->raw, nbytes) < 0)
+                    tb_pipe_chunk_read(j->o, off, j->dxpl_id, &c->mask, c->raw, nbytes) < 0)
                     bad = 1;
                 c->raw_nbytes = nbytes;
                 break;
-            case STORED_NO_INDEX: /* no chunk index yet: native knows the fill rules for this case */
+            case TB_PIPE_STORED_NO_INDEX: /* no chunk index yet: native knows the fill rules for this case */
                 j->no_index = 1;
                 bad         = 1;
                 break;
-            case STORED_FAILED:
+            case TB_PIPE_STORED_FAILED:
                 bad = 1;
                 break;
         }

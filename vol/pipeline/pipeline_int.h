@@ -169,10 +169,24 @@ typedef struct tb_pipe_region {
                                        * in the chunk: codecs may read/write the user's buffer */
 } tb_pipe_region_t;
 
-/* ---- pipeline.c, for pipeline_behind.c */
+/* ---- pipeline.c, for pipeline_behind.c and pipeline_map.c */
 extern tb_pipe_stats_t tb_pipe_stats_g; /* application's thread only */
 /* The counters are printed at library close (H5TURBO_STATS): registered once, by what uses them. */
 void tb_pipe_register_stats(void);
+/* What is stored for one chunk (its size in *nbytes_out when TB_PIPE_STORED_YES); what native
+ * pushed for a chunk not stored is cleared. Native's storage-size query flushes a dirty cached
+ * copy of the chunk first, so what it reports is what a direct read will see. */
+typedef enum {
+    TB_PIPE_STORED_FAILED   = -1,
+    TB_PIPE_STORED_NONE     = 0,
+    TB_PIPE_STORED_YES      = 1,
+    TB_PIPE_STORED_NO_INDEX = 2 /* (the dataset has no chunk index yet) */
+} tb_pipe_stored_t;
+tb_pipe_stored_t tb_pipe_chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *nbytes_out);
+/* Native's direct read of the stored chunk at offset into buf (buf_nbytes long: at least what
+ * tb_pipe_chunk_stored said), its filter mask in *mask_out. */
+herr_t tb_pipe_chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *mask_out, void *buf,
+                          size_t buf_nbytes);
 herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
                             const void *buf);
 

@@ -232,27 +232,13 @@ map_walk(tb_obj_t *o, map_build_t *b, hid_t dxpl_id)
 static int
 chunk_matches(tb_obj_t *o, const hsize_t *off, const tb_pipe_map_entry_t *e, hid_t dxpl_id, int fd)
 {
-    hsize_t                             stored = 0;
-    H5VL_native_dataset_optional_args_t sa;
-    sa.get_chunk_storage_size.offset = off;
-    sa.get_chunk_storage_size.size   = &stored;
-    H5VL_optional_args_t q = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_STORAGE_SIZE, .args = &sa};
-    if (H5VLdataset_optional(o->under, o->under_vol_id, &q, dxpl_id, NULL) < 0 || stored != e->nbytes) {
-        H5Eclear2(H5E_DEFAULT);
+    size_t   stored = 0;
+    uint32_t mask   = 0;
+    if (tb_pipe_chunk_stored(o, off, dxpl_id, &stored) != TB_PIPE_STORED_YES || stored != e->nbytes)
         return 0;
-    }
-    uint8_t *x = malloc(e->nbytes), *y = malloc(e->nbytes);
-    H5VL_native_dataset_optional_args_t ra;
-    ra.chunk_read.offset  = off;
-    ra.chunk_read.filters = 0;
-    ra.chunk_read.buf     = x;
-#if H5_VERS_MAJOR >= 2
-    size_t x_nbytes        = e->nbytes;
-    ra.chunk_read.buf_size = &x_nbytes; /* 2.x: the buffer's size in, the chunk's size out */
-#endif
-    H5VL_optional_args_t r  = {.op_type = H5VL_NATIVE_DATASET_CHUNK_READ, .args = &ra};
-    int                  ok = x && y && H5VLdataset_optional(o->under, o->under_vol_id, &r, dxpl_id, NULL) >= 0 &&
-             tb_pipe_map_pread(fd, e, y) == TB_OK && memcmp(x, y, e->nbytes) == 0 && ra.chunk_read.filters == e->mask;
+    uint8_t *x  = malloc(e->nbytes), *y = malloc(e->nbytes);
+    int      ok = x && y && tb_pipe_chunk_read(o, off, dxpl_id, &mask, x, e->nbytes) >= 0 &&
+             tb_pipe_map_pread(fd, e, y) == TB_OK && memcmp(x, y, e->nbytes) == 0 && mask == e->mask;
     free(x);
     free(y);
     H5Eclear2(H5E_DEFAULT);
@@ -268,6 +254,19 @@ offset_of(const tb_pipe_dset_t *p, size_t lin, hsize_t *off)
     }
 }
 
+/* The dataset's kind of chunk index: false where native cannot say (what it pushed cleared). */
+static bool
+index_type(tb_obj_t *o, hid_t dxpl_id, H5D_chunk_index_t *idx_out)
+{
+    H5VL_native_dataset_optional_args_t ia;
+    ia.get_chunk_idx_type.idx_type = idx_out;
+    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INDEX_TYPE, .args = &ia};
+    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) >= 0)
+        return true;
+    H5Eclear2(H5E_DEFAULT);
+    return false;
+}
+
 /* Whether HDF5's H5Dchunk_iter gives this dataset's chunks at their own offsets: not for an
  * extensible array index whose unlimited dimension is not the first. HDF5 1.14.5 turns their
  * coordinates back wrongly: of a (7, unlimited, 5) dataset in chunks of (4, 1, 2), the chunk at
@@ -275,14 +274,9 @@ offset_of(const tb_pipe_dset_t *p, size_t lin, hsize_t *off)
 static int
 iter_offsets_right(tb_obj_t *o, hid_t dxpl_id)
 {
-    H5D_chunk_index_t                   idx;
-    H5VL_native_dataset_optional_args_t ia;
-    ia.get_chunk_idx_type.idx_type = &idx;
-    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INDEX_TYPE, .args = &ia};
-    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0) {
-        H5Eclear2(H5E_DEFAULT);
+    H5D_chunk_index_t idx;
+    if (!index_type(o, dxpl_id, &idx))
         return 0;
-    }
     if (idx != H5D_CHUNK_IDX_EARRAY)
         return 1;
     H5VL_dataset_get_args_t g = {.op_type = H5VL_DATASET_GET_SPACE};
@@ -327,27 +321,22 @@ tb_pipe_map_start(tb_obj_t *o, tb_pipe_dset_t *p, const hsize_t *dims, const hsi
     /* Only chunk indexes that H5Dchunk_iter walks in row-major order of the chunks: the v1 and v2
      * B-trees (ordered by the chunks' coordinates), a fixed array (by their row-major index), a
      * single chunk. An extensible array orders them by its unlimited dimension first. */
-    H5D_chunk_index_t                   idx;
-    H5VL_native_dataset_optional_args_t ia;
-    ia.get_chunk_idx_type.idx_type = &idx;
-    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INDEX_TYPE, .args = &ia};
-    if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0 ||
-        (idx != H5D_CHUNK_IDX_BTREE && idx != H5D_CHUNK_IDX_BT2 && idx != H5D_CHUNK_IDX_FARRAY &&
-         idx != H5D_CHUNK_IDX_SINGLE)) {
-        H5Eclear2(H5E_DEFAULT);
+    H5D_chunk_index_t idx;
+    if (!index_type(o, dxpl_id, &idx) || (idx != H5D_CHUNK_IDX_BTREE && idx != H5D_CHUNK_IDX_BT2 &&
+                                          idx != H5D_CHUNK_IDX_FARRAY && idx != H5D_CHUNK_IDX_SINGLE))
         return 0;
-    }
     /* The addresses must be where a pread finds the chunks: the first chunk of the read is
      * checked (not stored: the map is built before the read instead). */
-    tb_pipe_map_entry_t e;
-    unsigned            mask = 0;
-    haddr_t             addr = HADDR_UNDEF;
-    hsize_t             size = 0;
+    tb_pipe_map_entry_t                 e;
+    unsigned                            mask = 0;
+    haddr_t                             addr = HADDR_UNDEF;
+    hsize_t                             size = 0;
+    H5VL_native_dataset_optional_args_t ia;
     ia.get_chunk_info_by_coord.offset      = first;
     ia.get_chunk_info_by_coord.filter_mask = &mask;
     ia.get_chunk_info_by_coord.addr        = &addr;
     ia.get_chunk_info_by_coord.size        = &size;
-    a.op_type                              = H5VL_NATIVE_DATASET_GET_CHUNK_INFO_BY_COORD;
+    H5VL_optional_args_t a = {.op_type = H5VL_NATIVE_DATASET_GET_CHUNK_INFO_BY_COORD, .args = &ia};
     if (H5VLdataset_optional(o->under, o->under_vol_id, &a, dxpl_id, NULL) < 0 || addr == HADDR_UNDEF ||
         size == 0 || size > UINT32_MAX) {
         H5Eclear2(H5E_DEFAULT);
