@@ -108,10 +108,19 @@ typedef struct {
     hid_t    id;
     int      t, rank;
     hsize_t  dims[4], maxdims[4], chunk[4];
-    int      unlimited;
 } dset_t;
 
 static dset_t ds[MAXD];
+
+/* A dimension of d is unlimited. */
+static int
+extendible(const dset_t *d)
+{
+    for (int k = 0; k < d->rank; k++)
+        if (d->maxdims[k] == H5S_UNLIMITED)
+            return 1;
+    return 0;
+}
 static int    nds;
 
 static void
@@ -133,10 +142,10 @@ make_dset(hid_t file, int i, int with_blosc)
     snprintf(d->name, sizeof(d->name), "d%d", i);
     d->t         = (int)rnd((unsigned)nty);
     d->rank      = 1 + (int)rnd(4);
-    d->unlimited = rnd(3) == 0;
+    int maybe_unlimited = rnd(3) == 0;
     for (int k = 0; k < d->rank; k++) {
         d->dims[k]    = 1 + rnd(d->rank <= 2 ? 40 : 9);
-        d->maxdims[k] = d->unlimited && rnd(2) ? H5S_UNLIMITED : d->dims[k];
+        d->maxdims[k] = maybe_unlimited && rnd(2) ? H5S_UNLIMITED : d->dims[k];
         /* (an unlimited dimension's chunk may be longer than its extent) */
         unsigned top  = (unsigned)d->dims[k] + (d->maxdims[k] == H5S_UNLIMITED ? 3 : 0);
         d->chunk[k]   = rnd(3) == 0 ? d->dims[k] : 1 + rnd(top);
@@ -194,7 +203,7 @@ make_dset(hid_t file, int i, int with_blosc)
     ASSERT_H5(H5Pset_alloc_time(dcpl, at[rnd(4)]));
     if (rnd(4) == 0) /* (never is left out: a chunk written in part would hold what its buffer held) */
         ASSERT_H5(H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC));
-    if (nf == 0 && d->unlimited) {
+    if (nf == 0 && extendible(d)) {
         /* Unfiltered (never the pipeline's): fixed. HDF5 writes an unfiltered edge chunk's
          * elements in place, and the rest of its file space holds what it held before, which
          * the pipeline's chunk sizes change; an extent grown over it shows those bytes. */
@@ -203,7 +212,6 @@ make_dset(hid_t file, int i, int with_blosc)
             if (d->chunk[k] > d->dims[k])
                 d->chunk[k] = d->dims[k];
         }
-        d->unlimited = 0;
         ASSERT_H5(H5Pset_chunk(dcpl, d->rank, d->chunk));
     }
     hid_t space = H5Screate_simple(d->rank, d->dims, d->maxdims);
@@ -498,11 +506,10 @@ one_reopen(int op, dset_t *d, hid_t file)
 static void
 print_chunks(const dset_t *d)
 {
-    for (int k = 0; k < d->rank; k++)
-        if (d->maxdims[k] == H5S_UNLIMITED) {
-            printf("%s extendible\n", d->name);
-            return;
-        }
+    if (extendible(d)) {
+        printf("%s extendible\n", d->name);
+        return;
+    }
     hsize_t n = 0;
     hid_t   fs = H5Dget_space(d->id);
     herr_t  ret = H5Dget_num_chunks(d->id, fs, &n);
@@ -602,7 +609,7 @@ do_run(const char *path, uint64_t seed, int with_blosc)
             one_multi(op, 0);
         else if (k < 35)
             one_multi(op, 1);
-        else if (k < 37 && d->unlimited)
+        else if (k < 37 && extendible(d))
             one_extent(op, d);
         else if (k < 39)
             one_reopen(op, d, file);
