@@ -203,12 +203,23 @@ dataset_specific(void *obj, H5VL_dataset_specific_args_t *args, hid_t dxpl_id, v
                H5VLdataset_specific(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
+/* The application's direct chunk writes go through the pipeline, which keeps their filter masks
+ * right (tb_pipe_app_chunk_write); not in SWMR writers, whose readers could see a chunk between
+ * its two writes, nor where the pipeline is off. */
+static bool
+app_chunk_write(const tb_obj_t *o, const H5VL_optional_args_t *args, void **req)
+{
+    return args->op_type == H5VL_NATIVE_DATASET_CHUNK_WRITE && !req && o->ctx->under_native &&
+           o->ctx->cfg.pipeline && !(o->ctx->file_intent & H5F_ACC_SWMR_WRITE);
+}
+
 static herr_t
 dataset_optional(void *obj, H5VL_optional_args_t *args, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
     TB_FORWARD(o, TB_USE | TB_DRAIN, dxpl_id, req,
-               H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
+               app_chunk_write(o, args, req) ? tb_pipe_app_chunk_write(o, args, dxpl_id)
+                                             : H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, req));
 }
 
 static herr_t

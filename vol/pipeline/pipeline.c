@@ -287,6 +287,105 @@ dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
     }
 }
 
+/* Datasets (file number, token) without an optional stage where a chunk stored with a filter mask
+ * was met in this process: the application wrote one directly (H5Dwrite_chunk with a mask, as
+ * writers that store raw the chunks no filter shrinks do), or the pipeline read one. Their writes
+ * take the care that tb_pipe_chunk_write describes, through every handle, later ones included.
+ * Application's thread only; never shrinks (a handful of datasets). */
+typedef struct {
+    unsigned long fileno;
+    H5O_token_t   token;
+} masked_dset_t;
+static masked_dset_t *masked_g;
+static size_t         masked_n, masked_cap;
+
+static bool
+masked_listed(const tb_pipe_dset_t *p)
+{
+    for (size_t i = 0; i < masked_n; i++)
+        if (masked_g[i].fileno == p->fileno && memcmp(&masked_g[i].token, &p->token, sizeof(p->token)) == 0)
+            return true;
+    return false;
+}
+
+/* Whether p (o's) may hold chunks stored with a filter mask, as far as this process knows. */
+static int
+masks_known(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
+{
+    if (!p->masked && masked_n) {
+        if (!p->have_token)
+            dataset_identity(o, dxpl_id, p);
+        p->masked = p->have_token && masked_listed(p);
+    }
+    return p->masked;
+}
+
+static void examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id);
+static tb_pipe_dset_t not_ours;
+
+/* o's pipeline state, examined if it was not yet (as the first read or write would), where it
+ * keeps its identity and what is known of its masks; *scratch (zeroed) where o has none of its
+ * own (the shared not_ours of contiguous datasets, a failed allocation). */
+static tb_pipe_dset_t *
+state_of(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *scratch)
+{
+    if (!o->pipe) {
+        tb_pipe_dset_t *p = calloc(1, sizeof(*p));
+        if (p) {
+            o->pipe = (struct tb_pipe_dset *)p;
+            examine(o, p, dxpl_id);
+        }
+    }
+    tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
+    if (p && p != &not_ours)
+        return p;
+    memset(scratch, 0, sizeof(*scratch));
+    return scratch;
+}
+
+void
+tb_pipe_masked(tb_obj_t *o, hid_t dxpl_id)
+{
+    hid_t          saved = tb_err_save();
+    tb_pipe_dset_t scratch, *p = state_of(o, dxpl_id, &scratch);
+    p->masked = 1;
+    if (!p->have_token)
+        dataset_identity(o, dxpl_id, p);
+    tb_err_restore(saved);
+    if (!p->have_token || masked_listed(p))
+        return;
+    if (masked_n == masked_cap) {
+        size_t         cap = masked_cap ? 2 * masked_cap : 8;
+        masked_dset_t *g   = realloc(masked_g, cap * sizeof(*g));
+        if (!g)
+            return; /* (this handle's state still says so) */
+        masked_g   = g;
+        masked_cap = cap;
+    }
+    masked_g[masked_n].fileno = p->fileno;
+    masked_g[masked_n].token  = p->token;
+    masked_n++;
+}
+
+herr_t
+tb_pipe_app_chunk_write(tb_obj_t *o, H5VL_optional_args_t *args, hid_t dxpl_id)
+{
+    const H5VL_native_dataset_optional_args_t *na    = args->args;
+    size_t                                     n     = na->chunk_write.size, old = 0;
+    uint32_t                                   mask  = na->chunk_write.filters;
+    hid_t                                      saved = tb_err_save();
+    tb_pipe_dset_t                             scratch, *p = state_of(o, dxpl_id, &scratch);
+    int same = (mask || masks_known(o, p, dxpl_id)) && n >= 2 &&
+               tb_pipe_chunk_stored(o, na->chunk_write.offset, dxpl_id, &old) == TB_PIPE_STORED_YES && old == n;
+    tb_err_restore(saved);
+    if (same && tb_pipe_chunk_write(o, na->chunk_write.offset, dxpl_id, mask, n - 1, na->chunk_write.buf) < 0)
+        return -1;
+    herr_t ret = H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, NULL);
+    if (ret >= 0 && mask)
+        tb_pipe_masked(o, dxpl_id);
+    return ret;
+}
+
 /* Decides once per dataset handle whether the pipeline can serve it (layout, filters, type, fill
  * value and the file's mode do not change while it is open). Sets p->state to 1 or -1. In files
  * open read-only, a dataset found not to be the pipeline's by what its creation list and type say
@@ -337,7 +436,7 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     for (int i = 0; i < nf; i++) {
         if (!stage_from_dcpl(dcpl, (unsigned)i, &p->stages[i]))
             goto done;
-        p->optional |= p->stages[i].optional;
+        p->masked |= p->stages[i].optional;
     }
     p->nstages = nf;
 
@@ -788,20 +887,20 @@ app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
     return (double)s->workers * ratio < 1.0;
 }
 
-/* Chunk c of job j, written directly (tb_pipe_chunk_write). Where the dataset has an optional
- * stage, a chunk's filter mask may change when it is written again; HDF5 keeps the old mask of a
- * chunk written again at the size it had (1.14.5, 2.1.1; its own writes too:
- * PyTables/PyTables#1325). Such a chunk (a merged one whose mask changes; one written whole over
- * a stored chunk of its size, whose mask is not known) is written a byte shorter first, which
- * moves it and records the mask, then whole. */
+/* Chunk c of job j, written directly (tb_pipe_chunk_write). A chunk's filter mask may change when
+ * it is written again; HDF5 keeps the old mask of a chunk written again at the size it had
+ * (1.14.5, 2.1.1; its own writes too: PyTables/PyTables#1325). Such a chunk (a merged one whose
+ * mask changes; where the dataset may hold masked chunks, one written whole over a stored chunk of
+ * its size, whose mask is not known) is written a byte shorter first, which moves it and records
+ * the mask, then whole. */
 static herr_t
 write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
 {
     size_t old = 0;
-    if (j->p->optional && c->out_nbytes >= 2) {
+    if (c->out_nbytes >= 2) {
         int same = c->kind == WK_RMW
                        ? c->raw_nbytes == c->out_nbytes && c->raw_mask != c->out_mask
-                       : c->kind == WK_FULL &&
+                       : c->kind == WK_FULL && j->p->masked &&
                              tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &old) == TB_PIPE_STORED_YES &&
                              old == c->out_nbytes;
         if (same && tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes - 1, c->out) < 0)
@@ -810,14 +909,14 @@ write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
     return tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out);
 }
 
-/* After job j wrote (or tried) its first `written` chunks: where the dataset has an optional
- * stage, a look-up of another chunk than the last written, that HDF5 forgets the mask it kept of
+/* After job j wrote (or tried) its first `written` chunks: where the dataset may hold masked
+ * chunks, a look-up of another chunk than the last written, that HDF5 forgets the mask it kept of
  * that one (tb_pipe_chunk_write): the first (out of native's chunk cache since its own direct
  * write), or, where only one was written before a failure, the next. */
 static void
 forget_last(const wjob_t *j, size_t written)
 {
-    if (!j->p->optional || written == 0 || (written == 1 && j->n < 2))
+    if (!j->p->masked || written == 0 || (written == 1 && j->n < 2))
         return;
     hsize_t off[TB_PIPE_RANK];
     size_t  nbytes;
@@ -886,7 +985,7 @@ write_stream(wset_t *s, size_t k)
 }
 
 /* Sets up job j for one eligible write: 1 ready; 0 left to native (it covers no chunk whole, or
- * one chunk of a dataset with an optional stage); -1 failed (a stored chunk to merge could not be
+ * one chunk of a dataset that may hold masked chunks); -1 failed (a stored chunk to merge could not be
  * read: the caller redoes the write through native). Chunks not wholly written are read here
  * (read-modify-write). */
 static int
@@ -894,7 +993,7 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
               const void *buf, int edc, tb_narrow_fn narrow)
 {
     size_t n = plan->nchunks, nfull = 0;
-    if (p->optional && n < 2)
+    if (p->masked && n < 2)
         return 0; /* (no other chunk to look up after it: tb_pipe_chunk_write) */
     wchunk_t *c = calloc(n, sizeof(*c));
     if (!c)
@@ -932,6 +1031,8 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
                 if (!(c[i].raw = tb_buf_get(nbytes)) ||
                     tb_pipe_chunk_read(o, off, dxpl_id, &c[i].raw_mask, c[i].raw, nbytes) < 0)
                     ok = 0;
+                else if (c[i].raw_mask && !p->masked)
+                    tb_pipe_masked(o, dxpl_id); /* (p is o's: masked from here on) */
                 c[i].raw_nbytes = nbytes;
                 c[i].kind       = WK_RMW;
                 tb_pipe_stats_g.chunks_rmw++;
@@ -941,11 +1042,11 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
                 break;
         }
     }
-    if (!ok) {
+    if (!ok || (p->masked && n < 2)) { /* (a masked chunk just met) */
         for (size_t i = 0; i < n; i++)
             wchunk_release(&c[i]);
         free(c);
-        return -1;
+        return ok ? 0 : -1;
     }
     memset(j, 0, sizeof(*j));
     j->o       = o;
@@ -1551,6 +1652,8 @@ read_feed(rset_t *s, size_t k)
                 if (!(c->raw = tb_buf_get(nbytes)) ||
                     tb_pipe_chunk_read(j->o, off, j->dxpl_id, &c->mask, c->raw, nbytes) < 0)
                     bad = 1;
+                else if (c->mask && !j->p->masked)
+                    tb_pipe_masked(j->o, j->dxpl_id);
                 c->raw_nbytes = nbytes;
                 break;
             case TB_PIPE_STORED_NO_INDEX: /* no chunk index yet: native knows the fill rules for this case */
@@ -1996,7 +2099,7 @@ write_begin(write_call_t *wc, tb_obj_t *o, hid_t mem_type_id, hid_t mem_space_id
             wc->buf  = wc->converted;
         }
     }
-    if (planned && o->ctx->cfg.write_behind && wc->plan.kind == TB_PLAN_BOX && !p->optional)
+    if (planned && !masks_known(o, p, dxpl_id) && o->ctx->cfg.write_behind && wc->plan.kind == TB_PLAN_BOX)
         wc->behind = tb_pipe_behind_write(o, p, &wc->plan, dxpl_id, wc->buf);
     if (!wc->behind && tb_pipe_drain(o, dxpl_id) < 0)
         wc->drain_failed = 1;

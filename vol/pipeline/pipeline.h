@@ -46,6 +46,18 @@ bool tb_pipe_multi_distinct(size_t count, void *const dset[], hid_t dxpl_id);
  * anything that can observe them, free per-dataset state with the wrapper. */
 extern const tb_hooks_t tb_pipe_hooks;
 
+/* o's dataset holds a chunk stored with a filter mask (the application wrote one with
+ * H5Dwrite_chunk, or the pipeline read one): its writes through any handle take the care HDF5's
+ * direct chunk writes then need (pipeline.c, tb_pipe_chunk_write). */
+void tb_pipe_masked(tb_obj_t *o, hid_t dxpl_id);
+
+/* The application's direct chunk write (H5VL_NATIVE_DATASET_CHUNK_WRITE, native below, no
+ * request), forwarded. Where its filter mask may differ from the stored chunk's (a mask given, or
+ * the dataset known to hold masked chunks) and it is as long as the stored chunk, HDF5 would keep
+ * the stored mask (tb_pipe_chunk_write): it is written a byte shorter first, as the pipeline
+ * writes its own. A mask given marks the dataset (tb_pipe_masked). */
+herr_t tb_pipe_app_chunk_write(tb_obj_t *o, H5VL_optional_args_t *args, hid_t dxpl_id);
+
 /* Frees the per-dataset state of o (called when the wrapper is released). */
 void tb_pipe_release(tb_obj_t *o);
 

@@ -55,9 +55,9 @@ typedef struct tb_pipe_dset {
     hid_t            type_id;      /* transient copy of the file type, for H5Tequal */
     int              nstages;
     tb_pipe_stage_t stages[TB_PIPE_MAX_STAGES];
-    /* A stage is optional: chunks may be stored with a filter mask (tb_pipe_chunk_write says
-     * what that asks of direct chunk writes). */
-    int              optional;
+    /* Chunks may be stored with a filter mask (tb_pipe_chunk_write says what that asks of direct
+     * chunk writes): a stage is optional, or masked chunks were met (tb_pipe_masked). */
+    int              masked;
     uint8_t         *fill;         /* one element of the fill value; NULL: chunks start zeroed */
     int              skip_missing; /* reads leave the buffer alone where chunks are unallocated */
     size_t           cache_nbytes; /* the dataset's chunk cache (rdcc_nbytes) */
