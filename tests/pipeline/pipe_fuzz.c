@@ -4,7 +4,8 @@
  * writes and reads of whole extents, boxes, strided hyperslabs, unions and point lists, from and
  * into other memory types, through transfer lists with small conversion buffers, data transforms
  * or checksums off; extent changes, handles reopened with other chunk caches, H5Dread_multi and
- * H5Dwrite_multi; then `verify`'s reads. `verify FILE SEED`: the file reopened read-only, every
+ * H5Dwrite_multi, chunks written directly with their filters skipped (a filter mask); then
+ * `verify`'s reads. `verify FILE SEED`: the file reopened read-only, every
  * dataset read whole and in random pieces. One line per call (what, its return value, a hash of
  * the whole buffer); pipe_fuzz.sh compares them. What HDF5 itself gets wrong is left out (the
  * comments where it is: N-bit and scale-offset filters, which crash or write past its buffers). */
@@ -108,6 +109,9 @@ typedef struct {
     hid_t    id;
     int      t, rank;
     hsize_t  dims[4], maxdims[4], chunk[4];
+    int      nfilters;  /* in its pipeline */
+    int      mask_sized; /* a chunk stored with every filter skipped is never as long as one filtered
+                          * with none skipped, whoever filtered it (one_direct) */
 } dset_t;
 
 static dset_t ds[MAXD];
@@ -189,6 +193,9 @@ make_dset(hid_t file, int i, int with_blosc)
         }
     }
     fl[nf] = '\0';
+    d->nfilters   = H5Pget_nfilters(dcpl);
+    /* (Fletcher32 adds 4 bytes and shuffle none; DEFLATE and Blosc may make a chunk of any length) */
+    d->mask_sized = strchr(fl, 'f') && !deflated && !bloscs;
     const char *fill = "default";
     if (rnd(3) == 0) {
         uint8_t fv[16];
@@ -200,7 +207,14 @@ make_dset(hid_t file, int i, int with_blosc)
     }
     static const H5D_alloc_time_t at[] = {H5D_ALLOC_TIME_DEFAULT, H5D_ALLOC_TIME_EARLY, H5D_ALLOC_TIME_INCR,
                                           H5D_ALLOC_TIME_LATE};
-    ASSERT_H5(H5Pset_alloc_time(dcpl, at[rnd(4)]));
+    H5D_alloc_time_t alloc = at[rnd(4)];
+    /* (Not late for unfiltered chunks: HDF5 allocates them all at the first write, and writes no
+     * fill value into them when that write selects as many elements as the extent holds, which a
+     * point list with repeats does without covering it; the chunks then hold what their file
+     * space held before, which the pipeline's chunk sizes change.) */
+    if (nf == 0 && alloc == H5D_ALLOC_TIME_LATE)
+        alloc = H5D_ALLOC_TIME_INCR;
+    ASSERT_H5(H5Pset_alloc_time(dcpl, alloc));
     if (rnd(4) == 0) /* (never is left out: a chunk written in part would hold what its buffer held) */
         ASSERT_H5(H5Pset_fill_time(dcpl, H5D_FILL_TIME_ALLOC));
     if (nf == 0 && extendible(d)) {
@@ -499,6 +513,39 @@ one_reopen(int op, dset_t *d, hid_t file)
     printf("op%d reopen %s cache=%u\n", op, d->name, k);
 }
 
+/* A chunk written directly, whole, with every filter skipped (its filter mask: what writers that
+ * store chunks no filter shrinks do), then the handle opened again: HDF5 (1.14.5, 2.2.0) keeps
+ * the mask a chunk had before a direct write in its cache of the last chunk looked up, so that its
+ * next read of that chunk through the same handle decodes it with the wrong mask. Later calls
+ * write over such chunks, in whole or in part. Only where no chunk filtered with none skipped can
+ * be as long as one stored raw (shuffle and Fletcher32): HDF5 keeps the old mask of a chunk written
+ * again at the length it had (PyTables/PyTables#1325), its own writes and direct ones alike, and
+ * the pipeline's DEFLATE and Blosc make chunks of other lengths than stock's. */
+static void
+one_direct(int op, dset_t *d, hid_t file)
+{
+    hsize_t off[4];
+    size_t  nelem = 1, es = H5Tget_size(ty[d->t].id);
+    for (int k = 0; k < d->rank; k++) {
+        hsize_t nch = (d->dims[k] + d->chunk[k] - 1) / d->chunk[k];
+        if (!nch || !d->nfilters || !d->mask_sized)
+            return;
+        off[k] = rnd((unsigned)nch) * d->chunk[k];
+        nelem *= (size_t)d->chunk[k];
+    }
+    uint8_t *buf = malloc(nelem * es);
+    fill_values(&ty[d->t], buf, nelem);
+    herr_t ret = H5Dwrite_chunk(d->id, H5P_DEFAULT, (1u << d->nfilters) - 1, off, nelem * es, buf);
+    printf("op%d direct %s at", op, d->name);
+    for (int k = 0; k < d->rank; k++)
+        printf(" %llu", (unsigned long long)off[k]);
+    printf(" ret=%d\n", (int)ret);
+    free(buf);
+    ASSERT_H5(H5Dclose(d->id));
+    d->id = H5Dopen2(file, d->name, H5P_DEFAULT);
+    ASSERT_H5(d->id);
+}
+
 /* What is stored: the number of chunks, each one's offset and filter mask (not its size or
  * address: the pipeline's DEFLATE may compress to other bytes). Not of a dataset whose extent may
  * have shrunk: HDF5 then allocates, holding only fill values, the chunks across the new edge that
@@ -600,8 +647,10 @@ do_run(const char *path, uint64_t seed, int with_blosc)
     plan(seed, file, with_blosc);
     for (int op = 0; op < NOPS; op++) {
         dset_t  *d = &ds[rnd((unsigned)nds)];
-        unsigned k = rnd(40);
-        if (k < 16)
+        unsigned k = rnd(44);
+        if (k >= 40)
+            one_direct(op, d, file);
+        else if (k < 16)
             one_write(op, d);
         else if (k < 31)
             one_read(op, d);
