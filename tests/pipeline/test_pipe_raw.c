@@ -299,6 +299,16 @@ masked_chunks(const char *path, hid_t fapl, int turbo)
     /* Merged into a masked chunk (0, in part), and a whole chunk (1). */
     d = mdirect(file, d, 0, 6);
     mwrite_read(d, 2, 6, 7, 0, 2 * MC, "merged into a masked chunk");
+    /* Masked chunks an earlier open stored (the file closed and opened again: nothing in this
+     * open has met them), written over whole. */
+    d = mdirect(file, d, 2, 9);
+    d = mdirect(file, d, 3, 9);
+    H5OK(H5Dclose(d));
+    H5OK(H5Fclose(file));
+    file = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    d    = H5Dopen2(file, "masked", H5P_DEFAULT);
+    H5OK(d);
+    mwrite_read(d, 2 * MC, 2 * MC, 10, 3 * MC, MC, "two chunks over masked ones an earlier open stored");
     if (turbo) {
         /* The application's own write of chunk 1 with another mask at the length stored: Fletcher32
          * only (mask 1, shuffle skipped), its bytes taken from a dataset filtered so. Stock HDF5

@@ -134,8 +134,9 @@ tb_pipe_chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *
  * merges into it (native's, or the pipeline's own direct read), decodes it with that old mask,
  * and fails or reads garbage where an optional stage was skipped for it (or was not, and had been
  * before). Any look-up of another chunk replaces that cache; so after writing two or more chunks
- * of a dataset with an optional stage the pipeline looks up its first one (forget_last), and it
- * leaves writes of one chunk (and write-behind) of such a dataset to native. */
+ * of any dataset (an earlier program may have stored masked chunks there) the pipeline looks up
+ * its first one (forget_last), and it leaves writes of one chunk (and write-behind) of a dataset
+ * known to hold masked chunks to native. */
 herr_t
 tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
                     const void *buf)
@@ -909,14 +910,15 @@ write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
     return tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out);
 }
 
-/* After job j wrote (or tried) its first `written` chunks: where the dataset may hold masked
- * chunks, a look-up of another chunk than the last written, that HDF5 forgets the mask it kept of
- * that one (tb_pipe_chunk_write): the first (out of native's chunk cache since its own direct
- * write), or, where only one was written before a failure, the next. */
+/* After job j wrote (or tried) its first `written` chunks: a look-up of another chunk than the last
+ * written, that HDF5 forgets the mask it kept of that one (tb_pipe_chunk_write): the first (out of
+ * native's chunk cache since its own direct write), or, where only one was written before a
+ * failure, the next. For every dataset: the masks of chunks an earlier program stored are not
+ * known, and a look-up costs a microsecond or two a call. */
 static void
 forget_last(const wjob_t *j, size_t written)
 {
-    if (!j->p->masked || written == 0 || (written == 1 && j->n < 2))
+    if (written == 0 || (written == 1 && j->n < 2))
         return;
     hsize_t off[TB_PIPE_RANK];
     size_t  nbytes;
