@@ -292,7 +292,8 @@ dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
  * was met in this process: the application wrote one directly (H5Dwrite_chunk with a mask, as
  * writers that store raw the chunks no filter shrinks do), or the pipeline read one. Their writes
  * take the care that tb_pipe_chunk_write describes, through every handle, later ones included.
- * Application's thread only; never shrinks (a handful of datasets). */
+ * Application's thread only; an entry per such dataset for the life of the process (kept after its
+ * file closes: a file number is never used again). */
 typedef struct {
     unsigned long fileno;
     H5O_token_t   token;
