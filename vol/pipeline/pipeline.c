@@ -915,7 +915,7 @@ write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
  * written, that HDF5 forgets the mask it kept of that one (tb_pipe_chunk_write): the first (out of
  * native's chunk cache since its own direct write), or, where only one was written before a
  * failure, the next. For every dataset: the masks of chunks an earlier program stored are not
- * known, and a look-up costs a microsecond or two a call. */
+ * known, and a look-up costs ~1,400 instructions a call. */
 static void
 forget_last(const wjob_t *j, size_t written)
 {
