@@ -2,7 +2,9 @@
  * through h5turbo and through native (a FAPL naming native) gives bit-identical stored chunks
  * (bytes and filter masks, edge chunks included) for pipelines without deflate, DEFLATE chunks
  * no more than 5% larger than zlib's at the same level, and corrupt chunks (bad checksum, bad
- * DEFLATE stream, truncated) make H5Dread fail as in stock HDF5, with the same innermost error. */
+ * DEFLATE stream, truncated) make H5Dread fail as in stock HDF5, with the same innermost error;
+ * chunks the application stored with a filter mask, written over through H5Dwrite, read back as
+ * written (masked_chunks). */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
@@ -224,8 +226,8 @@ mframes(int f0, int nf, int version, float *out)
     for (int f = f0; f < f0 + nf; f++)
         for (int y = 0; y < 64; y++)
             for (int x = 0; x < 64; x++) {
-                float v                                = (float)(version * 1000 + f * 64 + y) + (float)x / 64.0f;
-                mexp[f][y][x]                          = v;
+                float v       = (float)(version * 1000 + f * 64 + y) + (float)x / 64.0f;
+                mexp[f][y][x] = v;
                 out[(((size_t)f - (size_t)f0) * 64 + (size_t)y) * 64 + (size_t)x] = v;
             }
 }
@@ -246,8 +248,8 @@ mdirect(hid_t file, hid_t d, int c, int v)
     return d;
 }
 
-/* H5Dwrite of frames [f0, f0+nf) with version v (none: nf 0), then a read of frames [r0, r0+rn) through the
- * same handle: what was written. */
+/* H5Dwrite of frames [f0, f0+nf) with version v (none: nf 0), then a read of frames [r0, r0+rn)
+ * through the same handle: what was written. */
 static void
 mwrite_read(hid_t d, int f0, int nf, int v, int r0, int rn, const char *what)
 {
