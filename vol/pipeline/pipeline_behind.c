@@ -71,10 +71,14 @@ encode_task(void *arg)
     pthread_mutex_unlock(&q->mu);
 }
 
-/* Writes up to `max` queued chunks in order: those already filtered, or (wait) waiting for each. */
+/* Writes up to `max` queued chunks in order: those already filtered, or (wait) waiting for each.
+ * Where it wrote two or more, it then looks up the first, so that HDF5's cache of the last chunk
+ * looked up forgets the filter mask the last one had before (tb_pipe_chunk_write). */
 static void
 write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
 {
+    hsize_t first[TB_PIPE_RANK];
+    size_t  tried = 0;
     for (size_t k = 0; k < max && q->head; k++) {
         behind_chunk_t *c = q->head;
         pthread_mutex_lock(&q->mu);
@@ -84,6 +88,8 @@ write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
         pthread_mutex_unlock(&q->mu);
         if (!done)
             break;
+        if (c->st == TB_OK && c->out_nbytes <= UINT32_MAX && tried++ == 0)
+            memcpy(first, c->offset, sizeof(first));
         if (c->st != TB_OK || c->out_nbytes > UINT32_MAX ||
             tb_pipe_chunk_write(q->obj, c->offset, dxpl_id, c->out_mask, c->out_nbytes, c->out) < 0)
             q->failed = 1;
@@ -94,6 +100,12 @@ write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
             q->tail = NULL;
         q->nbytes -= 2 * q->p->buf_nbytes;
         chunk_free(c);
+    }
+    if (tried >= 2) {
+        size_t nbytes;
+        hid_t  saved = tb_err_save();
+        (void)tb_pipe_chunk_stored(q->obj, first, dxpl_id, &nbytes);
+        tb_err_restore(saved);
     }
 }
 
