@@ -180,6 +180,15 @@ tb_pipe_chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *
     return found ? TB_PIPE_STORED_NONE : TB_PIPE_STORED_FAILED;
 }
 
+void
+tb_pipe_chunk_forget(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id)
+{
+    size_t nbytes;
+    hid_t  saved = tb_err_save();
+    (void)tb_pipe_chunk_stored(o, offset, dxpl_id, &nbytes);
+    tb_err_restore(saved);
+}
+
 /* ------------------------------------------------------------------ eligibility of a dataset */
 /* Fixed-size types HDF5 moves without conversion when memory and file types are equal:
  * no variable-length data and no references (which HDF5 converts even between equal types). */
@@ -922,11 +931,8 @@ forget_last(const wjob_t *j, size_t written)
     if (written == 0 || (written == 1 && j->n < 2))
         return;
     hsize_t off[TB_PIPE_RANK];
-    size_t  nbytes;
     tb_pipe_chunk_offset(j->p, j->plan, written >= 2 ? 0 : 1, off);
-    hid_t saved = tb_err_save();
-    (void)tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &nbytes);
-    tb_err_restore(saved);
+    tb_pipe_chunk_forget(j->o, off, j->dxpl_id);
 }
 
 /* The application's thread: writes job k's chunks in order as they become ready, filtering

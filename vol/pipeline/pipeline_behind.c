@@ -101,12 +101,8 @@ write_queued(tb_behind_q_t *q, hid_t dxpl_id, int wait, size_t max)
         q->nbytes -= 2 * q->p->buf_nbytes;
         chunk_free(c);
     }
-    if (tried >= 2) {
-        size_t nbytes;
-        hid_t  saved = tb_err_save();
-        (void)tb_pipe_chunk_stored(q->obj, first, dxpl_id, &nbytes);
-        tb_err_restore(saved);
-    }
+    if (tried >= 2)
+        tb_pipe_chunk_forget(q->obj, first, dxpl_id);
 }
 
 static void

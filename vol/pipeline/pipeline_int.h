@@ -189,6 +189,9 @@ herr_t tb_pipe_chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uin
                           size_t buf_nbytes);
 herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
                             const void *buf);
+/* A look-up of the chunk at offset, its answer and errors dropped: after direct writes of other
+ * chunks, that HDF5 forgets the mask it kept of the last one (tb_pipe_chunk_write). */
+void tb_pipe_chunk_forget(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id);
 
 /* ---- pipeline_behind.c (application's thread) */
 /* Queues the write of plan's chunks (all fully covered, none past the extent) and returns before
