@@ -297,106 +297,6 @@ dataset_identity(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *p)
     }
 }
 
-/* Datasets (file number, token) without an optional stage where a chunk stored with a filter mask
- * was met in this process: the application wrote one directly (H5Dwrite_chunk with a mask, as
- * writers that store raw the chunks no filter shrinks do), or the pipeline read one. Their writes
- * take the care that tb_pipe_chunk_write describes, through every handle, later ones included.
- * Application's thread only; an entry per such dataset for the life of the process (kept after its
- * file closes: a file number is never used again). */
-typedef struct {
-    unsigned long fileno;
-    H5O_token_t   token;
-} masked_dset_t;
-static masked_dset_t *masked_g;
-static size_t         masked_n, masked_cap;
-
-static bool
-masked_listed(const tb_pipe_dset_t *p)
-{
-    for (size_t i = 0; i < masked_n; i++)
-        if (masked_g[i].fileno == p->fileno && memcmp(&masked_g[i].token, &p->token, sizeof(p->token)) == 0)
-            return true;
-    return false;
-}
-
-/* Whether p (o's) may hold chunks stored with a filter mask, as far as this process knows. */
-static int
-masks_known(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
-{
-    if (!p->masked && masked_n) {
-        if (!p->have_token)
-            dataset_identity(o, dxpl_id, p);
-        p->masked = p->have_token && masked_listed(p);
-    }
-    return p->masked;
-}
-
-static void examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id);
-static tb_pipe_dset_t not_ours;
-
-/* o's pipeline state, examined if it was not yet (as the first read or write would), where it
- * keeps its identity and what is known of its masks; *scratch (zeroed) where o has none of its
- * own (the shared not_ours of contiguous datasets, a failed allocation). */
-static tb_pipe_dset_t *
-state_of(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *scratch)
-{
-    if (!o->pipe) {
-        tb_pipe_dset_t *p = calloc(1, sizeof(*p));
-        if (p) {
-            o->pipe = (struct tb_pipe_dset *)p;
-            examine(o, p, dxpl_id);
-        }
-    }
-    tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
-    if (p && p != &not_ours)
-        return p;
-    memset(scratch, 0, sizeof(*scratch));
-    return scratch;
-}
-
-void
-tb_pipe_masked(tb_obj_t *o, hid_t dxpl_id)
-{
-    hid_t          saved = tb_err_save();
-    tb_pipe_dset_t scratch, *p = state_of(o, dxpl_id, &scratch);
-    p->masked = 1;
-    if (!p->have_token)
-        dataset_identity(o, dxpl_id, p);
-    tb_err_restore(saved);
-    if (!p->have_token || masked_listed(p))
-        return;
-    if (masked_n == masked_cap) {
-        size_t         cap = masked_cap ? 2 * masked_cap : 8;
-        masked_dset_t *g   = realloc(masked_g, cap * sizeof(*g));
-        if (!g)
-            return; /* (this handle's state still says so) */
-        masked_g   = g;
-        masked_cap = cap;
-    }
-    masked_g[masked_n].fileno = p->fileno;
-    masked_g[masked_n].token  = p->token;
-    masked_n++;
-}
-
-herr_t
-tb_pipe_app_chunk_write(tb_obj_t *o, H5VL_optional_args_t *args, hid_t dxpl_id)
-{
-    const H5VL_native_dataset_optional_args_t *na    = args->args;
-    size_t                                     n     = na->chunk_write.size, old = 0;
-    uint32_t                                   mask  = na->chunk_write.filters;
-    hid_t                                      saved = tb_err_save();
-    tb_pipe_dset_t                             scratch, *p = state_of(o, dxpl_id, &scratch);
-    int same = (mask || masks_known(o, p, dxpl_id)) && n >= 2 &&
-               tb_pipe_chunk_stored(o, na->chunk_write.offset, dxpl_id, &old) == TB_PIPE_STORED_YES && old == n;
-    tb_err_restore(saved);
-    if (same && tb_pipe_chunk_write(o, na->chunk_write.offset, dxpl_id, mask, n - 1, na->chunk_write.buf) < 0)
-        return -1;
-    herr_t ret = H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, NULL);
-    if (ret >= 0 && mask)
-        tb_pipe_masked(o, dxpl_id);
-    return ret;
-}
-
 /* Decides once per dataset handle whether the pipeline can serve it (layout, filters, type, fill
  * value and the file's mode do not change while it is open). Sets p->state to 1 or -1. In files
  * open read-only, a dataset found not to be the pipeline's by what its creation list and type say
@@ -558,6 +458,129 @@ tb_pipe_release(tb_obj_t *o)
     o->pipe = NULL;
 }
 
+/* o's pipeline state, examined on first use (NULL: no memory for it). */
+static tb_pipe_dset_t *
+examined(tb_obj_t *o, hid_t dxpl_id)
+{
+    if (!o->pipe) {
+        tb_pipe_dset_t *p = calloc(1, sizeof(*p));
+        if (!p)
+            return NULL;
+        o->pipe = (struct tb_pipe_dset *)p;
+        examine(o, p, dxpl_id);
+    }
+    return (tb_pipe_dset_t *)o->pipe;
+}
+
+/* A direct write of a chunk whose filter mask may differ from the stored chunk's. HDF5 keeps the
+ * old mask of a chunk written again at the length it had (1.14.5, 2.1.1; its own writes too:
+ * PyTables/PyTables#1325): where the stored chunk is as long (`same` 1; -1: ask its length), the
+ * chunk is written a byte shorter first, which moves it and records the mask, then whole by the
+ * caller. */
+static herr_t
+shorter_first(tb_obj_t *o, const hsize_t *off, hid_t dxpl_id, uint32_t mask, size_t nbytes, const void *buf,
+              int same)
+{
+    if (nbytes < 2 || !same)
+        return 0;
+    if (same < 0) {
+        size_t old   = 0;
+        hid_t  saved = tb_err_save(); /* (the question's errors are not the call's) */
+        same         = tb_pipe_chunk_stored(o, off, dxpl_id, &old) == TB_PIPE_STORED_YES && old == nbytes;
+        tb_err_restore(saved);
+    }
+    return same ? tb_pipe_chunk_write(o, off, dxpl_id, mask, nbytes - 1, buf) : 0;
+}
+
+/* Datasets (file number, token) without an optional stage where a chunk stored with a filter mask
+ * was met in this process: the application wrote one directly (H5Dwrite_chunk with a mask, as
+ * writers that store raw the chunks no filter shrinks do), or the pipeline read one. Their writes
+ * take the care that tb_pipe_chunk_write describes, through every handle, later ones included.
+ * Application's thread only; an entry per such dataset for the life of the process (kept after its
+ * file closes: a file number is never used again). */
+typedef struct {
+    unsigned long fileno;
+    H5O_token_t   token;
+} masked_dset_t;
+static masked_dset_t *masked_g;
+static size_t         masked_n, masked_cap;
+
+static bool
+masked_listed(const tb_pipe_dset_t *p)
+{
+    for (size_t i = 0; i < masked_n; i++)
+        if (masked_g[i].fileno == p->fileno && memcmp(&masked_g[i].token, &p->token, sizeof(p->token)) == 0)
+            return true;
+    return false;
+}
+
+/* Whether p (o's) may hold chunks stored with a filter mask, as far as this process knows. */
+static int
+masks_known(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
+{
+    if (!p->masked && masked_n) {
+        if (!p->have_token)
+            dataset_identity(o, dxpl_id, p);
+        p->masked = p->have_token && masked_listed(p);
+    }
+    return p->masked;
+}
+
+/* o's pipeline state, where it keeps its identity and what is known of its masks; *scratch
+ * (zeroed) where o has none of its own (the shared not_ours of contiguous datasets, a failed
+ * allocation). */
+static tb_pipe_dset_t *
+state_of(tb_obj_t *o, hid_t dxpl_id, tb_pipe_dset_t *scratch)
+{
+    tb_pipe_dset_t *p = examined(o, dxpl_id);
+    if (p && p != &not_ours)
+        return p;
+    memset(scratch, 0, sizeof(*scratch));
+    return scratch;
+}
+
+void
+tb_pipe_masked(tb_obj_t *o, hid_t dxpl_id)
+{
+    hid_t          saved = tb_err_save();
+    tb_pipe_dset_t scratch, *p = state_of(o, dxpl_id, &scratch);
+    p->masked = 1;
+    if (!p->have_token)
+        dataset_identity(o, dxpl_id, p);
+    tb_err_restore(saved);
+    if (!p->have_token || masked_listed(p))
+        return;
+    if (masked_n == masked_cap) {
+        size_t         cap = masked_cap ? 2 * masked_cap : 8;
+        masked_dset_t *g   = realloc(masked_g, cap * sizeof(*g));
+        if (!g)
+            return; /* (this handle's state still says so) */
+        masked_g   = g;
+        masked_cap = cap;
+    }
+    masked_g[masked_n].fileno = p->fileno;
+    masked_g[masked_n].token  = p->token;
+    masked_n++;
+}
+
+herr_t
+tb_pipe_app_chunk_write(tb_obj_t *o, H5VL_optional_args_t *args, hid_t dxpl_id)
+{
+    const H5VL_native_dataset_optional_args_t *na    = args->args;
+    uint32_t                                   mask  = na->chunk_write.filters;
+    hid_t                                      saved = tb_err_save();
+    tb_pipe_dset_t                             scratch, *p = state_of(o, dxpl_id, &scratch);
+    int                                        ask   = mask || masks_known(o, p, dxpl_id);
+    tb_err_restore(saved);
+    if (shorter_first(o, na->chunk_write.offset, dxpl_id, mask, na->chunk_write.size, na->chunk_write.buf,
+                      ask ? -1 : 0) < 0)
+        return -1;
+    herr_t ret = H5VLdataset_optional(o->under, o->under_vol_id, args, dxpl_id, NULL);
+    if (ret >= 0 && mask)
+        tb_pipe_masked(o, dxpl_id);
+    return ret;
+}
+
 /* Integer and floating-point types: HDF5 converts them element by element, with no background
  * buffer, so converting a chunk's elements with H5Tconvert gives what H5Dread/H5Dwrite give. */
 static int
@@ -572,14 +595,9 @@ type_numeric(hid_t t)
 static tb_pipe_dset_t *
 ready(tb_obj_t *o, hid_t mem_type_id, hid_t dxpl_id, int writing, int *edc_out, int *convert_out)
 {
-    if (!o->pipe) {
-        tb_pipe_dset_t *p = calloc(1, sizeof(*p));
-        if (!p)
-            return NULL;
-        o->pipe = (struct tb_pipe_dset *)p;
-        examine(o, p, dxpl_id);
-    }
-    tb_pipe_dset_t *p = (tb_pipe_dset_t *)o->pipe;
+    tb_pipe_dset_t *p = examined(o, dxpl_id);
+    if (!p)
+        return NULL;
     /* The file's mode is checked per call: H5Fstart_swmr_write can change it. SWMR readers and
      * writers are left to native, which knows their ordering rules; writes to a file opened
      * read-only too (native reports the error). */
@@ -898,25 +916,17 @@ app_filters(const wset_t *s, const wjob_t *j, size_t w, const wjob_t *h)
     return (double)s->workers * ratio < 1.0;
 }
 
-/* Chunk c of job j, written directly (tb_pipe_chunk_write). A chunk's filter mask may change when
- * it is written again; HDF5 keeps the old mask of a chunk written again at the size it had
- * (1.14.5, 2.1.1; its own writes too: PyTables/PyTables#1325). Such a chunk (a merged one whose
- * mask changes; where the dataset may hold masked chunks, one written whole over a stored chunk of
- * its size, whose mask is not known) is written a byte shorter first, which moves it and records
- * the mask, then whole. */
+/* Chunk c of job j, written directly (tb_pipe_chunk_write), a byte shorter first where its filter
+ * mask may change at the stored length (shorter_first): a merged chunk whose mask changes; where
+ * the dataset may hold masked chunks, one written whole (the stored chunk's length asked, its mask
+ * not known). */
 static herr_t
 write_chunk(const wjob_t *j, const hsize_t *off, const wchunk_t *c)
 {
-    size_t old = 0;
-    if (c->out_nbytes >= 2) {
-        int same = c->kind == WK_RMW
-                       ? c->raw_nbytes == c->out_nbytes && c->raw_mask != c->out_mask
-                       : c->kind == WK_FULL && j->p->masked &&
-                             tb_pipe_chunk_stored(j->o, off, j->dxpl_id, &old) == TB_PIPE_STORED_YES &&
-                             old == c->out_nbytes;
-        if (same && tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes - 1, c->out) < 0)
-            return -1;
-    }
+    int same = c->kind == WK_RMW ? c->raw_nbytes == c->out_nbytes && c->raw_mask != c->out_mask
+                                 : c->kind == WK_FULL && j->p->masked ? -1 : 0;
+    if (shorter_first(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out, same) < 0)
+        return -1;
     return tb_pipe_chunk_write(j->o, off, j->dxpl_id, c->out_mask, c->out_nbytes, c->out);
 }
 
