@@ -526,9 +526,11 @@ one_direct(int op, dset_t *d, hid_t file)
 {
     hsize_t off[4];
     size_t  nelem = 1, es = H5Tget_size(ty[d->t].id);
+    if (!d->nfilters || !d->mask_sized)
+        return;
     for (int k = 0; k < d->rank; k++) {
         hsize_t nch = (d->dims[k] + d->chunk[k] - 1) / d->chunk[k];
-        if (!nch || !d->nfilters || !d->mask_sized)
+        if (!nch)
             return;
         off[k] = rnd((unsigned)nch) * d->chunk[k];
         nelem *= (size_t)d->chunk[k];
