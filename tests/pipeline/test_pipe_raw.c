@@ -311,6 +311,16 @@ masked_chunks(const char *path, hid_t fapl, int turbo)
     d    = H5Dopen2(file, "masked", H5P_DEFAULT);
     H5OK(d);
     mwrite_read(d, 2 * MC, 2 * MC, 10, 3 * MC, MC, "two chunks over masked ones an earlier open stored");
+    /* One chunk, a call of its own (with write-behind a drain of one), written whole over a masked
+     * one an earlier open stored, and read back through the same handle: no other chunk is looked
+     * up between. */
+    d = mdirect(file, d, 1, 11);
+    H5OK(H5Dclose(d));
+    H5OK(H5Fclose(file));
+    file = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    d    = H5Dopen2(file, "masked", H5P_DEFAULT);
+    H5OK(d);
+    mwrite_read(d, MC, MC, 12, MC, MC, "one chunk over a masked one an earlier open stored");
     if (turbo) {
         /* The application's own write of chunk 1 with another mask at the length stored: Fletcher32
          * only (mask 1, shuffle skipped), its bytes taken from a dataset filtered so. Stock HDF5

@@ -180,6 +180,28 @@ tb_pipe_chunk_stored(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, size_t *
     return found ? TB_PIPE_STORED_NONE : TB_PIPE_STORED_FAILED;
 }
 
+/* Whether the chunk at offset is stored with a filter mask: 1 yes, 0 no (or not stored), -1 not
+ * known (a failed look-up or read). A write of that one chunk with no look-up of another chunk
+ * after it (a one-chunk write, a write-behind drain of one) would leave HDF5's cache of its last
+ * look-up with that mask (tb_pipe_chunk_write); the caller leaves such a write to native. Only
+ * the chunk's read tells its mask: a look-up, and where the chunk is stored a direct read of it
+ * (the look-up by coordinate walks the whole chunk index). */
+int
+tb_pipe_chunk_stored_masked(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id)
+{
+    size_t           nbytes = 0;
+    uint32_t         mask   = 0;
+    tb_pipe_stored_t st     = tb_pipe_chunk_stored(o, offset, dxpl_id, &nbytes);
+    if (st != TB_PIPE_STORED_YES)
+        return st == TB_PIPE_STORED_FAILED ? -1 : 0;
+    void *b = tb_buf_get(nbytes);
+    int   r = !b || tb_pipe_chunk_read(o, offset, dxpl_id, &mask, b, nbytes) < 0 ? -1 : mask != 0;
+    tb_buf_put(b);
+    if (r > 0)
+        tb_pipe_masked(o, dxpl_id);
+    return r;
+}
+
 void
 tb_pipe_chunk_forget(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id)
 {
@@ -1060,6 +1082,13 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
                 ok = 0;
                 break;
         }
+    }
+    /* One chunk written whole over a stored one: asked whether that is masked (an earlier program
+     * may have stored it so; this process would know otherwise). */
+    if (ok && n == 1 && c[0].kind == WK_FULL && !p->masked) {
+        tb_pipe_chunk_offset(p, plan, 0, off);
+        if (tb_pipe_chunk_stored_masked(o, off, dxpl_id) != 0)
+            ok = p->masked; /* (masked: to native, as below; not known: native reports it) */
     }
     if (!ok || (p->masked && n < 2)) { /* (a masked chunk just met) */
         for (size_t i = 0; i < n; i++)

@@ -164,6 +164,14 @@ tb_pipe_behind_write(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan,
     }
     if (!p->have_token)
         return 0;
+    /* Any chunk may be written in a drain of its own, which no look-up of another chunk follows:
+     * one stored with a filter mask (an earlier program's) marks the dataset, and the caller writes
+     * synchronously (tb_pipe_chunk_stored_masked). A look-up a chunk; a read where it is stored. */
+    for (size_t i = 0; i < plan->nchunks; i++) {
+        tb_pipe_chunk_offset(p, plan, i, off);
+        if (tb_pipe_chunk_stored_masked(o, off, dxpl_id) != 0)
+            return 0;
+    }
     tb_behind_q_t *q = p->behind;
     if (!q) {
         if (!(q = calloc(1, sizeof(*q))))

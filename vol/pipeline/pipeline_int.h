@@ -192,6 +192,9 @@ herr_t tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, ui
 /* A look-up of the chunk at offset, its answer and errors dropped: after direct writes of other
  * chunks, that HDF5 forgets the mask it kept of the last one (tb_pipe_chunk_write). */
 void tb_pipe_chunk_forget(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id);
+/* Whether the chunk at offset is stored with a filter mask (1; 0 no or not stored; -1 not known),
+ * which then marks the dataset (tb_pipe_masked): before a write of that one chunk alone. */
+int tb_pipe_chunk_stored_masked(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id);
 
 /* ---- pipeline_behind.c (application's thread) */
 /* Queues the write of plan's chunks (all fully covered, none past the extent) and returns before
