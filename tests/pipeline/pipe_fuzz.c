@@ -3,9 +3,9 @@
  * DEFLATE, Fletcher32 and Blosc, fill value, allocation time, file format) and calls on them:
  * writes and reads of whole extents, boxes, strided hyperslabs, unions and point lists, from and
  * into other memory types, through transfer lists with small conversion buffers, data transforms
- * or checksums off; extent changes, handles reopened with other chunk caches, H5Dread_multi and
- * H5Dwrite_multi, chunks written directly with their filters skipped (a filter mask); then
- * `verify`'s reads. `verify FILE SEED`: the file reopened read-only, every
+ * or checksums off; extent changes, handles reopened with other chunk caches, the file closed and
+ * opened again, H5Dread_multi and H5Dwrite_multi, chunks written directly with their filters
+ * skipped (a filter mask); then `verify`'s reads. `verify FILE SEED`: the file reopened read-only, every
  * dataset read whole and in random pieces. One line per call (what, its return value, a hash of
  * the whole buffer); pipe_fuzz.sh compares them. What HDF5 itself gets wrong is left out (the
  * comments where it is: N-bit and scale-offset filters, which crash or write past its buffers). */
@@ -639,6 +639,27 @@ plan(uint64_t seed, hid_t file, int with_blosc)
         make_dset(file, i, with_blosc);
 }
 
+/* The file closed and opened again for writing, every dataset with it: what this process learnt
+ * of the datasets (masked chunks met, among them the application's own direct writes) is then of
+ * an earlier open, as if another program had written them. */
+static hid_t
+file_reopen(int op, const char *path, uint64_t seed, hid_t file)
+{
+    for (int i = 0; i < nds; i++)
+        ASSERT_H5(H5Dclose(ds[i].id));
+    ASSERT_H5(H5Fclose(file));
+    hid_t fapl = fapl_of(seed);
+    file       = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    ASSERT_H5(file);
+    H5Pclose(fapl);
+    for (int i = 0; i < nds; i++) {
+        ds[i].id = H5Dopen2(file, ds[i].name, H5P_DEFAULT);
+        ASSERT_H5(ds[i].id);
+    }
+    printf("op%d file reopened\n", op);
+    return file;
+}
+
 static int
 do_run(const char *path, uint64_t seed, int with_blosc)
 {
@@ -664,6 +685,8 @@ do_run(const char *path, uint64_t seed, int with_blosc)
             one_extent(op, d);
         else if (k < 39)
             one_reopen(op, d, file);
+        else if (rnd(2))
+            file = file_reopen(op, path, seed, file);
         else {
             herr_t ret = H5Fflush(file, H5F_SCOPE_LOCAL);
             printf("op%d flush ret=%d\n", op, (int)ret);
