@@ -136,7 +136,8 @@ tb_pipe_chunk_read(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t *
  * before). Any look-up of another chunk replaces that cache; so after writing two or more chunks
  * of any dataset (an earlier program may have stored masked chunks there) the pipeline looks up
  * its first one (forget_last), and it leaves writes of one chunk (and write-behind) of a dataset
- * known to hold masked chunks to native. */
+ * known to hold masked chunks to native; before a write of one chunk over a stored one, and before
+ * write-behind queues a chunk, it asks whether that chunk is masked (tb_pipe_chunk_stored_masked). */
 herr_t
 tb_pipe_chunk_write(tb_obj_t *o, const hsize_t *offset, hid_t dxpl_id, uint32_t mask, size_t nbytes,
                     const void *buf)

@@ -166,7 +166,8 @@ tb_pipe_behind_write(tb_obj_t *o, tb_pipe_dset_t *p, const tb_pipe_plan_t *plan,
         return 0;
     /* Any chunk may be written in a drain of its own, which no look-up of another chunk follows:
      * one stored with a filter mask (an earlier program's) marks the dataset, and the caller writes
-     * synchronously (tb_pipe_chunk_stored_masked). A look-up a chunk; a read where it is stored. */
+     * synchronously (tb_pipe_chunk_stored_masked). Cost: a look-up per chunk, and a read of each
+     * one stored. */
     for (size_t i = 0; i < plan->nchunks; i++) {
         tb_pipe_chunk_offset(p, plan, i, off);
         if (tb_pipe_chunk_stored_masked(o, off, dxpl_id) != 0)
