@@ -7,8 +7,9 @@
  * opened again, H5Dread_multi and H5Dwrite_multi, chunks written directly with their filters
  * skipped (a filter mask); then `verify`'s reads. `verify FILE SEED`: the file reopened
  * read-only, every dataset read whole and in random pieces. One line per call (what, its return
- * value, a hash of the whole buffer); pipe_fuzz.sh compares them. What HDF5 itself gets wrong is left out (the
- * comments where it is: N-bit and scale-offset filters, which crash or write past its buffers). */
+ * value, a hash of the whole buffer); pipe_fuzz.sh compares them. What HDF5 itself gets wrong is
+ * left out (the comments where it is: N-bit and scale-offset filters, which crash or write past
+ * its buffers). */
 #define H5_USE_114_API_DEFAULT 1
 #include <hdf5.h>
 
