@@ -248,6 +248,20 @@ mdirect(hid_t file, hid_t d, int c, int v)
     return d;
 }
 
+/* The file closed and opened again for writing (what this open met of the dataset is then an
+ * earlier open's), and the dataset with it. */
+static hid_t
+mreopen(const char *path, hid_t fapl, hid_t *file, hid_t d)
+{
+    H5OK(H5Dclose(d));
+    H5OK(H5Fclose(*file));
+    *file = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    H5OK(*file);
+    d = H5Dopen2(*file, "masked", H5P_DEFAULT);
+    H5OK(d);
+    return d;
+}
+
 /* H5Dwrite of frames [f0, f0+nf) with version v (none: nf 0), then a read of frames [r0, r0+rn)
  * through the same handle: what was written. */
 static void
@@ -305,21 +319,13 @@ masked_chunks(const char *path, hid_t fapl, int turbo)
      * open has met them), written over whole. */
     d = mdirect(file, d, 2, 9);
     d = mdirect(file, d, 3, 9);
-    H5OK(H5Dclose(d));
-    H5OK(H5Fclose(file));
-    file = H5Fopen(path, H5F_ACC_RDWR, fapl);
-    d    = H5Dopen2(file, "masked", H5P_DEFAULT);
-    H5OK(d);
+    d = mreopen(path, fapl, &file, d);
     mwrite_read(d, 2 * MC, 2 * MC, 10, 3 * MC, MC, "two chunks over masked ones an earlier open stored");
     /* One chunk, a call of its own (with write-behind a drain of one), written whole over a masked
      * one an earlier open stored, and read back through the same handle: no other chunk is looked
      * up between. */
     d = mdirect(file, d, 1, 11);
-    H5OK(H5Dclose(d));
-    H5OK(H5Fclose(file));
-    file = H5Fopen(path, H5F_ACC_RDWR, fapl);
-    d    = H5Dopen2(file, "masked", H5P_DEFAULT);
-    H5OK(d);
+    d = mreopen(path, fapl, &file, d);
     mwrite_read(d, MC, MC, 12, MC, MC, "one chunk over a masked one an earlier open stored");
     if (turbo) {
         /* The application's own write of chunk 1 with another mask at the length stored: Fletcher32
