@@ -514,6 +514,36 @@ one_reopen(int op, dset_t *d, hid_t file)
     printf("op%d reopen %s cache=%u\n", op, d->name, k);
 }
 
+static hid_t
+fapl_of(uint64_t seed)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    if (seed % 2) /* the latest format: every kind of chunk index */
+        ASSERT_H5(H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST));
+    return fapl;
+}
+
+/* The file closed and opened again for writing, every dataset with it: what this process learnt
+ * of the datasets (masked chunks met, among them the application's own direct writes) is then of
+ * an earlier open, as if another program had written them. */
+static hid_t
+file_reopen(int op, const char *path, uint64_t seed, hid_t file)
+{
+    for (int i = 0; i < nds; i++)
+        ASSERT_H5(H5Dclose(ds[i].id));
+    ASSERT_H5(H5Fclose(file));
+    hid_t fapl = fapl_of(seed);
+    file       = H5Fopen(path, H5F_ACC_RDWR, fapl);
+    ASSERT_H5(file);
+    H5Pclose(fapl);
+    for (int i = 0; i < nds; i++) {
+        ds[i].id = H5Dopen2(file, ds[i].name, H5P_DEFAULT);
+        ASSERT_H5(ds[i].id);
+    }
+    printf("op%d file reopened\n", op);
+    return file;
+}
+
 /* A chunk written directly, whole, with every filter skipped (its filter mask: what writers that
  * store chunks no filter shrinks do), then the handle opened again: HDF5 (1.14.5, 2.2.0) keeps
  * the mask a chunk had before a direct write in its cache of the last chunk looked up, so that its
@@ -522,17 +552,17 @@ one_reopen(int op, dset_t *d, hid_t file)
  * be as long as one stored raw (shuffle and Fletcher32): HDF5 keeps the old mask of a chunk written
  * again at the length it had (PyTables/PyTables#1325), its own writes and direct ones alike, and
  * the pipeline's DEFLATE and Blosc make chunks of other lengths than stock's. */
-static void
-one_direct(int op, dset_t *d, hid_t file)
+static hid_t
+one_direct(int op, dset_t *d, hid_t file, const char *path, uint64_t seed)
 {
     hsize_t off[4];
     size_t  nelem = 1, es = H5Tget_size(ty[d->t].id);
     if (!d->nfilters || !d->mask_sized)
-        return;
+        return file;
     for (int k = 0; k < d->rank; k++) {
         hsize_t nch = (d->dims[k] + d->chunk[k] - 1) / d->chunk[k];
         if (!nch)
-            return;
+            return file;
         off[k] = rnd((unsigned)nch) * d->chunk[k];
         nelem *= (size_t)d->chunk[k];
     }
@@ -543,10 +573,33 @@ one_direct(int op, dset_t *d, hid_t file)
     for (int k = 0; k < d->rank; k++)
         printf(" %llu", (unsigned long long)off[k]);
     printf(" ret=%d\n", (int)ret);
-    free(buf);
     ASSERT_H5(H5Dclose(d->id));
     d->id = H5Dopen2(file, d->name, H5P_DEFAULT);
     ASSERT_H5(d->id);
+    /* Half the time, as a later program finds that chunk: the file opened again (nothing is known
+     * then of the chunk's mask), the chunk written whole by one H5Dwrite (clipped at the extent)
+     * and read back through the same handle. */
+    if (rnd(2)) {
+        hsize_t count[4];
+        size_t  n = 1;
+        file      = file_reopen(op, path, seed, file);
+        for (int k = 0; k < d->rank; k++) {
+            count[k] = d->dims[k] - off[k] < d->chunk[k] ? d->dims[k] - off[k] : d->chunk[k];
+            n *= (size_t)count[k];
+        }
+        hid_t fs = H5Dget_space(d->id), ms = H5Screate_simple(d->rank, count, NULL);
+        ASSERT_H5(H5Sselect_hyperslab(fs, H5S_SELECT_SET, off, NULL, count, NULL));
+        fill_values(&ty[d->t], buf, n);
+        herr_t w = H5Dwrite(d->id, ty[d->t].id, ms, fs, H5P_DEFAULT, buf);
+        memset(buf, 0, n * es);
+        herr_t r = H5Dread(d->id, ty[d->t].id, ms, fs, H5P_DEFAULT, buf);
+        printf("op%d chunk over it: write ret=%d read ret=%d hash=%016llx\n", op, (int)w, (int)r,
+               r < 0 ? 0ull : (unsigned long long)hash(buf, n * es));
+        H5Sclose(ms);
+        H5Sclose(fs);
+    }
+    free(buf);
+    return file;
 }
 
 /* What is stored: the number of chunks, each one's offset and filter mask (not its size or
@@ -582,14 +635,6 @@ print_chunks(const dset_t *d)
     H5Sclose(fs);
 }
 
-static hid_t
-fapl_of(uint64_t seed)
-{
-    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
-    if (seed % 2) /* the latest format: every kind of chunk index */
-        ASSERT_H5(H5Pset_libver_bounds(fapl, H5F_LIBVER_LATEST, H5F_LIBVER_LATEST));
-    return fapl;
-}
 
 /* The file reopened read-only: each dataset read whole in its own type, then in random pieces. */
 static int
@@ -640,27 +685,6 @@ plan(uint64_t seed, hid_t file, int with_blosc)
         make_dset(file, i, with_blosc);
 }
 
-/* The file closed and opened again for writing, every dataset with it: what this process learnt
- * of the datasets (masked chunks met, among them the application's own direct writes) is then of
- * an earlier open, as if another program had written them. */
-static hid_t
-file_reopen(int op, const char *path, uint64_t seed, hid_t file)
-{
-    for (int i = 0; i < nds; i++)
-        ASSERT_H5(H5Dclose(ds[i].id));
-    ASSERT_H5(H5Fclose(file));
-    hid_t fapl = fapl_of(seed);
-    file       = H5Fopen(path, H5F_ACC_RDWR, fapl);
-    ASSERT_H5(file);
-    H5Pclose(fapl);
-    for (int i = 0; i < nds; i++) {
-        ds[i].id = H5Dopen2(file, ds[i].name, H5P_DEFAULT);
-        ASSERT_H5(ds[i].id);
-    }
-    printf("op%d file reopened\n", op);
-    return file;
-}
-
 static int
 do_run(const char *path, uint64_t seed, int with_blosc)
 {
@@ -673,7 +697,7 @@ do_run(const char *path, uint64_t seed, int with_blosc)
         dset_t  *d = &ds[rnd((unsigned)nds)];
         unsigned k = rnd(44);
         if (k >= 40)
-            one_direct(op, d, file);
+            file = one_direct(op, d, file, path, seed);
         else if (k < 16)
             one_write(op, d);
         else if (k < 31)
