@@ -635,7 +635,6 @@ print_chunks(const dset_t *d)
     H5Sclose(fs);
 }
 
-
 /* The file reopened read-only: each dataset read whole in its own type, then in random pieces. */
 static int
 do_verify(const char *path, uint64_t seed)
