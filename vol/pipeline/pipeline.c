@@ -1085,11 +1085,11 @@ write_prepare(wjob_t *j, tb_obj_t *o, const tb_pipe_dset_t *p, const tb_pipe_pla
         }
     }
     /* One chunk written whole over a stored one: asked whether that is masked (an earlier program
-     * may have stored it so; this process would know otherwise). */
+     * may have stored it so; this process would know otherwise). Masked: p (o's) is marked, and
+     * the write goes to native below; not known: a failure, which native redoes. */
     if (ok && n == 1 && c[0].kind == WK_FULL && !p->masked) {
         tb_pipe_chunk_offset(p, plan, 0, off);
-        if (tb_pipe_chunk_stored_masked(o, off, dxpl_id) != 0)
-            ok = p->masked; /* (masked: to native, as below; not known: native reports it) */
+        ok = tb_pipe_chunk_stored_masked(o, off, dxpl_id) >= 0;
     }
     if (!ok || (p->masked && n < 2)) { /* (a masked chunk just met) */
         for (size_t i = 0; i < n; i++)
