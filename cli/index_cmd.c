@@ -8,6 +8,7 @@
 #endif
 #include "h5turbo_cli.h"
 #include "tb_config.h"
+#include "tb_h5walk.h"
 #include "tb_sidecar.h"
 
 #include <errno.h>
@@ -143,65 +144,23 @@ sidecar_state(const char *file, char *why, size_t n, char *where, size_t where_n
 }
 
 typedef struct walk {
-    long        nobj;
     double      t0, last;
     int         tty;
     const char *name;
 } walk_t;
 
-/* A small dataset of a fixed-size type is read whole in its own type: the connector captures
- * its content into the index (within its `index_data` budget). Errors are not the build's. */
+/* Progress on a terminal, at most every 0.1 s. */
 static void
-preload_dataset(hid_t file, const char *name)
+walk_progress(void *arg, long nobj)
 {
-    char path[4096];
-    if (snprintf(path, sizeof(path), "/%s", name) >= (int)sizeof(path))
+    walk_t *w = arg;
+    if (!w->tty || (nobj & 1023) != 0)
         return;
-    H5E_BEGIN_TRY
-    {
-        hid_t d = H5Dopen2(file, path, H5P_DEFAULT);
-        hid_t t = d >= 0 ? H5Dget_type(d) : H5I_INVALID_HID;
-        hid_t s = d >= 0 ? H5Dget_space(d) : H5I_INVALID_HID;
-        if (t >= 0 && s >= 0 && H5Tdetect_class(t, H5T_VLEN) == 0 && H5Tis_variable_str(t) == 0 &&
-            H5Tdetect_class(t, H5T_REFERENCE) == 0) {
-            hssize_t npts = H5Sget_simple_extent_npoints(s);
-            size_t   ts   = H5Tget_size(t);
-            if (npts > 0 && ts > 0 && (size_t)npts <= TB_INDEX_DSET_MAX_NBYTES / ts) {
-                void *buf = malloc((size_t)npts * ts);
-                if (buf)
-                    H5Dread(d, t, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf);
-                free(buf);
-            }
-        }
-        if (s >= 0)
-            H5Sclose(s);
-        if (t >= 0)
-            H5Tclose(t);
-        if (d >= 0)
-            H5Dclose(d);
+    double t = now_s();
+    if (t - w->last > 0.1) {
+        w->last = t;
+        fprintf(stderr, "\r%s: %ld objects, %.0f objects/s   ", w->name, nobj, nobj / (t - w->t0));
     }
-    H5E_END_TRY
-}
-
-static herr_t
-visit_cb(hid_t obj, const char *name, const H5O_info2_t *info, void *op_data)
-{
-    walk_t *w = op_data;
-    /* Asking for any attribute loads the object's attribute list (and small values) into the
-     * index; datasets also get their contents read. */
-    H5E_BEGIN_TRY { H5Aexists_by_name(obj, name, "NX_class", H5P_DEFAULT); }
-    H5E_END_TRY
-    if (info->type == H5O_TYPE_DATASET && strcmp(name, ".") != 0)
-        preload_dataset(obj, name);
-    w->nobj++;
-    if (w->tty && (w->nobj & 1023) == 0) {
-        double t = now_s();
-        if (t - w->last > 0.1) {
-            w->last = t;
-            fprintf(stderr, "\r%s: %ld objects, %.0f objects/s   ", w->name, w->nobj, w->nobj / (t - w->t0));
-        }
-    }
-    return 0;
 }
 
 static int
@@ -223,9 +182,10 @@ index_build(const char *file)
         fprintf(stderr, "h5turbo index build: %s: cannot open as HDF5\n", file);
         return 1;
     }
-    walk_t w = {0, now_s(), 0, isatty(2), file};
-    w.last   = w.t0;
-    herr_t r = H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_NATIVE, visit_cb, &w, H5O_INFO_BASIC);
+    walk_t      w  = {now_s(), 0, isatty(2), file};
+    tb_h5walk_t hw = {0, TB_INDEX_DSET_MAX_NBYTES, walk_progress, &w, 0};
+    w.last         = w.t0;
+    int r          = tb_h5walk(f, &hw);
     H5Fclose(f); /* the connector publishes the sidecar at the last close */
     double dt = now_s() - w.t0;
     if (w.tty)
@@ -235,15 +195,15 @@ index_build(const char *file)
         return 1;
     }
     if (sidecar_state(file, why, sizeof(why), where, sizeof(where)) == SC_VALID) {
-        printf("%s: indexed %ld objects in %.2f s (%.0f objects/s); sidecar valid (%s)\n", file, w.nobj, dt,
-               dt > 0 ? w.nobj / dt : 0.0, where);
+        printf("%s: indexed %ld objects in %.2f s (%.0f objects/s); sidecar valid (%s)\n", file, hw.nobj, dt,
+               dt > 0 ? hw.nobj / dt : 0.0, where);
         return 0;
     }
     struct stat s;
     if (stat(file, &s) == 0 && time(NULL) - (s.st_mtim.tv_sec > s.st_ctim.tv_sec ? s.st_mtim : s.st_ctim).tv_sec < 3)
         snprintf(why, sizeof(why), "%s", tb_sc_outcome_str(TB_SC_TOO_RECENT));
     printf("%s: indexed %ld objects, but no valid sidecar: %s (H5TURBO_DEBUG=1 says what the connector did)\n",
-           file, w.nobj, why);
+           file, hw.nobj, why);
     return 1;
 }
 

@@ -27,7 +27,7 @@ PARTS = {
     "vol/pipeline":    ("vol/pipeline", True, ["common", "common/hdf5", "vol/obj", "filter/codec"]),
     "vol/callbacks":   ("vol/callbacks", True, ["common", "common/hdf5", "common/bind", "vol/obj", "vol/index",
                                              "vol/pipeline"]),
-    "cli":             ("cli", True, ["common", "vol/index/model"]),
+    "cli":             ("cli", True, ["common", "common/hdf5", "vol/index/model"]),
 }
 # Files of filter/ that are the plugin (the rest is the HDF5-free codec library).
 FILTER_PLUGIN = {"tb_blosc_plugin.c"}
