@@ -120,7 +120,7 @@ tb_threads_from_env(void)
 /* The table of options: key, environment variable, and what it sets. */
 typedef enum {
     OPT_THREADS, OPT_INDEX, OPT_PIPELINE, OPT_WRITE_BEHIND, OPT_INFLIGHT, OPT_INDEX_DATA, OPT_INDEX_SPILL, OPT_INDEX_DIR,
-    OPT_INDEX_CACHE_MAX, OPT_PIPELINE_MIN, OPT_KEEP_FILES, OPT_DEBUG, OPT_STATS
+    OPT_INDEX_CACHE_MAX, OPT_INDEX_MPI_BUILD, OPT_INDEX_MPI_BUILD_RANKS, OPT_PIPELINE_MIN, OPT_KEEP_FILES, OPT_DEBUG, OPT_STATS
 } opt_id;
 static const struct {
     const char *key;
@@ -136,6 +136,8 @@ static const struct {
     {"index_spill", "H5TURBO_INDEX_SPILL", OPT_INDEX_SPILL},
     {"index_dir", "H5TURBO_INDEX_DIR", OPT_INDEX_DIR},
     {"index_cache_max", "H5TURBO_INDEX_CACHE_MAX", OPT_INDEX_CACHE_MAX},
+    {"index_mpi_build", "H5TURBO_INDEX_MPI_BUILD", OPT_INDEX_MPI_BUILD},
+    {"index_mpi_build_ranks", "H5TURBO_INDEX_MPI_BUILD_RANKS", OPT_INDEX_MPI_BUILD_RANKS},
     {"pipeline_min", "H5TURBO_PIPELINE_MIN_NBYTES", OPT_PIPELINE_MIN},
     {"keep_files", "H5TURBO_KEEP_FILES", OPT_KEEP_FILES},
     {"debug", "H5TURBO_DEBUG", OPT_DEBUG},
@@ -204,6 +206,14 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->index_cache_max_nbytes = sz;
             return TB_OK;
+        case OPT_INDEX_MPI_BUILD:
+            if (parse_uint(val, len, &v) < 0) return TB_ERR_ARG;
+            cfg->index_mpi_build = v;
+            return TB_OK;
+        case OPT_INDEX_MPI_BUILD_RANKS:
+            if (parse_uint(val, len, &v) < 0 || v < 2) return TB_ERR_ARG;
+            cfg->index_mpi_build_ranks = v;
+            return TB_OK;
         case OPT_PIPELINE_MIN:
             if (tb_parse_size(val, len, &sz) < 0) return TB_ERR_ARG;
             cfg->pipeline_min_nbytes = sz;
@@ -238,6 +248,8 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->index_spill_nbytes = TB_INDEX_SPILL_AUTO;
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
+    cfg->index_mpi_build        = 0;
+    cfg->index_mpi_build_ranks  = 4;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;
     cfg->keep_files             = 1;
     cfg->debug             = 0;
@@ -284,7 +296,9 @@ tb_config_set(tb_config_t *cfg, const char *key, size_t key_len, const char *val
     if (errmsg_nbytes)
         snprintf(errmsg, errmsg_nbytes,
                  "unknown h5turbo option '%.*s' (known: under_vol, under_info, threads, index, pipeline, "
-                 "write_behind, inflight, index_data, index_spill, index_dir, index_cache_max, pipeline_min, debug, stats)",
+                 "write_behind, inflight, index_data, index_spill, index_dir, index_cache_max, index_mpi_build, "
+                 "index_mpi_build_ranks, pipeline_min, "
+                 "keep_files, debug, stats)",
                  (int)key_len, key);
     return TB_ERR_ARG;
 }
@@ -319,8 +333,13 @@ tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
                    : cfg->index_where == TB_INDEX_BESIDE ? "beside" : cfg->index_dir);
     if (cfg->index_cache_max_nbytes != def.index_cache_max_nbytes)
         TB_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
+    if (cfg->index_mpi_build != def.index_mpi_build)
+        TB_APPEND("%sindex_mpi_build=%lu", len ? ";" : "", cfg->index_mpi_build);
+    if (cfg->index_mpi_build_ranks != def.index_mpi_build_ranks)
+        TB_APPEND("%sindex_mpi_build_ranks=%lu", len ? ";" : "", cfg->index_mpi_build_ranks);
     if (cfg->pipeline_min_nbytes != def.pipeline_min_nbytes)
         TB_APPEND("%spipeline_min=%zu", len ? ";" : "", cfg->pipeline_min_nbytes);
+    if (cfg->keep_files != def.keep_files) TB_APPEND("%skeep_files=%d", len ? ";" : "", cfg->keep_files);
     if (cfg->debug != def.debug) TB_APPEND("%sdebug=%d", len ? ";" : "", cfg->debug);
     if (cfg->stats != def.stats) TB_APPEND("%sstats=%d", len ? ";" : "", cfg->stats);
 #undef TB_APPEND

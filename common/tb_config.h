@@ -36,6 +36,11 @@ typedef struct tb_config {
     tb_index_where_t index_where;       /* where sidecars go */
     char             index_dir[TB_INDEX_DIR_NBYTES]; /* TB_INDEX_IN_DIR: the folder (absolute) */
     size_t           index_cache_max_nbytes; /* bound on the per-user sidecar cache */
+    unsigned long    index_mpi_build;    /* objects rank 0 of the ranks opening a file through
+                                          * MPI-IO walks, on a first run, to build the index it
+                                          * then broadcasts to them all (0, the default: each
+                                          * rank learns its own from its calls) */
+    unsigned long    index_mpi_build_ranks; /* ... where at least this many ranks open it */
     size_t           pipeline_min_nbytes; /* calls moving fewer bytes go to HDF5's own path: the
                                            * pipeline's fixed cost per call (a few HDF5 queries,
                                            * waking workers) is then comparable to the codec work,

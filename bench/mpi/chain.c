@@ -1,7 +1,8 @@
 /* chain.c — the ChainReader pattern of issue #16 (MDAnalysis reading a trajectory split over M
  * H5MD files on N MPI ranks): `gen` writes M H5MD-like files; `read` has every rank open every
  * file (sec2, MPI-IO, or MPI-IO with collective metadata), walk it, read the small step/time
- * datasets and its own frames, and prints the slowest rank's time and a checksum of what was read. */
+ * datasets and its own frames (or, with `frames`, only its frames), and prints the slowest rank's time
+ * and a checksum of what was read. */
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -213,8 +214,10 @@ read_own_frames(hid_t file, walk_t *w)
     H5Dclose(d);
 }
 
+/* frames_only: each rank opens every file and reads its own frames, nothing else (a reader that
+ * knows its paths: what an index built for all ranks costs where nobody walks). */
 static int
-cmd_read(const char *dir, int nfiles, const char *driver)
+cmd_read(const char *dir, int nfiles, const char *driver, int frames_only)
 {
     int   mpio = strncmp(driver, "mpio", 4) == 0, coll_md = strcmp(driver, "mpio-collmd") == 0;
     hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
@@ -238,14 +241,16 @@ cmd_read(const char *dir, int nfiles, const char *driver)
         file_name(path, sizeof(path), dir, i);
         hid_t f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
         CHECK(f);
-        CHECK(H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &w, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS));
-        read_small(f, "/particles/all/position/step", H5T_NATIVE_INT, sizeof(int), &w);
-        read_small(f, "/particles/all/position/time", H5T_NATIVE_DOUBLE, sizeof(double), &w);
-        read_small(f, "/particles/all/box/edges/value", H5T_NATIVE_FLOAT, sizeof(float), &w);
-        for (int k = 0; k < N_OBSERVABLES; k++) {
-            char name[64];
-            snprintf(name, sizeof(name), "/observables/obs_%02d/value", k);
-            read_small(f, name, H5T_NATIVE_FLOAT, sizeof(float), &w);
+        if (!frames_only) {
+            CHECK(H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, visit_cb, &w, H5O_INFO_BASIC | H5O_INFO_NUM_ATTRS));
+            read_small(f, "/particles/all/position/step", H5T_NATIVE_INT, sizeof(int), &w);
+            read_small(f, "/particles/all/position/time", H5T_NATIVE_DOUBLE, sizeof(double), &w);
+            read_small(f, "/particles/all/box/edges/value", H5T_NATIVE_FLOAT, sizeof(float), &w);
+            for (int k = 0; k < N_OBSERVABLES; k++) {
+                char name[64];
+                snprintf(name, sizeof(name), "/observables/obs_%02d/value", k);
+                read_small(f, name, H5T_NATIVE_FLOAT, sizeof(float), &w);
+            }
         }
         read_own_frames(f, &w);
         CHECK(H5Fclose(f));
@@ -276,10 +281,11 @@ main(int argc, char **argv)
     int rc = 2;
     if (argc == 6 && strcmp(argv[1], "gen") == 0)
         rc = cmd_gen(argv[2], atoi(argv[3]), atoi(argv[4]), atoi(argv[5]));
-    else if (argc == 5 && strcmp(argv[1], "read") == 0)
-        rc = cmd_read(argv[2], atoi(argv[3]), argv[4]);
+    else if ((argc == 5 || (argc == 6 && strcmp(argv[5], "frames") == 0)) && strcmp(argv[1], "read") == 0)
+        rc = cmd_read(argv[2], atoi(argv[3]), argv[4], argc == 6);
     else if (rank_g == 0)
-        fprintf(stderr, "usage: %s gen DIR FILES FRAMES ATOMS | read DIR FILES sec2|mpio|mpio-collmd\n", argv[0]);
+        fprintf(stderr, "usage: %s gen DIR FILES FRAMES ATOMS | read DIR FILES sec2|mpio|mpio-collmd [frames]\n",
+                argv[0]);
     int any = 0;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     MPI_Finalize();

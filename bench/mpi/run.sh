@@ -3,14 +3,14 @@
 # default "16 32"), N ranks (RANKS, default "2 4 8", oversubscribed beyond the cores) each opening
 # all M, walking them, reading the step/time/observable datasets and its own frames, with the sec2,
 # MPI-IO and MPI-IO + collective-metadata drivers (DRIVERS); stock HDF5, h5turbo's first run (no
-# sidecar: every rank builds its index) and its second run (sidecars). Prints the slowest rank's
+# sidecar: with MPI-IO rank 0 builds each file's index and broadcasts it, with sec2 every rank
+# builds its own) and its second run (sidecars). Prints the slowest rank's
 # seconds (median of REPS, default 3, modes taking turns), ratios, and the reads of the first file
 # per rank (bench/common's io_count: metadata and the rank's own frames). Results of every run
 # must equal stock's (objects, attributes, data checksum), else the script fails.
-# With collective metadata reads (mpio-collmd) the first run goes without the index and publishes
-# nothing, so the second run's sidecars are written by `h5turbo index build` of the M files in
-# between (not timed; its time is printed once per cell on stderr).
 # Environment: FRAMES (64), ATOMS (1000), WORK=<folder> (keep the files), PLUGINS=<folder>,
+# TURBO_ENV="VAR=value ..." (h5turbo's options for its runs, e.g. H5TURBO_INDEX_MPI_BUILD=0),
+# READ=frames (each rank reads only its frames: no walk, no small datasets),
 # CREATE_US=<microseconds>: every file created in the sidecar cache folder takes that long first
 # (bench/common's slow_create, as a cache folder on a network file system would), in every mode.
 set -euo pipefail
@@ -38,11 +38,11 @@ one() {
              TB_SLOW_CREATE_DIR="$work/cache" TB_SLOW_CREATE_US="${CREATE_US:-}")
   case $mode in
     stock) ;;
-    first) rm -rf "$work/cache"; env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo) ;;
-    second) env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo) ;;
+    first) rm -rf "$work/cache"; env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo ${TURBO_ENV:-}) ;;
+    second) env+=(HDF5_PLUGIN_PATH="$plugins" HDF5_VOL_CONNECTOR=h5turbo ${TURBO_ENV:-}) ;;
   esac
   env XDG_CACHE_HOME="$work/cache" "${env[@]}" "${mpi[@]}" -n "$n" env LD_PRELOAD="$preload" \
-    "$chain" read "$work/m$m" "$m" "$drv" > "$out" 2> "$out.err" || { cat "$out" "$out.err" >&2; exit 1; }
+    "$chain" read "$work/m$m" "$m" "$drv" ${READ:-} > "$out" 2> "$out.err" || { cat "$out" "$out.err" >&2; exit 1; }
   local res; res=$(grep '^result:' "$out")
   local reads; reads=$(awk '/^io_count:/ { for (i = 1; i <= NF; i++) if ($i ~ /^data_reads=/) { split($i, a, "="); s += a[2]; n++ } }
                             END { printf "%.0f", n ? s / n : -1 }' "$out.io" 2>/dev/null || echo -1)
@@ -66,11 +66,6 @@ for m in $files_list; do
           read -r s rd res < <(one $mode "$n" "$m" "$drv")
           [ -n "$res" ] || { echo "FAIL: $mode, $n ranks, $m files, $drv: no result" >&2; exit 1; }
           [ "$mode" = stock ] && want=$res
-          if [ "$mode" = first ] && [ "$drv" = mpio-collmd ]; then
-            b0=$(date +%s.%N)
-            XDG_CACHE_HOME="$work/cache" "$build/bin/h5turbo" index build "$work/m$m"/traj-*.h5md > /dev/null
-            [ "$rep" -gt 0 ] || echo "($n ranks, $m files, mpio-collmd: h5turbo index build of the files $(echo "$(date +%s.%N) - $b0" | bc) s)" >&2
-          fi
           [ "$res" = "$want" ] || { echo "MISMATCH: $mode, $n ranks, $m files, $drv: $res; stock: $want" >&2; exit 1; }
           t[$mode]+="$s "; r[$mode]=$rd
         done

@@ -27,15 +27,15 @@ for md in 0 1 threads; do
   grep -q "^ok: write on $np ranks" turbo.out || { cat turbo.out; fail "no ok line under h5turbo"; }
   # Two opens per rank (the create and the read-back): each says the pipeline is off; the index is
   # off for the create (open for writing), and for the read-only read-back only with collective
-  # metadata reads, which find no sidecar of a file just written (with independent ones every
-  # rank's index answers for itself).
+  # metadata reads, which find no sidecar of a file just written and build no index of it (with
+  # independent ones every rank's index answers for itself).
   say() { # COUNT MESSAGE
     local n; n=$(grep -c -F -x "h5turbo: turbo.h5: $2" turbo.err || true)
     [ "$n" -eq "$1" ] || { cat turbo.err; fail "coll-md $md: H5TURBO_DEBUG said '$2' $n times, expected $1"; }
   }
   say $((2 * np)) "pipeline off (the file driver does MPI I/O)"
   say "$np" "index off (the file driver does MPI I/O, and the file is open for writing)"
-  say $((md * np)) "index off (the file driver does MPI I/O, metadata reads are collective, and rank 0 found no sidecar: \`h5turbo index build\` writes one)"
+  say $((md * np)) "index off (the file driver does MPI I/O, metadata reads are collective, and rank 0 neither found a sidecar nor built an index: rank 0's debug messages say why)"
   # Native filters each rank's chunks there: on h5turbo's engines, on every rank.
   n=$(grep -c "^h5turbo: HDF5's deflate, shuffle and fletcher32 filters now run on h5turbo's engines" turbo.err || true)
   [ "$n" -eq "$np" ] || { cat turbo.err; fail "the fast filters were installed on $n ranks, expected $np"; }

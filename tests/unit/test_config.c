@@ -71,6 +71,14 @@ main(void)
     set(&c, "index", "off", NULL, 0);
     tb_config_to_str(&c, err, sizeof(err));
     ASSERT(strcmp(err, "threads=4;index=off") == 0);
+    set(&c, "index_mpi_build", "4096", NULL, 0);
+    set(&c, "keep_files", "0", NULL, 0);
+    tb_config_to_str(&c, err, sizeof(err));
+    ASSERT(strcmp(err, "threads=4;index=off;index_mpi_build=4096;keep_files=0") == 0);
+    ASSERT_EQ(tb_config_set(&c, "index_mpi_build", 15, "many", 4, NULL, 0), TB_ERR_ARG);
+    ASSERT_EQ(tb_config_set(&c, "index_mpi_build_ranks", 21, "1", 1, NULL, 0), TB_ERR_ARG);
+    ASSERT_EQ(tb_config_set(&c, "index_mpi_build_ranks", 21, "2", 1, NULL, 0), TB_OK);
+    ASSERT_EQ(c.index_mpi_build_ranks, 2);
 
     size_t sz;
     ASSERT_EQ(tb_parse_size("2G", 2, &sz), TB_OK);

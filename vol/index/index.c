@@ -3,6 +3,7 @@
  * time, dropped when this process changes a writable file, persisted as a sidecar for read-only
  * opens (the sidecar: vol/index/model). The answers themselves are in index_query.c. */
 #include "index_ctx.h"
+#include "tb_h5walk.h"
 #include "tb_pool.h"
 #include "tb_sidecar.h"
 
@@ -409,27 +410,106 @@ try_sidecar(tb_ix_data_t *d)
         adopt_sidecar(d, buf, n, found.where);
 }
 
-/* tb_ix_mpi_sidecar's loader on rank 0: d's sidecar, when this rank has a fresh index to fill. */
+static uint64_t records_of(const tb_ix_data_t *d);
+
+/* What rank 0's loader (below) has to go on: the fresh index it may fill, the open's access list
+ * and configuration; and what it did. */
+typedef struct ranks_load {
+    tb_ix_data_t      *d;
+    hid_t              fapl_id;
+    const tb_config_t *cfg;
+    bool               built; /* out: the bytes encode the index rank 0 built, already its own */
+} ranks_load_t;
+
+/* Without a sidecar, rank 0 builds the index for all the ranks opening the file (at least
+ * cfg.index_mpi_build_ranks of them), while they wait in the broadcast: the walk of `h5turbo index
+ * build` (tb_h5walk.h: every object, its attributes, the contents of small datasets; at most
+ * cfg.index_mpi_build objects) through a second open of the file by this process, read-only, with
+ * the POSIX driver (no collective: this rank alone) and this connector, which joins this open's
+ * fresh index (the registry finds it by device and inode) and so fills it as any program's calls
+ * fill it. Every rank then answers from it what each would have read itself; rank 0 publishes it at
+ * its last close, as before. Off by default: the walk costs rank 0 about what a program's own walk
+ * of the file would, which a program that opens known paths never makes (bench/mpi: first runs
+ * 3-5x slower there), and with few ranks, each on a core of its own, the others' reads would not
+ * have competed for anything. TB_OK with its encoding; a miss (nothing built, or the walk did not
+ * reach this index) otherwise. */
 static tb_status_t
-load_for_ranks(void *arg, void **buf_out, size_t *n_out)
+build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
 {
+    tb_ix_data_t *d = rl->d;
+    if (rl->cfg->index_mpi_build == 0 || (unsigned long)nranks < rl->cfg->index_mpi_build_ranks) {
+        if (rl->cfg->debug)
+            fprintf(stderr, "h5turbo index: %s: no index built by rank 0 for the %d ranks opening it (%s)\n",
+                    d->file.path, nranks,
+                    rl->cfg->index_mpi_build == 0 ? "index_mpi_build=0" : "fewer than index_mpi_build_ranks");
+        return TB_ERR_UNSUPPORTED;
+    }
+    hid_t saved  = tb_err_save();
+    hid_t vol    = H5I_INVALID_HID;
+    hid_t fapl   = H5Pcopy(H5P_FILE_ACCESS_DEFAULT);
+    hid_t f      = H5I_INVALID_HID;
+    void *info   = NULL;
+    int   walked = -1;
+    /* (the connector and its info as this open has them: its options, the connector below) */
+    if (fapl >= 0 && H5Pset_fapl_sec2(fapl) >= 0 && H5Pset_file_locking(fapl, false, true) >= 0 &&
+        H5Pget_vol_id(rl->fapl_id, &vol) >= 0 && H5Pget_vol_info(rl->fapl_id, &info) >= 0 &&
+        H5Pset_vol(fapl, vol, info) >= 0)
+        f = H5Fopen(d->file.path, H5F_ACC_RDONLY, fapl);
+    tb_h5walk_t w = {rl->cfg->index_mpi_build > LONG_MAX ? LONG_MAX : (long)rl->cfg->index_mpi_build,
+                     TB_INDEX_DSET_MAX_NBYTES, NULL, NULL, 0};
+    if (f >= 0) {
+        walked = tb_h5walk(f, &w);
+        if (H5Fclose(f) < 0)
+            walked = -1;
+    }
+    if (info)
+        H5VLfree_connector_info(vol, info);
+    if (vol >= 0)
+        H5Idec_ref(vol);
+    if (fapl >= 0)
+        H5Pclose(fapl);
+    tb_err_restore(saved);
+    /* (d->persist: the walk saw the file as this open does; records: it reached this index) */
+    tb_status_t st = walked >= 0 && d->persist && records_of(d) > 0
+                         ? tb_sidecar_encode(d, &d->file.id, d->file.path, buf_out, n_out)
+                         : TB_ERR_UNSUPPORTED;
+    rl->built = st == TB_OK;
+    if (rl->cfg->debug)
+        fprintf(stderr, "h5turbo index: %s: %s by rank 0 for the %d ranks opening it (%ld objects walked%s)\n",
+                d->file.path, rl->built ? "index built" : "no index built", nranks, w.nobj,
+                walked == 1 ? ", the walk's bound: index_mpi_build" : walked < 0 ? ", the walk failed" : "");
+    return st;
+}
+
+/* tb_ix_mpi_sidecar's loader on rank 0, when this rank has a fresh index to fill: its sidecar, or
+ * the index it builds for all the ranks. */
+static tb_status_t
+load_for_ranks(void *arg, int nranks, void **buf_out, size_t *n_out)
+{
+    ranks_load_t *rl = arg;
     tb_sc_found_t found;
-    return arg ? load_sidecar(arg, buf_out, n_out, &found) : TB_ERR_UNSUPPORTED;
+    if (!rl->d)
+        return TB_ERR_UNSUPPORTED;
+    if (load_sidecar(rl->d, buf_out, n_out, &found) == TB_OK)
+        return TB_OK;
+    return build_for_ranks(rl, nranks, buf_out, n_out);
 }
 
 /* The sidecar step of a read-only open on an MPI-IO driver, a collective of the ranks that opened
  * the file: every one of them calls it, with the fresh index it may fill (d) or NULL. Rank 0 reads
- * the sidecar for all, and alone publishes one at close; without the MPI add-on each rank reads
- * its own when `own` (and publishes, the store keeping the race safe). Returns the length of the
- * sidecar rank 0 broadcast, the same on every rank (0: none), or -1 without the add-on. */
+ * the sidecar for all, or builds the index for all where there is none, and alone publishes one at
+ * close; without the MPI add-on each rank reads its own when `own` (and publishes, the store
+ * keeping the race safe). Returns the length of what rank 0 broadcast, the same on every rank (0:
+ * none), or -1 without the add-on. */
 static int64_t
-mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
+mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, hid_t fapl_id, bool own)
 {
-    void       *buf  = NULL;
-    size_t      n    = 0;
-    int         rank = -1;
-    tb_status_t st   = tb_ix_mpi_sidecar(file->under, file->under_vol_id, file->ctx->cfg.debug, load_for_ranks, d,
-                                         &buf, &n, &rank);
+    void        *buf  = NULL;
+    size_t       n    = 0;
+    int          rank = -1;
+    ranks_load_t rl   = {d, fapl_id, &file->ctx->cfg, false};
+    tb_status_t  st   = tb_ix_mpi_sidecar(file->under, file->under_vol_id, file->ctx->cfg.debug, load_for_ranks, &rl,
+                                          &buf, &n, &rank);
     if (d && rank > 0)
         d->persist = 0; /* (also no check at close: that only decides the publication) */
     if (st == TB_ERR_UNSUPPORTED) {
@@ -437,9 +517,10 @@ mpi_sidecar(tb_obj_t *file, tb_ix_data_t *d, bool own)
             try_sidecar(d);
         return -1;
     }
-    if (st == TB_OK && n > 0 && d) {
+    if (st == TB_OK && n > 0 && d && !rl.built) {
         char where[4096];
-        snprintf(where, sizeof(where), "%s (read by rank 0 of the ranks opening it)", d->file.path);
+        snprintf(where, sizeof(where), "%s (from rank 0 of the ranks opening it: its sidecar or the index it built)",
+                 d->file.path);
         adopt_sidecar(d, buf, n, where);
     }
     else
@@ -474,11 +555,12 @@ md_reads_settle(tb_obj_t *file, const char *name, int asked, int64_t sidecar_n, 
     if (ctx->cfg.debug && asked == 1)
         fprintf(stderr,
                 keep              ? "h5turbo: %s: metadata reads made independent on every rank (collective metadata "
-                                    "reads asked; the index answers from the sidecar rank 0 read)\n"
+                                    "reads asked; the index answers from the sidecar rank 0 read or the index it built)\n"
                 : sidecar_n < 0 ? "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are "
                                   "collective, and no MPI add-on hands rank 0's sidecar to the others)\n"
                                 : "h5turbo: %s: index off (the file driver does MPI I/O, metadata reads are "
-                                  "collective, and rank 0 found no sidecar: `h5turbo index build` writes one)\n",
+                                  "collective, and rank 0 neither found a sidecar nor built an index: rank 0's debug "
+                                  "messages say why)\n",
                 name);
 }
 
@@ -667,7 +749,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     /* (After the registry's lock: a collective must not hold it. The new index is this open's
      * alone until the open returns: HDF5 serialises VOL callbacks.) */
     if (mpi_step)
-        sidecar_n = mpi_sidecar(file, fresh, md_asked != 1);
+        sidecar_n = mpi_sidecar(file, fresh, fapl_id, md_asked != 1);
     f->d          = d;
     f->file_under = file->under;
     ctx->index    = f;
@@ -676,7 +758,7 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
     return;
 skip:
     if (mpi_step)
-        sidecar_n = mpi_sidecar(file, NULL, md_asked != 1);
+        sidecar_n = mpi_sidecar(file, NULL, fapl_id, md_asked != 1);
     if (md_indep)
         md_reads_settle(file, name, md_asked, sidecar_n, md_flag, md_ctx);
 }

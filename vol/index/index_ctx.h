@@ -189,11 +189,11 @@ void tb_ix_publish_drain(void);
  * defines ompi_mpi_comm_world; "mpich": MPICH's MPIR_Init_thread), or NULL: not an MPI job. */
 const char *tb_ix_mpi_family(void);
 
-/* What rank 0 reads for tb_ix_mpi_sidecar: TB_OK with the sidecar's bytes
+/* What rank 0 reads (or makes) for tb_ix_mpi_sidecar, for nranks ranks: TB_OK with the bytes
  * (malloc'd), or a miss. */
-typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, void **buf_out, size_t *n_out);
+typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, int nranks, void **buf_out, size_t *n_out);
 /* The sidecar step of a read-only open on an MPI-IO driver: rank 0 of the ranks that opened the
- * file loads its sidecar (load(arg)) and broadcasts the bytes; every rank gets them in *buf_out
+ * file loads its sidecar (load(arg, nranks)) and broadcasts the bytes; every rank gets them in *buf_out
  * (malloc'd; none: NULL and 0), and its rank among them in *rank_out (-1 without the add-on). A
  * collective of those ranks: each one calls it, whatever it found.
  * TB_OK; TB_ERR_UNSUPPORTED when there is no MPI add-on or communicator (on every rank alike: the

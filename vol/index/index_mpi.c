@@ -1,7 +1,7 @@
 /* index_mpi.c — one sidecar read per file per job on MPI-IO opens: rank 0 of the ranks that opened
- * a file reads its sidecar and broadcasts the bytes, through h5turbo's MPI add-on (vol/mpi/), loaded
- * once per process when the MPI it was built for is mapped. Without the add-on every rank reads the
- * sidecar itself. */
+ * a file reads its sidecar (or builds the index: index.c) and broadcasts the bytes, through
+ * h5turbo's MPI add-on (vol/mpi/), loaded once per process when the MPI it was built for is mapped.
+ * Without the add-on every rank reads the sidecar itself. */
 #include "index_ctx.h"
 #include "tb_mpi_api.h"
 
@@ -111,17 +111,17 @@ tb_ix_mpi_sidecar(void *file_under, hid_t vol, bool debug, tb_ix_mpi_load_fn loa
     *rank_out = -1;
     const tb_mpi_api_t *api  = addon(debug);
     void               *comm = NULL;
-    int                 rank = -1;
+    int                 rank = -1, nranks = 0;
     /* Every step up to the broadcasts gives the same outcome on every rank of the file: the add-on
      * is the same program's, the communicator is made (or refused) by all of them together. */
-    if (!api || api->file_comm(mpi_file_of(file_under, vol), &comm) != 0 || api->rank(comm, &rank) != 0)
+    if (!api || api->file_comm(mpi_file_of(file_under, vol), &comm) != 0 || api->rank(comm, &rank, &nranks) != 0)
         return TB_ERR_UNSUPPORTED;
     *rank_out    = rank;
     uint64_t n   = 0;
     void    *buf = NULL;
     if (rank == 0) {
         size_t got = 0;
-        if (load(arg, &buf, &got) == TB_OK && (buf = tb_sc_own(buf, got)) != NULL)
+        if (load(arg, nranks, &buf, &got) == TB_OK && (buf = tb_sc_own(buf, got)) != NULL)
             n = got; /* (in memory of its own: MPI may register what it sends for RDMA, which a
                       * read-only mapping of a file refuses) */
     }

@@ -82,9 +82,12 @@ file_comm(void *mpi_file, void **comm_out)
 }
 
 static int
-rank(void *comm, int *rank_out)
+rank(void *comm, int *rank_out, int *size_out)
 {
-    return MPI_Comm_rank(*(MPI_Comm *)comm, rank_out) == MPI_SUCCESS ? 0 : -1;
+    return MPI_Comm_rank(*(MPI_Comm *)comm, rank_out) == MPI_SUCCESS &&
+                   MPI_Comm_size(*(MPI_Comm *)comm, size_out) == MPI_SUCCESS
+               ? 0
+               : -1;
 }
 
 static int

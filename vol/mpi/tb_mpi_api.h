@@ -6,7 +6,7 @@
 
 #include <stddef.h>
 
-#define TB_MPI_API_VERSION 1
+#define TB_MPI_API_VERSION 2
 #define TB_MPI_API_SYMBOL  "h5turbo_mpi_api"
 
 typedef struct tb_mpi_api {
@@ -16,8 +16,8 @@ typedef struct tb_mpi_api {
      * made the first time (a collective of those ranks only) and kept. 0, or -1 when MPI is not
      * running or refused (then on every rank of the group alike). */
     int (*file_comm)(void *mpi_file, void **comm_out);
-    /* This process's rank in comm: 0, or -1. */
-    int (*rank)(void *comm, int *rank_out);
+    /* This process's rank in comm, and how many ranks comm has: 0, or -1. */
+    int (*rank)(void *comm, int *rank_out, int *size_out);
     /* MPI_Bcast of n bytes from root. A rank other than root passing buf NULL takes part and drops
      * the bytes. 0, or -1. */
     int (*bcast)(void *comm, void *buf, size_t n, int root);
