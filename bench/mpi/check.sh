@@ -7,13 +7,14 @@
 # not) the first run's rank 0 builds each file's index (index_mpi_build on, index_mpi_build_ranks
 # lowered to 2) and the other ranks answer from it, and with
 # collective metadata reads every rank makes the file's metadata reads independent on both runs;
-# no rank may hang.
+# with index_mpi_build=auto (the default), rank 0 builds only after a walked file: none for a read
+# of frames by path; no rank may hang.
 source "$(dirname "$0")/../../tests/mpi/mpi_lib.sh"
 : "${TB_BENCH_CHAIN:?}"
 np=2; files=3
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache" TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
-export H5TURBO_INDEX_MPI_BUILD=4096 H5TURBO_INDEX_MPI_BUILD_RANKS=$np # (rank 0 builds, for 2 ranks too)
+export H5TURBO_INDEX_MPI_BUILD=4096 H5TURBO_INDEX_MPI_BUILD_RANKS=$np # (rank 0 builds every file, for 2 ranks too)
 mpi_stock 1 "$TB_BENCH_CHAIN" gen "$tmp" $files 8 100 > /dev/null || fail "gen failed"
 settle
 for drv in sec2 mpio mpio-collmd; do
@@ -31,7 +32,7 @@ for drv in sec2 mpio mpio-collmd; do
       cat "$tmp/stats.$run"; fail "$drv second run: $(loaded) of $np ranks loaded all $files sidecars"
     fi
     if [ $run = first ] && [ $drv != sec2 ]; then
-      n=$(grep -c -F "index built by rank 0 for the $np ranks opening it" turbo.err || true)
+      n=$(grep -c -F ": index built by rank 0 for the $np ranks opening it" turbo.err || true)
       [ "$n" -eq $files ] || { cat turbo.err; fail "$drv, first run: rank 0 built $n indexes, expected $files"; }
       [ "$(loaded)" -eq $((np - 1)) ] || { cat "$tmp/stats.$run"; fail "$drv first run: $(loaded) ranks took all $files indexes from rank 0, expected $((np - 1))"; }
     fi
@@ -43,4 +44,23 @@ for drv in sec2 mpio mpio-collmd; do
     rm -f "$tmp/stats.$run"
     echo "ok: $drv, $run run: $got"
   done
+done
+# index_mpi_build=auto (the default): rank 0 builds only where the program walked the job's last file:
+# the walk builds the second and third files' indexes, the read of frames by path none.
+for read in walk frames; do
+  rm -rf "$XDG_CACHE_HOME"
+  arg=; [ $read = frames ] && arg=frames
+  mpi_stock $np "$TB_BENCH_CHAIN" read "$tmp" $files mpio $arg > stock.out 2>&1 || { cat stock.out; fail "auto, $read: stock read failed"; }
+  want=$(grep '^result:' stock.out)
+  rc=0
+  H5TURBO_INDEX_MPI_BUILD=auto H5TURBO_DEBUG=1 mpi_turbo $np "$TB_BENCH_CHAIN" read "$tmp" $files mpio $arg > turbo.out 2> turbo.err || rc=$?
+  [ $rc -eq 0 ] || { cat turbo.out turbo.err; fail "auto, $read: failed under h5turbo (exit $rc)"; }
+  got=$(grep '^result:' turbo.out) || true
+  [ "$got" = "$want" ] || fail "auto, $read: h5turbo read '$got', stock '$want'"
+  n=$(grep -c -F ": index built by rank 0 for the $np ranks opening it" turbo.err || true)
+  expect=$((files - 1)); [ $read = frames ] && expect=0
+  [ "$n" -eq $expect ] || { cat turbo.err; fail "auto, $read: rank 0 built $n indexes, expected $expect"; }
+  n=$(grep -c -F "index_mpi_build=auto, and the program did not walk the last file the job opened" turbo.err || true)
+  [ "$n" -eq $((files - expect)) ] || { cat turbo.err; fail "auto, $read: $n files without a build said why, expected $((files - expect))"; }
+  echo "ok: index_mpi_build=auto, $read: $expect of $files indexes built by rank 0, $got"
 done

@@ -5,7 +5,8 @@
 # With the MPI add-on (plugins/mpi/): on the first run with index_mpi_build on, rank 0 builds the
 # file's index (a walk through an open of its own) and broadcasts it, the other ranks answer from it,
 # and rank 0 alone publishes (also when the walk stops at its bound: a partial index); by default
-# every rank learns its own and rank 0 alone publishes; on the
+# (auto: builds only after a walked file; this program opens one file) every rank learns its own
+# and rank 0 alone publishes; on the
 # second rank 0 reads the sidecar and broadcasts it, and every rank answers from it.
 # Without it (a plugin folder lacking mpi/): every rank reads and publishes its own sidecar; a third
 # run with rank 1's cache emptied has rank 0 answering from a sidecar while rank 1 reads below,
@@ -46,7 +47,8 @@ one() {
   local mode=$1 run=$2 want=$3 rc=0 dir=$TB_PLUGIN_DIR md=0
   case $mode in *no-addon) dir=$tmp/plugins-no-addon ;; esac
   case $mode in coll-md*) md=1 ;; esac
-  # (rank 0 builds for np ranks; addon-nobuild: the default, no build; coll-md-nobuild: np is too few)
+  # (rank 0 builds for np ranks; addon-nobuild: the default, auto, which builds nothing for a job's
+# first file; coll-md-nobuild: np is too few)
   local build=(H5TURBO_INDEX_MPI_BUILD=4096 H5TURBO_INDEX_MPI_BUILD_RANKS="$np")
   case $mode in
     addon-nobuild) build[0]=H5TURBO_INDEX_MPI_BUILD= ;;
@@ -73,7 +75,7 @@ built="h5turbo index: $tmp/small.h5: index built by rank 0 for the $np ranks ope
 from0="sidecar loaded: $tmp/small.h5 (from rank 0 of the ranks opening it: its sidecar or the index it built)"
 one addon-nobuild first 0
 said 0 "$built"
-said 1 "h5turbo index: $tmp/small.h5: no index built by rank 0 for the $np ranks opening it (index_mpi_build=0)"
+said 1 "h5turbo index: $tmp/small.h5: no index built by rank 0 for the $np ranks opening it (index_mpi_build=auto, and the program did not walk the last file the job opened)"
 [ "$(sidecars)" = "r0 " ] || fail "with the add-on, sidecars were published in: $(sidecars) (rank 0's cache alone expected)"
 rm -rf "$tmp/cache"
 one addon first $((np - 1))

@@ -23,6 +23,7 @@ attr_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t aapl_
 {
     tb_obj_t *o = obj, *lazy;
     uint32_t  note;
+    tb_mpi_asked(o, 1);
     if (tb_index_attr_open(o, loc, name, aapl_id, req, &lazy, &note) == TB_ANSWERED)
         return lazy;
     if (tb_enter(o, NULL, TB_USE, dxpl_id) < 0)
@@ -76,6 +77,8 @@ attr_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_attr_specific_args_t
     int changes = args->op_type == H5VL_ATTR_DELETE || args->op_type == H5VL_ATTR_DELETE_BY_IDX ||
                   args->op_type == H5VL_ATTR_RENAME;
     uint32_t note = 0;
+    if (args->op_type == H5VL_ATTR_ITER || args->op_type == H5VL_ATTR_EXISTS)
+        tb_mpi_asked(o, 1);
     if (!changes && args->op_type == H5VL_ATTR_EXISTS && tb_index_attr_exists(o, loc, args, req, &ret, &note))
         return ret;
     if (note) /* (native's answer is kept for the next opens) */

@@ -46,8 +46,9 @@ dataset_create(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t 
 static void *
 dataset_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t dapl_id, hid_t dxpl_id, void **req)
 {
-    tb_obj_t *o      = obj;
-    int       prefix = req ? 0 : tb_index_dset_open_prefix(o, loc, name, dapl_id);
+    tb_obj_t *o = obj;
+    tb_mpi_asked(o, 1);
+    int prefix = req ? 0 : tb_index_dset_open_prefix(o, loc, name, dapl_id);
     if (prefix < 0)
         return NULL;
     tb_obj_t *w = prefix ? NULL : tb_index_open(o, loc, name, H5I_DATASET, dapl_id, NULL, dxpl_id, req);

@@ -19,6 +19,7 @@ static void *
 group_open(void *obj, const H5VL_loc_params_t *loc, const char *name, hid_t gapl_id, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    tb_mpi_asked(o, 1);
     tb_obj_t *w = tb_index_open(o, loc, name, H5I_GROUP, gapl_id, NULL, dxpl_id, req);
     if (w)
         return w;

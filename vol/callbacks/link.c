@@ -68,6 +68,8 @@ link_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_link_specific_args_t
     tb_obj_t *o       = obj;
     int       changes = args->op_type == H5VL_LINK_DELETE;
     herr_t    ret;
+    if (args->op_type == H5VL_LINK_ITER)
+        tb_mpi_asked(o, args->args.iterate.recursive ? TB_MPI_WALKED : 1);
     if (tb_enter(o, NULL, TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
         return -1;
     if (!changes && tb_index_link_specific(o, loc, args, req, &ret))

@@ -8,6 +8,7 @@ static void *
 object_open(void *obj, const H5VL_loc_params_t *loc, H5I_type_t *opened_type, hid_t dxpl_id, void **req)
 {
     tb_obj_t *o = obj;
+    tb_mpi_asked(o, 1);
     tb_obj_t *w = tb_index_open(o, loc, NULL, H5I_BADID, H5P_DEFAULT, opened_type, dxpl_id, req);
     if (w)
         return w;
@@ -51,6 +52,8 @@ object_specific(void *obj, const H5VL_loc_params_t *loc, H5VL_object_specific_ar
     tb_obj_t *o       = obj;
     int       changes = args->op_type == H5VL_OBJECT_CHANGE_REF_COUNT || args->op_type == H5VL_OBJECT_REFRESH;
     herr_t    ret;
+    if (args->op_type == H5VL_OBJECT_VISIT)
+        tb_mpi_asked(o, TB_MPI_WALKED);
     if (tb_enter(o, NULL, TB_DRAIN | (changes ? TB_CHANGE : 0), dxpl_id) < 0)
         return -1;
     if (!changes && tb_index_object_specific(o, loc, args, req, &ret))

@@ -412,6 +412,18 @@ try_sidecar(tb_ix_data_t *d)
 
 static uint64_t records_of(const tb_ix_data_t *d);
 
+/* Whether the program walked the last read-only file on an MPI driver this process closed (asked
+ * at least TB_MPI_WALKED of it: tb_mpi_asked); 0 until one closed. Only rank 0's own matters:
+ * it alone decides its builds and broadcasts the outcome. */
+static int mpi_walked;
+
+void
+tb_ix_mpi_closing(const tb_obj_t *file)
+{
+    if (file->ctx->file_mpi && !(file->ctx->file_intent & H5F_ACC_RDWR))
+        __atomic_store_n(&mpi_walked, file->ctx->mpi_asked >= TB_MPI_WALKED, __ATOMIC_RELAXED);
+}
+
 /* What rank 0's loader (below) has to go on: the fresh index it may fill, the open's access list
  * and configuration; and what it did. */
 typedef struct ranks_load {
@@ -428,20 +440,25 @@ typedef struct ranks_load {
  * the POSIX driver (no collective: this rank alone) and this connector, which joins this open's
  * fresh index (the registry finds it by device and inode) and so fills it as any program's calls
  * fill it. Every rank then answers from it what each would have read itself; rank 0 publishes it at
- * its last close, as before. Off by default: the walk costs rank 0 about what a program's own walk
- * of the file would, which a program that opens known paths never makes (bench/mpi: first runs
- * 3-5x slower there), and with few ranks, each on a core of its own, the others' reads would not
- * have competed for anything. TB_OK with its encoding; a miss (nothing built, or the walk did not
- * reach this index) otherwise. */
+ * its last close, as before. The walk costs rank 0 about what a program's own walk of the file
+ * would, which a program that opens known paths never makes (bench/mpi: first runs 3-5x slower
+ * there), so by default (auto) it builds only where the program walked the job's last file
+ * (mpi_walked): never the job's first; and with few ranks, each on a core of its own, the others'
+ * reads would not have competed for anything. TB_OK with its encoding; a miss (nothing built, or
+ * the walk did not reach this index) otherwise. */
 static tb_status_t
 build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
 {
-    tb_ix_data_t *d = rl->d;
-    if (rl->cfg->index_mpi_build == 0 || (unsigned long)nranks < rl->cfg->index_mpi_build_ranks) {
+    tb_ix_data_t *d   = rl->d;
+    const char   *why = rl->cfg->index_mpi_build == 0                               ? "index_mpi_build=0"
+                        : (unsigned long)nranks < rl->cfg->index_mpi_build_ranks ? "fewer than index_mpi_build_ranks"
+                        : rl->cfg->index_mpi_build_auto && !__atomic_load_n(&mpi_walked, __ATOMIC_RELAXED)
+                            ? "index_mpi_build=auto, and the program did not walk the last file the job opened"
+                            : NULL;
+    if (why) {
         if (rl->cfg->debug)
             fprintf(stderr, "h5turbo index: %s: no index built by rank 0 for the %d ranks opening it (%s)\n",
-                    d->file.path, nranks,
-                    rl->cfg->index_mpi_build == 0 ? "index_mpi_build=0" : "fewer than index_mpi_build_ranks");
+                    d->file.path, nranks, why);
         return TB_ERR_UNSUPPORTED;
     }
     hid_t saved  = tb_err_save();

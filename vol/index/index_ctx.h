@@ -189,6 +189,10 @@ void tb_ix_publish_drain(void);
  * defines ompi_mpi_comm_world; "mpich": MPICH's MPIR_Init_thread), or NULL: not an MPI job. */
 const char *tb_ix_mpi_family(void);
 
+/* index.c. A file on an MPI driver, read-only, is closing: whether the program walked it
+ * (tb_mpi_asked) decides rank 0's build of the job's next file (index_mpi_build=auto). */
+void tb_ix_mpi_closing(const tb_obj_t *file);
+
 /* What rank 0 reads (or makes) for tb_ix_mpi_sidecar, for nranks ranks: TB_OK with the bytes
  * (malloc'd), or a miss. */
 typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, int nranks, void **buf_out, size_t *n_out);

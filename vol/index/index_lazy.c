@@ -322,6 +322,7 @@ void
 tb_index_file_closing(tb_obj_t *file)
 {
     struct tb_index_file *f = file->ctx->index;
+    tb_ix_mpi_closing(file);
     if (!f || f->file_under != file->under)
         return;
     tb_ix_check_unchanged(f, file);

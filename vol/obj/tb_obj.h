@@ -45,6 +45,8 @@ typedef struct tb_ctx {
                                          * context's creation): it has no wrap context, which
                                          * get_wrap_ctx then asks nothing for; direct chunk I/O
                                          * and the file's descriptor need it */
+    unsigned              mpi_asked;    /* files on an MPI driver: what the program asked of the
+                                         * file (tb_mpi_asked) */
     bool                  keep_may;     /* an open whose file may be kept open below at its close
                                          * (file_kept.c) */
     hid_t                 keep_fapl;    /* its access list (a copy), where the file may be kept at
@@ -61,6 +63,12 @@ tb_sync_below(void **req, const tb_ctx_t *ctx)
     return !req || ctx->under_native;
 }
 
+/* What a program asked of a file on an MPI driver: objects opened, attributes opened or iterated,
+ * links iterated (1 each), a visit (a whole walk: TB_MPI_WALKED). The index decides from the
+ * job's last such file whether rank 0 builds the next one's index for all ranks (index.c,
+ * index_mpi_build=auto): a program that asked at least TB_MPI_WALKED of it walks its files. */
+#define TB_MPI_WALKED 16u
+
 /* What HDF5 holds for each of our objects (file, group, dataset, attribute, datatype, request). */
 struct tb_pipe_dset; /* vol/pipeline: per-dataset state of the chunk pipeline */
 struct tb_index_obj; /* vol/index: per-object state of the index */
@@ -73,6 +81,13 @@ typedef struct tb_obj {
     struct tb_index_obj *idx;          /* owned by the index */
     hid_t                dcpl;         /* datasets: tb_dset_dcpl's copy, or H5I_INVALID_HID */
 } tb_obj_t;
+
+static inline void
+tb_mpi_asked(const tb_obj_t *o, unsigned n)
+{
+    if (o->ctx->file_mpi)
+        o->ctx->mpi_asked += n;
+}
 
 /* ---- contexts and objects (obj.c), from free lists */
 tb_ctx_t *tb_ctx_new(hid_t under_vol_id, const tb_config_t *cfg); /* takes a new H5I ref */
