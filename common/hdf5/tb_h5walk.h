@@ -9,7 +9,6 @@
 #define TB_H5WALK_H
 
 #include <hdf5.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 

@@ -75,7 +75,7 @@ built="h5turbo index: $tmp/small.h5: index built by rank 0 for the $np ranks ope
 from0="sidecar loaded: $tmp/small.h5 (from rank 0 of the ranks opening it: its sidecar or the index it built)"
 one addon-nobuild first 0
 said 0 "$built"
-said 1 "h5turbo index: $tmp/small.h5: no index built by rank 0 for the $np ranks opening it (index_mpi_build=auto, and the program did not walk the last file the job opened)"
+said 1 "h5turbo index: $tmp/small.h5: no index built by rank 0 for the $np ranks opening it (index_mpi_build=auto, and the program did not walk the last file the job closed (or closed none yet))"
 [ "$(sidecars)" = "r0 " ] || fail "with the add-on, sidecars were published in: $(sidecars) (rank 0's cache alone expected)"
 rm -rf "$tmp/cache"
 one addon first $((np - 1))

@@ -453,7 +453,7 @@ build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
     const char   *why = rl->cfg->index_mpi_build == 0                               ? "index_mpi_build=0"
                         : (unsigned long)nranks < rl->cfg->index_mpi_build_ranks ? "fewer than index_mpi_build_ranks"
                         : rl->cfg->index_mpi_build_auto && !__atomic_load_n(&mpi_walked, __ATOMIC_RELAXED)
-                            ? "index_mpi_build=auto, and the program did not walk the last file the job opened"
+                            ? "index_mpi_build=auto, and the program did not walk the last file the job closed (or closed none yet)"
                             : NULL;
     if (why) {
         if (rl->cfg->debug)

@@ -197,8 +197,8 @@ void tb_ix_mpi_closing(const tb_obj_t *file);
  * (malloc'd), or a miss. */
 typedef tb_status_t (*tb_ix_mpi_load_fn)(void *arg, int nranks, void **buf_out, size_t *n_out);
 /* The sidecar step of a read-only open on an MPI-IO driver: rank 0 of the ranks that opened the
- * file loads its sidecar (load(arg, nranks)) and broadcasts the bytes; every rank gets them in *buf_out
- * (malloc'd; none: NULL and 0), and its rank among them in *rank_out (-1 without the add-on). A
+ * file loads its sidecar (load(arg, nranks): or builds the index) and broadcasts the bytes; every
+ * rank gets them in *buf_out (malloc'd; none: NULL and 0), and its rank among them in *rank_out (-1 without the add-on). A
  * collective of those ranks: each one calls it, whatever it found.
  * TB_OK; TB_ERR_UNSUPPORTED when there is no MPI add-on or communicator (on every rank alike: the
  * caller reads the sidecar itself); TB_ERR_IO or TB_ERR_NOMEM: nothing for this rank (a miss).

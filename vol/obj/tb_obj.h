@@ -63,8 +63,8 @@ tb_sync_below(void **req, const tb_ctx_t *ctx)
     return !req || ctx->under_native;
 }
 
-/* What a program asked of a file on an MPI driver: objects opened, attributes opened or iterated,
- * links iterated (1 each), a visit (a whole walk: TB_MPI_WALKED). The index decides from the
+/* What a program asked of a file on an MPI driver: objects opened, attributes opened, tested or
+ * iterated, links iterated (1 each), a visit or a recursive iteration (a whole walk: TB_MPI_WALKED). The index decides from the
  * job's last such file whether rank 0 builds the next one's index for all ranks (index.c,
  * index_mpi_build=auto): a program that asked at least TB_MPI_WALKED of it walks its files. */
 #define TB_MPI_WALKED 16u
