@@ -1,7 +1,8 @@
 /* mpi_prog.c — an MPI program linked to the parallel HDF5 for the `mpi` tests: a collective
  * DEFLATE write through the MPI-IO driver (issue #16's deadlock: it hung in H5Fclose when the
  * pipeline ran on MPI-IO files), repeated read-only opens (for counting MPI_Comm_dup), and small
- * datasets read collectively and independently through MPI-IO (the index on such files). */
+ * datasets read collectively and independently through MPI-IO (the index on such files), by all
+ * ranks or by groups of them (split communicators, MPI_COMM_SELF). */
 #include <hdf5.h>
 #include <mpi.h>
 
@@ -358,6 +359,89 @@ cmd_readsmall(const char *path, int times, int coll_md)
     return bad;
 }
 
+static herr_t
+count_cb(hid_t obj, const char *name, const H5O_info2_t *info, void *op_data)
+{
+    (void)obj;
+    (void)name;
+    (void)info;
+    (*(int *)op_data)++;
+    return 0;
+}
+
+/* One read-only open of `path` through MPI-IO on `comm`, as `readsmall` reads it (the group's
+ * attribute, every small dataset whole, alternately collective and independent transfers) plus a
+ * visit of every object (a walk, after which index_mpi_build=auto builds the job's next file): 0
+ * when every value is the one written, and every object (7: the root, entry and its 5 datasets)
+ * visited. */
+static int
+read_on(const char *path, MPI_Comm comm, int coll_md, const char *what)
+{
+    hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+    hid_t coll = H5Pcreate(H5P_DATASET_XFER), indep = H5Pcreate(H5P_DATASET_XFER);
+    CHECK(fapl);
+    CHECK(coll);
+    CHECK(indep);
+    CHECK(H5Pset_fapl_mpio(fapl, comm, MPI_INFO_NULL));
+    if (coll_md)
+        CHECK(H5Pset_all_coll_metadata_ops(fapl, 1));
+    CHECK(H5Pset_dxpl_mpio(coll, H5FD_MPIO_COLLECTIVE));
+    CHECK(H5Pset_dxpl_mpio(indep, H5FD_MPIO_INDEPENDENT));
+    hid_t file = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+    CHECK(file);
+    int   bad = 0, v = 0, nobj = 0;
+    CHECK(H5Ovisit3(file, H5_INDEX_NAME, H5_ITER_INC, count_cb, &nobj, H5O_INFO_BASIC));
+    hid_t a = H5Aopen_by_name(file, "entry", "version", H5P_DEFAULT, H5P_DEFAULT);
+    CHECK(a);
+    CHECK(H5Aread(a, H5T_NATIVE_INT, &v));
+    CHECK(H5Aclose(a));
+    if (v != 7 || nobj != 7) {
+        fprintf(stderr, "rank %d, %s: attribute %d (expected 7), %d objects visited (expected 7)\n", rank_g, what, v,
+                nobj);
+        bad = 1;
+    }
+    for (int k = 0; k < 3; k++) {
+        char name[32];
+        snprintf(name, sizeof(name), "entry/%s", small_names[k]);
+        hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+        CHECK(d);
+        int buf[SMALL_N] = {0};
+        CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, k % 2 ? indep : coll, buf));
+        for (int i = 0; i < SMALL_N; i++)
+            if (buf[i] != small_at(k, i)) {
+                fprintf(stderr, "rank %d, %s: %s[%d] read %d, expected %d\n", rank_g, what, name, i, buf[i],
+                        small_at(k, i));
+                bad = 1;
+                break;
+            }
+        CHECK(H5Dclose(d));
+    }
+    CHECK(H5Fclose(file));
+    H5Pclose(coll);
+    H5Pclose(indep);
+    H5Pclose(fapl);
+    return bad;
+}
+
+/* The file opened by groups of ranks rather than by all: the even and the odd ranks (a split of
+ * the world) each open it at once on their own communicator, twice, then every rank alone on
+ * MPI_COMM_SELF, then the halves again; each open as read_on. Each group has its own rank 0
+ * (looking for the sidecar, building under index_mpi_build, publishing), several at once for one
+ * file; a collective of one group must never wait for the other. */
+static int
+cmd_groups(const char *path, int coll_md)
+{
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank_g % 2, rank_g, &half);
+    int bad = 0;
+    for (int round = 0; round < 2; round++)
+        bad |= read_on(path, half, coll_md, round ? "half, again" : "half");
+    bad |= read_on(path, MPI_COMM_SELF, coll_md, "self");
+    bad |= read_on(path, half, coll_md, "half, after self");
+    MPI_Comm_free(&half);
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -375,8 +459,11 @@ main(int argc, char **argv)
         rc = cmd_small(argv[2]);
     else if (argc == 4 && strcmp(argv[1], "readsmall") == 0)
         rc = cmd_readsmall(argv[2], atoi(argv[3]), coll_md);
+    else if (argc == 3 && strcmp(argv[1], "groups") == 0)
+        rc = cmd_groups(argv[2], coll_md);
     else if (rank_g == 0)
-        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES | small FILE | readsmall FILE TIMES\n", argv[0]);
+        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES | small FILE | readsmall FILE TIMES | groups FILE\n",
+                argv[0]);
     int any = 0;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     if (rank_g == 0 && any == 0)
