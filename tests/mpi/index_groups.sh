@@ -11,15 +11,20 @@
 # second run: every open of every rank answers from a sidecar. With collective metadata reads the
 # index needs a sidecar or a build: only the halves' rank 0 (ranks 0 and 1) publish, and only
 # where the build is on. Every value must be the one written, as natively.
+# Then (mpi_prog mixed) the file open twice in one process: with the POSIX driver by rank 0 alone
+# or by every rank, kept open across every rank's MPI-IO open of it on the world (the two opens
+# share the process's index of the file), closed before or after it; no hang, values as written.
 source "$(dirname "$0")/mpi_lib.sh"
 : "${TB_MPI_PROG:?}"
 np=4
 mpi_workdir
 mpi_stock "$np" "$TB_MPI_PROG" small small.h5 > /dev/null || fail "cannot write small.h5"
 settle
-for md in 0 1; do
-  rc=0; TB_COLL_MD=$md mpi_stock "$np" "$TB_MPI_PROG" groups small.h5 > stock.out 2>&1 || rc=$?
-  [ $rc -eq 0 ] || { cat stock.out; fail "groups fails natively (collective metadata $md, exit $rc)"; }
+for prog in groups mixed; do
+  for md in 0 1; do
+    rc=0; TB_COLL_MD=$md mpi_stock "$np" "$TB_MPI_PROG" $prog small.h5 > stock.out 2>&1 || rc=$?
+    [ $rc -eq 0 ] || { cat stock.out; fail "$prog fails natively (collective metadata $md, exit $rc)"; }
+  done
 done
 per_rank=(bash -c 'XDG_CACHE_HOME=$0/r${OMPI_COMM_WORLD_RANK:-${PMI_RANK:-x}} exec "$@"' "$tmp/cache")
 sidecars() { find "$tmp/cache" -name '*.h5turbo-index' | sed "s|^$tmp/cache/||; s|/.*||" | sort | tr '\n' ' '; }
@@ -56,3 +61,18 @@ one 1 auto second 0 ""
 # caches: the index is off there)
 one 1 forced first 12 "r0 r1 "
 one 1 forced second 14 "r0 r1 "
+# mixed: where the POSIX opens' sidecars go is each rank's own cache; only no hang and the values.
+for md in 0 1; do
+  for build in auto forced; do
+    rm -rf "$tmp/cache"; mkdir -p "$tmp"/cache/r{0,1,2,3}
+    env=(TB_COLL_MD="$md")
+    [ "$build" = forced ] && env+=(H5TURBO_INDEX_MPI_BUILD=4096 H5TURBO_INDEX_MPI_BUILD_RANKS=2)
+    for run in first second; do
+      rc=0; (export "${env[@]}"; mpi_turbo "$np" "${per_rank[@]}" "$TB_MPI_PROG" mixed small.h5) > t.out 2> t.err || rc=$?
+      what="mixed, collective metadata $md, build $build, $run run"
+      [ $rc -eq 0 ] && grep -q "^ok: mixed on $np ranks" t.out || { cat t.out t.err; fail "$what: failed (exit $rc)"; }
+      ! grep HDF5-DIAG t.err > /dev/null || { cat t.err; fail "$what: HDF5 printed an error stack"; }
+    done
+    echo "ok: mixed, collective metadata $md, build $build: first and second run, values as written"
+  done
+done

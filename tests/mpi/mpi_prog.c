@@ -442,6 +442,42 @@ cmd_groups(const char *path, int coll_md)
     return bad;
 }
 
+/* The file open twice in one process: with the POSIX driver (rank 0 alone, or every rank), kept
+ * open while every rank opens it through MPI-IO on the world and reads it as read_on does; the
+ * POSIX open read while the MPI-IO one is open, closed before or after it. */
+static int
+cmd_mixed(const char *path, int coll_md)
+{
+    int bad = 0;
+    for (int round = 0; round < 4; round++) {
+        int   sec2_here = round < 2 ? rank_g == 0 : 1, close_first = round % 2;
+        hid_t f = H5I_INVALID_HID, fapl = H5Pcreate(H5P_FILE_ACCESS);
+        CHECK(fapl);
+        CHECK(H5Pset_fapl_sec2(fapl));
+        if (sec2_here) {
+            f = H5Fopen(path, H5F_ACC_RDONLY, fapl);
+            CHECK(f);
+            int nobj = 0;
+            CHECK(H5Ovisit3(f, H5_INDEX_NAME, H5_ITER_INC, count_cb, &nobj, H5O_INFO_BASIC));
+            bad |= nobj != 7;
+        }
+        bad |= read_on(path, MPI_COMM_WORLD, coll_md, close_first ? "world, POSIX open closed after" : "world");
+        if (sec2_here) {
+            hid_t d = H5Dopen2(f, "entry/chunked", H5P_DEFAULT);
+            CHECK(d);
+            int buf[SMALL_N] = {0};
+            CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
+            for (int i = 0; i < SMALL_N; i++)
+                bad |= buf[i] != small_at(1, i);
+            CHECK(H5Dclose(d));
+            CHECK(H5Fclose(f));
+        }
+        H5Pclose(fapl);
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    return bad;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -461,8 +497,10 @@ main(int argc, char **argv)
         rc = cmd_readsmall(argv[2], atoi(argv[3]), coll_md);
     else if (argc == 3 && strcmp(argv[1], "groups") == 0)
         rc = cmd_groups(argv[2], coll_md);
+    else if (argc == 3 && strcmp(argv[1], "mixed") == 0)
+        rc = cmd_mixed(argv[2], coll_md);
     else if (rank_g == 0)
-        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES | small FILE | readsmall FILE TIMES | groups FILE\n",
+        fprintf(stderr, "usage: %s write FILE | reopen FILE TIMES | small FILE | readsmall FILE TIMES | groups FILE | mixed FILE\n",
                 argv[0]);
     int any = 0;
     MPI_Allreduce(&rc, &any, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
