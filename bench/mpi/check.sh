@@ -2,8 +2,9 @@
 # check.sh — bench/mpi's correctness check (CTest mpi.bench_chain_check): a small chain (3 H5MD-like
 # files) read on 2 ranks with sec2, MPI-IO and MPI-IO with collective metadata, stock and under
 # h5turbo on a first (no sidecar) and a second run: what every run read (objects, attributes, a
-# checksum of the data) must equal stock's; with sec2 and MPI-IO (independent metadata reads) the
-# second run must answer from sidecars on every rank; with MPI-IO (collective metadata reads or
+# checksum of the data) must equal stock's; with sec2 the first run must publish each file's
+# sidecar once (the other rank leaving it unread); with sec2 and MPI-IO (independent metadata
+# reads) the second run must answer from sidecars on every rank; with MPI-IO (collective metadata reads or
 # not) the first run's rank 0 builds each file's index (index_mpi_build on, index_mpi_build_ranks
 # lowered to 2) and the other ranks answer from it, and with
 # collective metadata reads every rank makes the file's metadata reads independent on both runs;
@@ -30,6 +31,13 @@ for drv in sec2 mpio mpio-collmd; do
     loaded() { grep -c "sidecars loaded=$files" "$tmp/stats.$run" || true; }
     if [ $run = second ] && [ "$(loaded)" -ne $np ]; then
       cat "$tmp/stats.$run"; fail "$drv second run: $(loaded) of $np ranks loaded all $files sidecars"
+    fi
+    if [ $run = first ] && [ $drv = sec2 ]; then
+      # Each file's sidecar published once for the job, and no rank reading back another's at its
+      # close: a rank that found none at its open leaves one there at its close as it is.
+      w=$(grep -o " written=[0-9]*" "$tmp/stats.$run" | cut -d= -f2 | paste -sd+ | bc)
+      [ "$w" = $files ] && ! grep -q " covered=" "$tmp/stats.$run" ||
+        { cat "$tmp/stats.$run"; fail "sec2 first run: $w sidecars written (expected $files), or some read back at a close"; }
     fi
     if [ $run = first ] && [ $drv != sec2 ]; then
       n=$(grep -c -F ": index built by rank 0 for the $np ranks opening it" turbo.err || true)

@@ -392,6 +392,7 @@ static tb_status_t
 load_sidecar(tb_ix_data_t *d, void **buf_out, size_t *n_out, tb_sc_found_t *found)
 {
     tb_sc_outcome_t o = tb_sc_load(&d->policy, &d->file, buf_out, n_out, found);
+    d->sc_absent      = o == TB_SC_ABSENT;
     if (o == TB_SC_LOADED)
         return TB_OK;
     if (o != TB_SC_ABSENT)
@@ -829,6 +830,10 @@ publish(tb_ix_data_t *d)
 {
     if (!wants_publish(d))
         return;
+    /* In an MPI job, a sidecar that appeared since none was there is another rank's (tb_sc_policy_t's
+     * yield): the ranks opening one file with the POSIX driver (each its own open) publish it
+     * once, not each (the others read it back at their closes before). */
+    d->policy.yield = d->sc_absent && tb_ix_mpi_family() != NULL;
     if (tb_sc_publish(&d->policy, &d->file, d) == TB_SC_WRITTEN)
         __atomic_fetch_add(&tb_ix_stats.sidecar_writes, 1, __ATOMIC_RELAXED);
     d->dirty             = 0; /* (tried: a kept index tries again once it learns more) */

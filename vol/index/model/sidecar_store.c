@@ -80,6 +80,7 @@ static const struct {
     [TB_SC_NO_MEMORY]     = {"no_memory", "sidecar not used (out of memory)"},
     [TB_SC_WRITTEN]       = {"written", "sidecar written"},
     [TB_SC_COVERED]       = {"covered", "sidecar kept (an existing one already covers this index)"},
+    [TB_SC_YIELDED]       = {"yielded", "sidecar left to another rank of this MPI job (published since this open)"},
     [TB_SC_NO_DIR]        = {"no_dir", "no sidecar written (no usable folder; index kept in memory only)"},
     [TB_SC_LOCK_BUSY]     = {"lock_busy", "no sidecar written (lock held by another process; index kept in memory only)"},
     [TB_SC_LOCK_UNSAFE]   = {"lock_unsafe", "no sidecar written there (lock file is a symlink, not yours or not a "
@@ -1057,16 +1058,31 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
     return true;
 }
 
-/* Publishes at l: a first sidecar linked in (publish_first); else done if what is there covers d
- * (looked at without the lock); else lock, remove what a killed writer left, skip if covered by
- * now, temp + rename; the cache kept bounded. */
+/* Whether anything is at l's sidecar name or its lock's (a sidecar, or a writer at work). */
+static bool
+taken(const loc_t *l)
+{
+    char        lname[NAME_MAX + 1];
+    struct stat st;
+    return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
+           (lock_name(l, lname) && fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0);
+}
+
+/* Publishes at l: nothing where p->yield finds the name or its lock taken (before a first
+ * publication, and after one whose link another's beat); a first sidecar linked in
+ * (publish_first); else done if what is there covers d (looked at without the lock); else lock,
+ * remove what a killed writer left, skip if covered by now, temp + rename; the cache kept bounded. */
 static tb_sc_outcome_t
 publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
     int             lfd = -1;
     tb_sc_outcome_t o;
+    if (p->yield && taken(l))
+        return TB_SC_YIELDED;
     if (publish_first(p, l, f, d, &o))
         return o;
+    if (p->yield && taken(l))
+        return TB_SC_YIELDED; /* (its link lost to another's) */
     /* What is there may cover d already (another rank of an MPI job published it first, say):
      * looked at without the lock, as every reader does, so that such a publisher creates no lock
      * file. Under the lock it is looked at again only if the name holds another file by then

@@ -37,6 +37,10 @@ typedef struct tb_sc_policy {
     const char    *dir;              /* TB_SC_DIR: the folder */
     uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
     int            debug;            /* say every miss and fallback on stderr */
+    /* An MPI job's publication where nothing was at the sidecar's name when this process opened
+     * the file: a sidecar (or a writer's lock) there now is another rank's of the same job, left
+     * as it is, unread (TB_SC_YIELDED), instead of every rank but one reading it at its close. */
+    int            yield;
 } tb_sc_policy_t;
 
 /* The data file a sidecar describes, as HDF5 opened it: identity from fstat of the descriptor the
@@ -66,6 +70,7 @@ typedef enum tb_sc_outcome {
     TB_SC_NO_MEMORY,       /* not enough memory to hold it */
     TB_SC_WRITTEN,         /* published */
     TB_SC_COVERED,         /* a valid one there already says as much: nothing written */
+    TB_SC_YIELDED,         /* (policy.yield) another rank published one meanwhile: left unread */
     TB_SC_NO_DIR,          /* no usable folder (cache unsafe, missing, read-only) */
     TB_SC_LOCK_BUSY,       /* another process held the lock past the bounded wait */
     TB_SC_LOCK_UNSAFE,     /* the lock file is a symlink, not ours, or not a regular file */
@@ -116,8 +121,8 @@ int tb_sc_spill_open(void *policy);
  * own f), with permissions from f's read bits and no fsync (the checksum rejects a torn one): a
  * first one (no lock file, nothing at its name) as an unnamed file linked in at its name; any
  * other under the sidecar's lock (bounded wait), unless a valid one already covers d, as an
- * exclusive temp file renamed over it. Sweeps dead writers' temp files and keeps the cache within
- * its bound. */
+ * exclusive temp file renamed over it; with p->yield, nothing where a sidecar or a writer's lock
+ * is there (TB_SC_YIELDED). Sweeps dead writers' temp files and keeps the cache within its bound. */
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
