@@ -53,6 +53,15 @@ for drv in sec2 mpio mpio-collmd; do
     echo "ok: $drv, $run run: $got"
   done
 done
+# A lock file left where its sidecar has gone (a lock file stays after its writer): the first run
+# with sec2 publishes each file's sidecar once again, as where there was none.
+for f in $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index'); do rm -f "$f"; : > "$f.lock"; done
+[ "$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index.lock' | wc -l)" -eq $files ] || fail "no lock files made"
+rc=0; TB_STATS_LOG="$tmp/stats.lock" mpi_turbo $np "$TB_BENCH_CHAIN" read "$tmp" $files sec2 > turbo.out 2> turbo.err || rc=$?
+[ $rc -eq 0 ] || { cat turbo.out turbo.err; fail "sec2 after the sidecars went: failed under h5turbo (exit $rc)"; }
+w=$(grep -o " written=[0-9]*" "$tmp/stats.lock" | cut -d= -f2 | paste -sd+ | bc)
+[ "$w" = $files ] || { cat "$tmp/stats.lock"; fail "sec2, lock files without sidecars: $w sidecars written, expected $files"; }
+echo "ok: sec2, lock files left without their sidecars: $files sidecars written again"
 # index_mpi_build=auto (the default): rank 0 builds only where the program walked the job's last file:
 # the walk builds the second and third files' indexes, the read of frames by path none.
 for read in walk frames; do

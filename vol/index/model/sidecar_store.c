@@ -1058,18 +1058,17 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
     return true;
 }
 
-/* Whether anything is at l's sidecar name or its lock's (a sidecar, or a writer at work). */
+/* Whether anything is at l's sidecar name. (Not its lock's: a lock file stays after its writer,
+ * also where the sidecar has gone since.) */
 static bool
 taken(const loc_t *l)
 {
-    char        lname[NAME_MAX + 1];
     struct stat st;
-    return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 ||
-           (lock_name(l, lname) && fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0);
+    return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-/* Publishes at l: nothing where p->yield finds the name or its lock taken (before a first
- * publication, and after one whose link another's beat); a first sidecar linked in
+/* Publishes at l: nothing where p->yield finds something at its name (before a first publication,
+ * and after one whose link another's beat); a first sidecar linked in
  * (publish_first); else done if what is there covers d (looked at without the lock); else lock,
  * remove what a killed writer left, skip if covered by now, temp + rename; the cache kept bounded. */
 static tb_sc_outcome_t

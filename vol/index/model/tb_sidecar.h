@@ -38,8 +38,8 @@ typedef struct tb_sc_policy {
     uint64_t       cache_max_nbytes; /* bound on the per-user cache; oldest entries go first */
     int            debug;            /* say every miss and fallback on stderr */
     /* An MPI job's publication where nothing was at the sidecar's name when this process opened
-     * the file: a sidecar (or a writer's lock) there now is another rank's of the same job, left
-     * as it is, unread (TB_SC_YIELDED), instead of every rank but one reading it at its close. */
+     * the file: a sidecar there now is another rank's of the same job, left as it is, unread
+     * (TB_SC_YIELDED), instead of every rank but one reading it at its close. */
     int            yield;
 } tb_sc_policy_t;
 
@@ -121,8 +121,8 @@ int tb_sc_spill_open(void *policy);
  * own f), with permissions from f's read bits and no fsync (the checksum rejects a torn one): a
  * first one (no lock file, nothing at its name) as an unnamed file linked in at its name; any
  * other under the sidecar's lock (bounded wait), unless a valid one already covers d, as an
- * exclusive temp file renamed over it; with p->yield, nothing where a sidecar or a writer's lock
- * is there (TB_SC_YIELDED). Sweeps dead writers' temp files and keeps the cache within its bound. */
+ * exclusive temp file renamed over it; with p->yield, nothing where something is at its name
+ * (TB_SC_YIELDED). Sweeps dead writers' temp files and keeps the cache within its bound. */
 tb_sc_outcome_t tb_sc_publish(const tb_sc_policy_t *p, const tb_sc_file_t *f, const struct tb_ix_data *d);
 
 /* Whether n bytes are a sound sidecar (checksum and every structural check of the decoder). */
