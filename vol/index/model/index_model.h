@@ -284,7 +284,7 @@ typedef struct tb_ix_data {
     /* persistence */
     int             persist; /* a sidecar may be written at last close */
     int             have_id;
-    int             sc_absent; /* nowhere a sidecar (nor anything) at its name when looked for */
+    int             sc_absent; /* its sidecar looked for at the open: nothing at its name anywhere */
     /* Kept after its last close (index.c's kept indexes): when, on the registry's clock (0: open
      * or not kept); and how many records it held when this process last published its sidecar. */
     uint64_t kept_at;
