@@ -203,6 +203,27 @@ small_at(int k, int i)
     return k * 1000 + i * 3 + 1;
 }
 
+/* Reads small dataset k of `file` whole through transfer list dxpl: 0 when every value is the one
+ * written (what names the read in the message otherwise). */
+static int
+read_small_k(hid_t file, int k, hid_t dxpl, const char *what)
+{
+    char name[32];
+    snprintf(name, sizeof(name), "entry/%s", small_names[k]);
+    hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
+    CHECK(d);
+    int buf[SMALL_N] = {0}, bad = 0;
+    CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, dxpl, buf));
+    for (int i = 0; i < SMALL_N && !bad; i++)
+        if (buf[i] != small_at(k, i)) {
+            fprintf(stderr, "rank %d%s%s: %s[%d] read %d, expected %d\n", rank_g, *what ? ", " : "", what, name, i,
+                    buf[i], small_at(k, i));
+            bad = 1;
+        }
+    CHECK(H5Dclose(d));
+    return bad;
+}
+
 /* Rank 0 writes the small datasets (and an attribute on their group) with the POSIX driver. */
 static int
 cmd_small(const char *path)
@@ -294,21 +315,8 @@ cmd_readsmall(const char *path, int times, int coll_md)
     CHECK(H5Aclose(a));
     bad |= v != 7;
     for (int t = 0; t < times; t++)
-        for (int k = 0; k < 3; k++) {
-            char name[32];
-            snprintf(name, sizeof(name), "entry/%s", small_names[k]);
-            hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-            CHECK(d);
-            int buf[SMALL_N] = {0};
-            CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, (t + k) % 2 ? indep : coll, buf));
-            for (int i = 0; i < SMALL_N; i++)
-                if (buf[i] != small_at(k, i)) {
-                    fprintf(stderr, "rank %d: %s[%d] read %d, expected %d\n", rank_g, name, i, buf[i], small_at(k, i));
-                    bad = 1;
-                    break;
-                }
-            CHECK(H5Dclose(d));
-        }
+        for (int k = 0; k < 3; k++)
+            bad |= read_small_k(file, k, (t + k) % 2 ? indep : coll, "");
     hid_t big = H5Dopen2(file, "entry/big", H5P_DEFAULT);
     CHECK(big);
     if (rank_g % 2 == 1) {
@@ -400,22 +408,8 @@ read_on(const char *path, MPI_Comm comm, int coll_md, const char *what)
                 nobj);
         bad = 1;
     }
-    for (int k = 0; k < 3; k++) {
-        char name[32];
-        snprintf(name, sizeof(name), "entry/%s", small_names[k]);
-        hid_t d = H5Dopen2(file, name, H5P_DEFAULT);
-        CHECK(d);
-        int buf[SMALL_N] = {0};
-        CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, k % 2 ? indep : coll, buf));
-        for (int i = 0; i < SMALL_N; i++)
-            if (buf[i] != small_at(k, i)) {
-                fprintf(stderr, "rank %d, %s: %s[%d] read %d, expected %d\n", rank_g, what, name, i, buf[i],
-                        small_at(k, i));
-                bad = 1;
-                break;
-            }
-        CHECK(H5Dclose(d));
-    }
+    for (int k = 0; k < 3; k++)
+        bad |= read_small_k(file, k, k % 2 ? indep : coll, what);
     CHECK(H5Fclose(file));
     H5Pclose(coll);
     H5Pclose(indep);
@@ -463,13 +457,7 @@ cmd_mixed(const char *path, int coll_md)
         }
         bad |= read_on(path, MPI_COMM_WORLD, coll_md, close_first ? "world, POSIX open closed after" : "world");
         if (sec2_here) {
-            hid_t d = H5Dopen2(f, "entry/chunked", H5P_DEFAULT);
-            CHECK(d);
-            int buf[SMALL_N] = {0};
-            CHECK(H5Dread(d, H5T_NATIVE_INT, H5S_ALL, H5S_ALL, H5P_DEFAULT, buf));
-            for (int i = 0; i < SMALL_N; i++)
-                bad |= buf[i] != small_at(1, i);
-            CHECK(H5Dclose(d));
+            bad |= read_small_k(f, 1, H5P_DEFAULT, "POSIX open");
             CHECK(H5Fclose(f));
         }
         H5Pclose(fapl);
