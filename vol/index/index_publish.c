@@ -4,11 +4,9 @@
  * publisher thread per process takes finished indexes from a queue (bench/mpi README, CREATE_US). */
 #include "index_ctx.h"
 
-#include <errno.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <time.h>
 
 static pthread_mutex_t pub_mu   = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t  pub_work = PTHREAD_COND_INITIALIZER; /* something queued, or stop */
@@ -19,15 +17,7 @@ static uint64_t        pub_busy_dev, pub_busy_ino;          /* its file (d itsel
 static pthread_t       pub_thread;
 static int             pub_running, pub_stop;
 static bool            pub_started; /* the thread runs its loop (past the thread library's start) */
-static bool            pub_asleep;  /* it waits with no timeout: a publication queued must wake it */
 static pthread_once_t  pub_once = PTHREAD_ONCE_INIT;
-
-/* Waking a waiting thread cost its waker 20-35 us a close on this project's virtual machine (an
- * interrupt to another processor), as much as the publication it handed over: through a run of
- * closes the thread looks at the queue every PUB_POLL_MS instead, and only after PUB_POLL_ROUNDS
- * looks that found nothing waits until it is woken (bench/mpi README). */
-#define PUB_POLL_MS     20
-#define PUB_POLL_ROUNDS 5
 
 static void *
 publisher(void *arg)
@@ -36,26 +26,11 @@ publisher(void *arg)
     pthread_mutex_lock(&pub_mu);
     pub_started = true;
     pthread_cond_broadcast(&pub_done);
-    int idle = 0;
     for (;;) {
-        while (!pub_head && !pub_stop) {
-            if (idle < PUB_POLL_ROUNDS) {
-                struct timespec at;
-                clock_gettime(CLOCK_REALTIME, &at);
-                at.tv_nsec += PUB_POLL_MS * 1000000L;
-                at.tv_sec += at.tv_nsec / 1000000000L;
-                at.tv_nsec %= 1000000000L;
-                if (pthread_cond_timedwait(&pub_work, &pub_mu, &at) == ETIMEDOUT)
-                    idle++;
-                continue;
-            }
-            pub_asleep = true;
+        while (!pub_head && !pub_stop)
             pthread_cond_wait(&pub_work, &pub_mu);
-            pub_asleep = false;
-        }
         if (!pub_head)
             break; /* asked to stop, and nothing left */
-        idle = 0;
         tb_ix_data_t *d = pub_head;
         if (!(pub_head = d->next))
             pub_tail = NULL;
@@ -99,7 +74,7 @@ atfork_child(void)
     pthread_cond_init(&pub_work, NULL);
     pthread_cond_init(&pub_done, NULL);
     pub_head = pub_tail = NULL;
-    pub_busy = pub_started = pub_asleep = false;
+    pub_busy = pub_started = false;
     pub_running            = 0;
     pub_stop               = 1; /* (no thread in the child) */
 }
@@ -140,8 +115,7 @@ tb_ix_publish_queue(tb_ix_data_t *d)
     else
         pub_head = d;
     pub_tail = d;
-    if (pub_asleep)
-        pthread_cond_signal(&pub_work);
+    pthread_cond_signal(&pub_work);
     pthread_mutex_unlock(&pub_mu);
 }
 
@@ -155,7 +129,6 @@ tb_ix_publish_wait_for(uint64_t dev, uint64_t ino)
             queued = q->dev == dev && q->ino == ino;
         if (!queued)
             break;
-        pthread_cond_signal(&pub_work); /* (now, not at its next look) */
         pthread_cond_wait(&pub_done, &pub_mu);
     }
     pthread_mutex_unlock(&pub_mu);
