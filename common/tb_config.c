@@ -208,12 +208,10 @@ apply(tb_config_t *cfg, opt_id id, const char *val, size_t len)
             return TB_OK;
         case OPT_INDEX_MPI_BUILD:
             /* "auto", "off", or a number of objects (0: off) */
-            if (len == 4 && strncasecmp(val, "auto", 4) == 0) v = TB_INDEX_MPI_BUILD_AUTO, b = 1;
-            else if (len == 3 && strncasecmp(val, "off", 3) == 0) v = 0, b = 0;
-            else if (parse_uint(val, len, &v) == 0) b = 0;
-            else return TB_ERR_ARG;
-            cfg->index_mpi_build      = v;
-            cfg->index_mpi_build_auto = b;
+            if (len == 4 && strncasecmp(val, "auto", 4) == 0) v = TB_INDEX_MPI_BUILD_AUTO;
+            else if (len == 3 && strncasecmp(val, "off", 3) == 0) v = 0;
+            else if (parse_uint(val, len, &v) < 0) return TB_ERR_ARG;
+            cfg->index_mpi_build = v;
             return TB_OK;
         case OPT_INDEX_MPI_BUILD_RANKS:
             if (parse_uint(val, len, &v) < 0 || v < 2) return TB_ERR_ARG;
@@ -254,7 +252,6 @@ tb_config_defaults(tb_config_t *cfg)
     cfg->index_where       = TB_INDEX_IN_CACHE;
     cfg->index_cache_max_nbytes = (size_t)1 << 30;
     cfg->index_mpi_build        = TB_INDEX_MPI_BUILD_AUTO;
-    cfg->index_mpi_build_auto   = 1;
     cfg->index_mpi_build_ranks  = 4;
     cfg->pipeline_min_nbytes    = (size_t)16 << 10;
     cfg->keep_files             = 1;
@@ -339,10 +336,8 @@ tb_config_to_str(const tb_config_t *cfg, char *buf, size_t n)
                    : cfg->index_where == TB_INDEX_BESIDE ? "beside" : cfg->index_dir);
     if (cfg->index_cache_max_nbytes != def.index_cache_max_nbytes)
         TB_APPEND("%sindex_cache_max=%zu", len ? ";" : "", cfg->index_cache_max_nbytes);
-    if (cfg->index_mpi_build != def.index_mpi_build || cfg->index_mpi_build_auto != def.index_mpi_build_auto) {
-        if (cfg->index_mpi_build_auto) TB_APPEND("%sindex_mpi_build=auto", len ? ";" : "");
-        else TB_APPEND("%sindex_mpi_build=%lu", len ? ";" : "", cfg->index_mpi_build);
-    }
+    if (cfg->index_mpi_build != def.index_mpi_build) /* (auto is the default) */
+        TB_APPEND("%sindex_mpi_build=%lu", len ? ";" : "", cfg->index_mpi_build);
     if (cfg->index_mpi_build_ranks != def.index_mpi_build_ranks)
         TB_APPEND("%sindex_mpi_build_ranks=%lu", len ? ";" : "", cfg->index_mpi_build_ranks);
     if (cfg->pipeline_min_nbytes != def.pipeline_min_nbytes)

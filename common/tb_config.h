@@ -5,6 +5,7 @@
 
 #include "tb_common.h"
 
+#include <limits.h>
 #include <stdio.h>
 
 typedef enum tb_index_mode {
@@ -21,8 +22,10 @@ typedef enum tb_index_where {
 } tb_index_where_t;
 
 #define TB_INDEX_DIR_NBYTES 1024
-/* index_mpi_build = auto: the objects rank 0 walks at most. */
-#define TB_INDEX_MPI_BUILD_AUTO 4096
+/* index_mpi_build = auto (the default): rank 0 builds only where the program walked the job's
+ * last such file, walking at most TB_INDEX_MPI_BUILD_AUTO_NOBJ objects. */
+#define TB_INDEX_MPI_BUILD_AUTO      ULONG_MAX
+#define TB_INDEX_MPI_BUILD_AUTO_NOBJ 4096
 /* index_spill = auto (the default): index_spill.h's TB_IX_SPILL_AUTO. */
 #define TB_INDEX_SPILL_AUTO (SIZE_MAX - 1)
 
@@ -41,9 +44,8 @@ typedef struct tb_config {
     unsigned long    index_mpi_build;    /* objects rank 0 of the ranks opening a file through
                                           * MPI-IO walks, on a first run, to build the index it
                                           * then broadcasts to them all (0: never, each rank
-                                          * learns its own from its calls) */
-    int              index_mpi_build_auto; /* 1 (the default, "auto"): only where the program
-                                            * walked the job's last such file */
+                                          * learns its own from its calls;
+                                          * TB_INDEX_MPI_BUILD_AUTO: auto) */
     unsigned long    index_mpi_build_ranks; /* ... where at least this many ranks open it */
     size_t           pipeline_min_nbytes; /* calls moving fewer bytes go to HDF5's own path: the
                                            * pipeline's fixed cost per call (a few HDF5 queries,

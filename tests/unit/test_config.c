@@ -75,11 +75,11 @@ main(void)
     set(&c, "keep_files", "0", NULL, 0);
     tb_config_to_str(&c, err, sizeof(err));
     ASSERT(strcmp(err, "threads=4;index=off;index_mpi_build=4096;keep_files=0") == 0);
-    ASSERT_EQ(c.index_mpi_build_auto, 0);
+    ASSERT(c.index_mpi_build == 4096 && c.index_mpi_build != TB_INDEX_MPI_BUILD_AUTO);
     set(&c, "index_mpi_build", "off", NULL, 0);
     ASSERT_EQ(c.index_mpi_build, 0);
     set(&c, "index_mpi_build", "auto", NULL, 0);
-    ASSERT(c.index_mpi_build_auto == 1 && c.index_mpi_build == TB_INDEX_MPI_BUILD_AUTO);
+    ASSERT(c.index_mpi_build == TB_INDEX_MPI_BUILD_AUTO);
     tb_config_to_str(&c, err, sizeof(err));
     ASSERT(strcmp(err, "threads=4;index=off;keep_files=0") == 0);
     ASSERT_EQ(tb_config_set(&c, "index_mpi_build", 15, "many", 4, NULL, 0), TB_ERR_ARG);

@@ -450,10 +450,11 @@ typedef struct ranks_load {
 static tb_status_t
 build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
 {
-    tb_ix_data_t *d   = rl->d;
-    const char   *why = rl->cfg->index_mpi_build == 0                               ? "index_mpi_build=0"
+    tb_ix_data_t *d    = rl->d;
+    bool          autob = rl->cfg->index_mpi_build == TB_INDEX_MPI_BUILD_AUTO;
+    const char   *why  = rl->cfg->index_mpi_build == 0                               ? "index_mpi_build=0"
                         : (unsigned long)nranks < rl->cfg->index_mpi_build_ranks ? "fewer than index_mpi_build_ranks"
-                        : rl->cfg->index_mpi_build_auto && !__atomic_load_n(&mpi_walked, __ATOMIC_RELAXED)
+                        : autob && !__atomic_load_n(&mpi_walked, __ATOMIC_RELAXED)
                             ? "index_mpi_build=auto, and the program did not walk the last file the job closed (or closed none yet)"
                             : NULL;
     if (why) {
@@ -473,8 +474,8 @@ build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
         H5Pget_vol_id(rl->fapl_id, &vol) >= 0 && H5Pget_vol_info(rl->fapl_id, &info) >= 0 &&
         H5Pset_vol(fapl, vol, info) >= 0)
         f = H5Fopen(d->file.path, H5F_ACC_RDONLY, fapl);
-    tb_h5walk_t w = {rl->cfg->index_mpi_build > LONG_MAX ? LONG_MAX : (long)rl->cfg->index_mpi_build,
-                     TB_INDEX_DSET_MAX_NBYTES, NULL, NULL, 0};
+    unsigned long bound = autob ? TB_INDEX_MPI_BUILD_AUTO_NOBJ : rl->cfg->index_mpi_build;
+    tb_h5walk_t   w     = {bound > LONG_MAX ? LONG_MAX : (long)bound, TB_INDEX_DSET_MAX_NBYTES, NULL, NULL, 0};
     if (f >= 0) {
         walked = tb_h5walk(f, &w);
         if (H5Fclose(f) < 0)
