@@ -1067,21 +1067,19 @@ taken(const loc_t *l)
     return fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
-/* Publishes at l: nothing where p->yield finds something at its name (before a first publication,
- * and after one whose link another's beat); a first sidecar linked in
- * (publish_first); else done if what is there covers d (looked at without the lock); else lock,
- * remove what a killed writer left, skip if covered by now, temp + rename; the cache kept bounded. */
+/* Publishes at l: a first sidecar linked in (publish_first); else nothing where p->yield finds
+ * something at its name; else done if what is there covers d (looked at without the lock); else
+ * lock, remove what a killed writer left, skip if covered by now, temp + rename; the cache kept
+ * bounded. */
 static tb_sc_outcome_t
 publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d)
 {
     int             lfd = -1;
     tb_sc_outcome_t o;
-    if (p->yield && taken(l))
-        return TB_SC_YIELDED;
     if (publish_first(p, l, f, d, &o))
         return o;
     if (p->yield && taken(l))
-        return TB_SC_YIELDED; /* (its link lost to another's) */
+        return TB_SC_YIELDED; /* (publish_first, finding it there or losing its link to it, did nothing) */
     /* What is there may cover d already (another rank of an MPI job published it first, say):
      * looked at without the lock, as every reader does, so that such a publisher creates no lock
      * file. Under the lock it is looked at again only if the name holds another file by then
