@@ -17,6 +17,8 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache" TB_MPI_TIMEOUT=${TB_MPI_TIMEOUT:-60}
 export H5TURBO_INDEX_MPI_BUILD=4096 H5TURBO_INDEX_MPI_BUILD_RANKS=$np # (rank 0 builds every file, for 2 ranks too)
 mpi_stock 1 "$TB_BENCH_CHAIN" gen "$tmp" $files 8 100 > /dev/null || fail "gen failed"
+# written STATS — the sidecars the ranks whose stats lines STATS holds wrote, in all.
+written() { grep -o " written=[0-9]*" "$1" | cut -d= -f2 | paste -sd+ | bc; }
 settle
 for drv in sec2 mpio mpio-collmd; do
   rm -rf "$XDG_CACHE_HOME"
@@ -35,7 +37,7 @@ for drv in sec2 mpio mpio-collmd; do
     if [ $run = first ] && [ $drv = sec2 ]; then
       # Each file's sidecar published once for the job, and no rank reading back another's at its
       # close: a rank that found none at its open leaves one there at its close as it is.
-      w=$(grep -o " written=[0-9]*" "$tmp/stats.$run" | cut -d= -f2 | paste -sd+ | bc)
+      w=$(written "$tmp/stats.$run")
       [ "$w" = $files ] && ! grep -q " covered=" "$tmp/stats.$run" ||
         { cat "$tmp/stats.$run"; fail "sec2 first run: $w sidecars written (expected $files), or some read back at a close"; }
     fi
@@ -59,7 +61,7 @@ for f in $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index'); do rm -f "$f"; : > "
 [ "$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index.lock' | wc -l)" -eq $files ] || fail "no lock files made"
 rc=0; TB_STATS_LOG="$tmp/stats.lock" mpi_turbo $np "$TB_BENCH_CHAIN" read "$tmp" $files sec2 > turbo.out 2> turbo.err || rc=$?
 [ $rc -eq 0 ] || { cat turbo.out turbo.err; fail "sec2 after the sidecars went: failed under h5turbo (exit $rc)"; }
-w=$(grep -o " written=[0-9]*" "$tmp/stats.lock" | cut -d= -f2 | paste -sd+ | bc)
+w=$(written "$tmp/stats.lock")
 [ "$w" = $files ] || { cat "$tmp/stats.lock"; fail "sec2, lock files without sidecars: $w sidecars written, expected $files"; }
 echo "ok: sec2, lock files left without their sidecars: $files sidecars written again"
 # index_mpi_build=auto (the default): rank 0 builds only where the program walked the job's last file:
