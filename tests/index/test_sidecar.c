@@ -28,7 +28,7 @@ encode_sample(uint32_t ngroups, uint32_t nper, void **buf, size_t *n)
     tb_ix_data_t     d;
     tb_ix_identity_t id = sample_id();
     tb_sample_build(&d, ngroups, nper);
-    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, buf, n) == TB_OK);
+    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, UINT64_MAX, buf, n) == TB_OK);
     tb_ix_data_clear(&d);
 }
 
@@ -82,7 +82,7 @@ test_roundtrip(void)
     void             *buf;
     size_t            n;
     tb_sample_build(&d, 12, 40);
-    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, &buf, &n) == TB_OK);
+    ASSERT(tb_sidecar_encode(&d, &id, SAMPLE_PATH, UINT64_MAX, &buf, &n) == TB_OK);
     memset(&e, 0, sizeof(e));
     ASSERT(tb_sidecar_decode(buf, n, &got, &e) == TB_OK);
     ASSERT(memcmp(&got, &id, sizeof(id)) == 0);

@@ -386,7 +386,7 @@ test_encode(void)
             d.objs[oi].type     = 1;
             d.objs[oi].mtime    = k;
         }
-        ASSERT(tb_sidecar_encode(&d, &id, "/x.h5", &buf[with], &n[with]) == TB_OK);
+        ASSERT(tb_sidecar_encode(&d, &id, "/x.h5", UINT64_MAX, &buf[with], &n[with]) == TB_OK);
         ASSERT(with ? in_file_of(d.spill) > 0 : in_file_of(d.spill) == 0);
         tb_ix_spill_t *s = d.spill;
         tb_ix_data_clear(&d);

@@ -490,7 +490,7 @@ build_for_ranks(ranks_load_t *rl, int nranks, void **buf_out, size_t *n_out)
     tb_err_restore(saved);
     /* (d->persist: the walk saw the file as this open does; records: it reached this index) */
     tb_status_t st = walked >= 0 && d->persist && records_of(d) > 0
-                         ? tb_sidecar_encode(d, &d->file.id, d->file.path, buf_out, n_out)
+                         ? tb_sidecar_encode(d, &d->file.id, d->file.path, UINT64_MAX, buf_out, n_out)
                          : TB_ERR_UNSUPPORTED;
     rl->built = st == TB_OK;
     if (rl->cfg->debug)

@@ -426,9 +426,9 @@ tb_status_t  tb_sidecar_compact(tb_ix_data_t *d);
 typedef int (*tb_sc_sink_fn)(void *ctx, const void *bytes, size_t n);
 tb_status_t tb_sidecar_encode_to(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
                                  uint64_t max_nbytes, tb_sc_sink_fn sink, void *ctx, size_t *n_out);
-/* The same into a malloc'd buffer. */
+/* The same into a malloc'd buffer (TB_ERR_UNSUPPORTED for an encoding longer than max_nbytes). */
 tb_status_t tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path,
-                                void **buf_out, size_t *n_out);
+                                uint64_t max_nbytes, void **buf_out, size_t *n_out);
 /* What encoding d would hold, and whether a sidecar holding `have` says at least as much. */
 void         tb_sidecar_counts(const tb_ix_data_t *d, tb_sc_counts_t *out);
 int          tb_sidecar_covers(const tb_sc_counts_t *have, const tb_sc_counts_t *want);

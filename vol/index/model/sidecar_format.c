@@ -1228,11 +1228,11 @@ to_memory(void *ctx, const void *p, size_t n)
 }
 
 tb_status_t
-tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, void **buf_out,
-                   size_t *n_out)
+tb_sidecar_encode(const tb_ix_data_t *d, const tb_ix_identity_t *id, const char *path, uint64_t max_nbytes,
+                  void **buf_out, size_t *n_out)
 {
     mem_sink_t  m  = {0};
-    tb_status_t st = tb_sidecar_encode_to(d, id, path, UINT64_MAX, to_memory, &m, n_out);
+    tb_status_t st = tb_sidecar_encode_to(d, id, path, max_nbytes, to_memory, &m, n_out);
     if (st != TB_OK) {
         free(m.b);
         return st == TB_ERR_IO ? TB_ERR_NOMEM : st; /* (memory is the only thing that fails here) */
