@@ -256,9 +256,10 @@ print_cache(const tb_sc_cache_info_t *c)
                c->dir[0] ? c->dir : "$XDG_CACHE_HOME/h5turbo or ~/.cache/h5turbo: missing, or not private");
         return;
     }
-    printf("cache: %s: %llu sidecars, %.1f MiB of %.1f MiB; %llu lock files, %llu temp files\n", c->dir,
-           (unsigned long long)c->nsidecars, (double)c->nbytes / 1048576.0, (double)c->max_nbytes / 1048576.0,
-           (unsigned long long)c->nlocks, (unsigned long long)c->ntemps);
+    printf("cache: %s: %llu sidecars, %llu packs of small ones, %.1f MiB of %.1f MiB; %llu lock files, %llu temp "
+           "files\n",
+           c->dir, (unsigned long long)c->nsidecars, (unsigned long long)c->npacks, (double)c->nbytes / 1048576.0,
+           (double)c->max_nbytes / 1048576.0, (unsigned long long)c->nlocks, (unsigned long long)c->ntemps);
 }
 
 static int

@@ -1,5 +1,6 @@
-/* fuzz_replay.c — runs the sidecar fuzz target over every file of a directory (the seed corpus
- * and any crash reproducers) without libFuzzer, so every build, sanitizers included, replays them. */
+/* fuzz_replay.c — runs a fuzz target (the sidecar decoder's or the pack scanner's, whichever it is
+ * linked with) over every file of a directory (the seed corpus and any crash reproducers) without
+ * libFuzzer, so every build, sanitizers included, replays them. */
 #include <dirent.h>
 #include <stdint.h>
 #include <stdio.h>

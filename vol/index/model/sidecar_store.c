@@ -29,6 +29,7 @@
 #include "tb_sidecar.h"
 #include "index_model.h"
 #include "sidecar_format.h"
+#include "sidecar_pack.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -404,25 +405,6 @@ static struct {
 } sc_maps[SC_MAPS];
 static pthread_mutex_t sc_maps_mu = PTHREAD_MUTEX_INITIALIZER;
 
-static int
-local_fs(int fd)
-{
-    struct statfs s;
-    if (fstatfs(fd, &s) != 0)
-        return 0;
-    switch ((unsigned long)s.f_type) {
-    case 0xEF53UL:     /* ext2, ext3, ext4 */
-    case 0x58465342UL: /* xfs */
-    case 0x9123683EUL: /* btrfs */
-    case 0x01021994UL: /* tmpfs */
-    case 0x2FC12FC1UL: /* zfs */
-    case 0x794C7630UL: /* overlayfs (containers) */
-        return 1;
-    default:
-        return 0;
-    }
-}
-
 /* n bytes of fd mapped read-only (NULL: read it instead). */
 static void *
 map_sidecar(int fd, size_t n)
@@ -527,7 +509,7 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
         o = TB_SC_STALE;
         goto done;
     }
-    if (l->kind == TB_SC_CACHE && st.st_size >= SC_MAP_MIN && local_fs(fd))
+    if (l->kind == TB_SC_CACHE && st.st_size >= SC_MAP_MIN && tb_sc_local_fs(fd))
         buf = map_sidecar(fd, (size_t)st.st_size);
     if (!buf) {
         if (!(buf = malloc((size_t)st.st_size))) {
@@ -551,6 +533,47 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
 done:
     tb_sc_release(buf);
     close(fd);
+    return o;
+}
+
+/* Whether n bytes are a sidecar of exactly f, as read_at asks of a sidecar's file. */
+static tb_sc_outcome_t
+judge_bytes(const tb_sc_file_t *f, const void *buf, size_t n, tb_ix_identity_t *id_out)
+{
+    tb_ix_identity_t id;
+    uint64_t         total;
+    if (n < SC_HDR + SC_TRAILER || tb_sidecar_peek(buf, n, &id, NULL, &total, NULL) < 0 || total != (uint64_t)n)
+        return TB_SC_CORRUPT;
+    if (id_out)
+        *id_out = id;
+    if ((uint64_t)n > size_bound(f))
+        return TB_SC_TOO_LARGE;
+    return memcmp(&id, &f->id, sizeof(id)) == 0 ? TB_SC_LOADED : TB_SC_STALE;
+}
+
+/* f's sidecar in a pack of the cache at l (sidecar_pack.h), where no file of its own is: as
+ * read_at's outcomes; l->shown then names the pack. */
+static tb_sc_outcome_t
+read_packed(loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb_ix_identity_t *id_out)
+{
+    void  *buf = NULL;
+    size_t n   = 0;
+    int    r   = tb_sc_pack_find(l->dirfd, f->id.dev, f->id.ino, &buf, &n);
+    if (r == 0)
+        return TB_SC_ABSENT;
+    char *slash = strrchr(l->shown, '/');
+    if (slash)
+        snprintf(slash + 1, sizeof(l->shown) - (size_t)(slash + 1 - l->shown), "%s (in a pack)",
+                 l->name);
+    if (r < 0)
+        return TB_SC_READ_ERROR;
+    tb_sc_outcome_t o = judge_bytes(f, buf, n, id_out);
+    if (o == TB_SC_LOADED) {
+        *buf_out = buf;
+        *n_out   = n;
+    }
+    else
+        free(buf);
     return o;
 }
 
@@ -579,6 +602,8 @@ tb_sc_load(const tb_sc_policy_t *p, const tb_sc_file_t *f, void **buf_out, size_
         memset(&id, 0, sizeof(id));
         id.size            = UINT64_MAX; /* (stays so when no header was read) */
         tb_sc_outcome_t o = read_at(&l, f, buf_out, n_out, &id, NULL);
+        if (o == TB_SC_ABSENT && l.kind == TB_SC_CACHE)
+            o = read_packed(&l, f, buf_out, n_out, &id);
         if (found && (o != TB_SC_ABSENT || best == TB_SC_ABSENT)) {
             snprintf(found->where, sizeof(found->where), "%s", l.shown);
             found->have_id = id.size != UINT64_MAX;
@@ -874,14 +899,18 @@ scan_one(int dirfd, const char *ent, void *ctx)
         s->info->nlocks++;
         return;
     }
-    if (!ends_with(ent, SC_SUFFIX))
+    int pack = tb_sc_pack_named(ent); /* (counted, and evicted whole, as one sidecar) */
+    if (!pack && !ends_with(ent, SC_SUFFIX))
         return; /* not ours (the cache folder may hold other things) */
-    if (s->gc && orphaned(dirfd, ent) && unlinkat(dirfd, ent, 0) == 0) {
+    if (s->gc && !pack && orphaned(dirfd, ent) && unlinkat(dirfd, ent, 0) == 0) {
         s->info->removed_orphans++;
         s->info->freed_nbytes += (uint64_t)st.st_size;
         return;
     }
-    s->info->nsidecars++;
+    if (pack)
+        s->info->npacks++;
+    else
+        s->info->nsidecars++;
     s->info->nbytes += (uint64_t)st.st_size;
     if (!s->ents)
         return;
@@ -923,7 +952,10 @@ cache_trim(const tb_sc_policy_t *p, int dirfd, uint64_t max_nbytes, const char *
                 continue;
             if (unlinkat(dirfd, s.ents[i].name, 0) == 0) {
                 info->nbytes -= s.ents[i].nbytes;
-                info->nsidecars--;
+                if (tb_sc_pack_named(s.ents[i].name))
+                    info->npacks--;
+                else
+                    info->nsidecars--;
                 info->evicted++;
                 info->freed_nbytes += s.ents[i].nbytes;
             }
@@ -1011,23 +1043,45 @@ cache_forget_total(int dirfd)
 
 /* ------------------------------------------------------------------ publishing */
 
+/* Sidecars this process wrote as files of their own in the cache; past TB_SC_PACK_AFTER, small ones
+ * go to the packs (publish_packed). */
+#define TB_SC_PACK_AFTER 8
+static unsigned long files_written;
+
+/* Whether n bytes of a sidecar (of the right file) are sound and hold what `want` counts. */
+static bool
+covers_bytes(const void *buf, size_t n, const tb_sc_counts_t *want)
+{
+    tb_sc_counts_t have;
+    return tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK && tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK &&
+           tb_sidecar_covers(&have, want);
+}
+
 /* Whether the sidecar at l is sound, names f and covers what `want` counts; seen (may be NULL)
  * gets the status of the file looked at (read_at). */
 static bool
 covered_at(const loc_t *l, const tb_sc_file_t *f, const tb_sc_counts_t *want, struct stat *seen)
 {
-    void          *buf = NULL;
-    size_t         n   = 0;
-    tb_sc_counts_t have;
-    bool covers = read_at(l, f, &buf, &n, NULL, seen) == TB_SC_LOADED && tb_sidecar_decode(buf, n, NULL, NULL) == TB_OK &&
-                  tb_sidecar_peek(buf, n, NULL, &have, NULL, NULL) == TB_OK && tb_sidecar_covers(&have, want);
+    void *buf    = NULL;
+    size_t n     = 0;
+    bool  covers = read_at(l, f, &buf, &n, NULL, seen) == TB_SC_LOADED && covers_bytes(buf, n, want);
     tb_sc_release(buf);
     return covers;
 }
 
-/* The first publication at l, without a lock: where neither the lock file (so no writer came
- * before, and no dead writer's temp waits to be swept) nor anything at the sidecar's name exists,
- * the sidecar is encoded into an unnamed file of the folder (O_TMPFILE) and linked in at its
+/* Whether neither l's lock file (so no writer came before, and no dead writer's temp waits to be
+ * swept) nor anything at its sidecar's name exists: where a sidecar may be published without a
+ * lock. */
+static bool
+untaken(const loc_t *l)
+{
+    char        lname[NAME_MAX + 1];
+    struct stat st;
+    return lock_name(l, lname) && fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT &&
+           fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
+}
+
+/* The first publication at l, without a lock: where l is untaken, the sidecar is encoded into an unnamed file of the folder (O_TMPFILE) and linked in at its
  * name, which fails if anything took the name meanwhile. No lock file, temp name or rename: two
  * files fewer to create, each 50-100 us of a first run's close (bench/mpi README); a writer
  * killed meanwhile leaves nothing behind. False, with nothing visible done, where the locked way
@@ -1037,10 +1091,8 @@ static bool
 publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d,
               tb_sc_outcome_t *o)
 {
-    char        lname[NAME_MAX + 1], proc[64];
-    struct stat st;
-    if (!lock_name(l, lname) || fstatat(l->dirfd, lname, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT ||
-        fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) == 0 || errno != ENOENT)
+    char proc[64];
+    if (!untaken(l))
         return false;
     int fd = openat(l->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0600);
     if (fd < 0)
@@ -1053,8 +1105,61 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
     close(fd);
     if (*o == TB_SC_WRITTEN && !linked)
         return false;
-    if (linked && l->kind == TB_SC_CACHE)
+    if (linked && l->kind == TB_SC_CACHE) {
         cache_account(p, l->dirfd, l->name, (uint64_t)n, 0);
+        __atomic_fetch_add(&files_written, 1, __ATOMIC_RELAXED);
+    }
+    return true;
+}
+
+/* The bound on one pack: all of them together take at most half the cache's. */
+static uint64_t
+pack_max(const tb_sc_policy_t *p)
+{
+    return p->cache_max_nbytes / (2 * TB_SC_PACK_SHARDS);
+}
+
+/* What a pack holds of a file decides as a sidecar at its name would: with yield, any sidecar of it
+ * is left as it is; otherwise one that covers the index. */
+typedef struct {
+    const tb_sc_policy_t *p;
+    const tb_sc_file_t   *f;
+    tb_sc_counts_t        want;
+} packed_t;
+
+static int
+packed_keeps(void *ctx, const void *had, size_t n)
+{
+    const packed_t *k = ctx;
+    return judge_bytes(k->f, had, n, NULL) == TB_SC_LOADED && (k->p->yield || covers_bytes(had, n, &k->want));
+}
+
+/* A publication in the cache of a process that has published TB_SC_PACK_AFTER sidecars as files
+ * already: a small sidecar of a file that has no file of its own (untaken: no lock file either, the
+ * sign of one) is appended to a pack instead (sidecar_pack.h): creating a file per data file cost
+ * 35-135 us on the ext4 of this project's VMs, more than reading a little of such a file. False
+ * where it is to go to a file of its own. */
+static bool
+publish_packed(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d,
+               tb_sc_outcome_t *o)
+{
+    if (l->kind != TB_SC_CACHE || __atomic_load_n(&files_written, __ATOMIC_RELAXED) < TB_SC_PACK_AFTER || !untaken(l))
+        return false;
+    void    *buf = NULL;
+    size_t   n   = 0;
+    packed_t k   = {p, f, {0}};
+    uint64_t added, removed;
+    if (tb_sidecar_encode(d, &f->id, f->path, TB_SC_PACK_RECORD_MAX, &buf, &n) != TB_OK)
+        return false;
+    tb_sidecar_counts(d, &k.want);
+    int r = tb_sc_pack_append(l->dirfd, f->id.dev, f->id.ino, buf, n, pack_max(p),
+                              packed_keeps, &k, &added, &removed);
+    free(buf);
+    if (r < 0)
+        return false;
+    if (added || removed)
+        cache_account(p, l->dirfd, NULL, added, removed);
+    *o = r > 0 ? (p->yield ? TB_SC_YIELDED : TB_SC_COVERED) : TB_SC_WRITTEN;
     return true;
 }
 
@@ -1076,7 +1181,7 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
 {
     int             lfd = -1;
     tb_sc_outcome_t o;
-    if (publish_first(p, l, f, d, &o))
+    if (publish_packed(p, l, f, d, &o) || publish_first(p, l, f, d, &o))
         return o;
     if (p->yield && taken(l))
         return TB_SC_YIELDED; /* (publish_first, finding it there or losing its link to it, did nothing) */
@@ -1114,9 +1219,11 @@ publish_at(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const
         o = TB_SC_WRITE_ERROR;
         goto done;
     }
-    if (l->kind == TB_SC_CACHE)
+    if (l->kind == TB_SC_CACHE) {
         cache_account(p, l->dirfd, l->name,
                       fstatat(l->dirfd, l->name, &now, AT_SYMLINK_NOFOLLOW) == 0 ? (uint64_t)now.st_size : 0, removed);
+        __atomic_fetch_add(&files_written, 1, __ATOMIC_RELAXED);
+    }
 done:
     (void)!ftruncate(lfd, 0); /* (the temp is renamed or removed) */
     close(lfd);               /* releases the lock */
@@ -1172,6 +1279,21 @@ tb_sc_drop(const tb_sc_policy_t *p, const tb_sc_file_t *f, void (*report)(const 
         }
         if (err == 0 && kinds[i] == TB_SC_CACHE)
             cache_forget_total(l.dirfd);
+        void    *buf = NULL;
+        size_t   n   = 0;
+        uint64_t added, removed;
+        if (kinds[i] == TB_SC_CACHE && tb_sc_pack_find(l.dirfd, f->id.dev, f->id.ino, &buf, &n) > 0) {
+            /* (a record of nothing after it: the pack holds no sidecar of the file from then on) */
+            err = tb_sc_pack_append(l.dirfd, f->id.dev, f->id.ino, NULL, 0, pack_max(p), NULL, NULL, &added,
+                                    &removed) == 0
+                      ? 0
+                      : EIO;
+            failed += err != 0;
+            char shown[PATH_MAX + 16];
+            snprintf(shown, sizeof(shown), "%s (in a pack)", l.shown);
+            report(shown, err, ctx);
+            free(buf);
+        }
         char dir[PATH_MAX];
         snprintf(dir, sizeof(dir), "%.*s", (int)(strlen(l.shown) - strlen(l.name) - 1), l.shown);
         sweep_t s = {.name = l.name, .any_age = 1, .report = report, .report_ctx = ctx, .shown_dir = dir};

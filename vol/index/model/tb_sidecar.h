@@ -138,7 +138,8 @@ int tb_sc_drop(const tb_sc_policy_t *p, const tb_sc_file_t *f, void (*report)(co
 typedef struct tb_sc_cache_info {
     char     dir[4096];
     int      usable;      /* exists and is safe (owned by the reader, not writable by others) */
-    uint64_t nsidecars, nbytes;
+    uint64_t nsidecars, nbytes; /* (nbytes: the packs' too) */
+    uint64_t npacks;            /* packs of small sidecars (sidecar_pack.h) */
     uint64_t ntemps, nlocks;
     uint64_t max_nbytes;
     /* filled by tb_sc_gc */
