@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # publish_thread.sh — sidecars published by the publisher thread of MPI jobs (publish_thread.c poses
-# as one): a first read of 6 files queues 6 publications and writes 6 sidecars, and its reopens of
-# them (each waits for that file's queued publication) load all 6; a second read loads all 12,
+# as one): a first read of 12 files queues 12 publications and writes 12 sidecars (8 files, then
+# records of packs: the thread appends while the program's thread looks there), and its reopens of
+# them (each waits for that file's queued publication) load all 12; a second read loads all 24,
 # writes and queues none; what was walked equals stock's; a fork right after a queued publication
 # leaves the child (which reads another file and exits) and the parent both well. Also in the
 # TSan build (without the fork) and the ASan build.
@@ -9,7 +10,7 @@ source "$(dirname "$0")/../integration/lib.sh"
 : "${TB_PUBLISH_THREAD:?}"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 export XDG_CACHE_HOME="$tmp/cache"
-n=6
+n=12
 stock "$TB_PUBLISH_THREAD" make "$tmp" $n || fail "make"
 stock "$TB_PUBLISH_THREAD" read "$tmp" $n > "$tmp/stock.out" 2>&1 || { cat "$tmp/stock.out"; fail "stock read"; }
 settle
@@ -27,7 +28,8 @@ run() { # RUN WANT-LOADED WANT-WRITTEN WANT-QUEUED
 }
 cd "$tmp"
 run first $n $n $n
-[ "$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)" -eq $n ] || fail "not $n sidecars after the first run"
+[ "$(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)" -eq 8 ] && [ -n "$(find "$XDG_CACHE_HOME" -name 'h5turbo-pack-*')" ] ||
+  fail "not 8 sidecar files and packs after the first run: $(ls "$XDG_CACHE_HOME"/h5turbo)"
 run second $((2 * n)) 0 0
 rm -rf "$XDG_CACHE_HOME"
 rc=0; turbo "$TB_PUBLISH_THREAD" fork "$tmp" > fork.out 2> fork.err || rc=$?
