@@ -227,19 +227,21 @@ walk_record(void *ctx, uint64_t dev, uint64_t ino, uint64_t off, uint32_t len)
     w->failed |= slot_put(w->s, dev, ino, off, len);
 }
 
-static int
-pread_all(int fd, void *buf, size_t n, off_t off)
+int
+tb_sc_pread_all(int fd, void *buf, size_t n, off_t off)
 {
-    size_t done = 0;
-    while (done < n) {
-        ssize_t r = pread(fd, (char *)buf + done, n - done, off + (off_t)done);
+    size_t got = 0;
+    while (got < n) {
+        ssize_t r = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
         if (r < 0 && errno == EINTR)
             continue;
-        if (r <= 0)
+        if (r < 0)
             return -1;
-        done += (size_t)r;
+        if (r == 0)
+            return 0; /* shorter than it said */
+        got += (size_t)r;
     }
-    return 0;
+    return 1;
 }
 
 /* Makes shard k's pack at `name` in dirfd: its head written into an unnamed file, linked in at the
@@ -327,7 +329,7 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         st = os;
     }
     uint8_t head[TB_SC_PACK_HEAD];
-    if (pread_all(fd, head, sizeof(head), 0) != 0 || memcmp(head, TB_SC_PACK_HEAD_MAGIC, 8) != 0) {
+    if (tb_sc_pread_all(fd, head, sizeof(head), 0) != 1 || memcmp(head, TB_SC_PACK_HEAD_MAGIC, 8) != 0) {
         errno = EPERM;
         goto fail;
     }
@@ -344,7 +346,7 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         size_t   n   = (size_t)((uint64_t)st.st_size - s->walked);
         uint8_t *buf = malloc(n);
         walk_t   w   = {s, 0};
-        if (!buf || pread_all(fd, buf, n, (off_t)s->walked) != 0) {
+        if (!buf || tb_sc_pread_all(fd, buf, n, (off_t)s->walked) != 1) {
             free(buf);
             errno = EIO;
             goto fail;
@@ -377,7 +379,7 @@ record_read(int fd, const shard_t *s, uint64_t dev, uint64_t ino, void **buf_out
     if (!x || x->len == 0)
         return 0;
     void *buf = malloc(x->len);
-    if (!buf || pread_all(fd, buf, x->len, (off_t)x->off) != 0) {
+    if (!buf || tb_sc_pread_all(fd, buf, x->len, (off_t)x->off) != 1) {
         free(buf);
         return -1;
     }

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 /* The packs' names in the cache folder: TB_SC_PACK_PREFIX and two hex digits, one pack per shard
  * of the data files' identities (a look-up walks one pack, not all of them). */
@@ -51,5 +52,7 @@ int tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, 
 int tb_sc_pack_named(const char *name);
 /* Whether fd is on a local file system (where appends are atomic and mappings safe). */
 int tb_sc_local_fs(int fd);
+/* Reads n bytes at off: 1, 0 where the file is shorter, -1 on an error. */
+int tb_sc_pread_all(int fd, void *buf, size_t n, off_t off);
 
 #endif

@@ -372,23 +372,6 @@ judge(const struct stat *st, const tb_sc_file_t *f)
     return TB_SC_LOADED;
 }
 
-static int
-pread_all(int fd, void *buf, size_t n, off_t off)
-{
-    size_t got = 0;
-    while (got < n) {
-        ssize_t r = pread(fd, (char *)buf + got, n - got, off + (off_t)got);
-        if (r < 0 && errno == EINTR)
-            continue;
-        if (r < 0)
-            return -1;
-        if (r == 0)
-            return 0; /* shorter than it said */
-        got += (size_t)r;
-    }
-    return 1;
-}
-
 /* A sidecar of SC_MAP_MIN bytes or more in the reader's own cache folder on a local file system
  * is mapped, not copied: the decoder reads the page cache's pages in place (copying a 4 MB
  * sidecar into fresh memory was a tenth of a second open's time: bench/index loader b). Safe
@@ -494,7 +477,7 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
     uint8_t           hdr[SC_HDR];
     tb_ix_identity_t id;
     uint64_t          total;
-    int               r = pread_all(fd, hdr, sizeof(hdr), 0);
+    int               r = tb_sc_pread_all(fd, hdr, sizeof(hdr), 0);
     if (r <= 0) {
         o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
         goto done;
@@ -516,7 +499,7 @@ read_at(const loc_t *l, const tb_sc_file_t *f, void **buf_out, size_t *n_out, tb
             o = TB_SC_NO_MEMORY;
             goto done;
         }
-        r = pread_all(fd, buf, (size_t)st.st_size, 0);
+        r = tb_sc_pread_all(fd, buf, (size_t)st.st_size, 0);
         if (r <= 0) {
             o = r < 0 ? TB_SC_READ_ERROR : TB_SC_CORRUPT;
             goto done;
