@@ -151,10 +151,11 @@ hash_of(uint64_t dev, uint64_t ino)
     return (size_t)(h ^ (h >> 31));
 }
 
+/* (the hash's top bits: its low ones place the file in its shard's table) */
 static unsigned
 shard_of(uint64_t dev, uint64_t ino)
 {
-    return (unsigned)(hash_of(dev, ino) >> 7) % TB_SC_PACK_SHARDS;
+    return (unsigned)((uint64_t)hash_of(dev, ino) >> 58) % TB_SC_PACK_SHARDS;
 }
 
 static void
