@@ -153,7 +153,7 @@ for f in "$tmp"/*.tsv "$tmp"/*.tsv.log; do cp "$f" "$record/$rname.$(basename "$
 # Sidecars go to the temporary cache only: none beside the packages, their data or the sources.
 stray=$(find "$VENV" "$CSRC" "$tmp" -path "$XDG_CACHE_HOME" -prune -o -name '*.h5turbo-index*' -print 2>/dev/null | head -5)
 [ -z "$stray" ] || fail "sidecars written outside the temporary cache:"$'\n'"$stray"
-echo "sidecars in the temporary cache: $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)"
+echo "sidecars in the temporary cache: $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l) files, $(find "$XDG_CACHE_HOME" -name 'h5turbo-pack-*' | wc -l) packs"
 written=$(find "$VENV" -newer "$marker" -type f 2>/dev/null | head -5)
 [ -z "$written" ] || echo "note: files written into $VENV during the runs:"$'\n'"$written"
 

@@ -94,7 +94,7 @@ rc=0
   --expected "$here/hdf5_tools_expected.txt" --report "$record/hdf5_tools.txt" || rc=$?
 for f in "$tmp"/*.tsv "$tmp"/*.log; do cp "$f" "$record/hdf5_tools.$(basename "$f")"; done
 cat "$tmp/active.txt" >> "$record/hdf5_tools.txt"
-echo "sidecars in the temporary cache: $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l)"
+echo "sidecars in the temporary cache: $(find "$XDG_CACHE_HOME" -name '*.h5turbo-index' | wc -l) files, $(find "$XDG_CACHE_HOME" -name 'h5turbo-pack-*' | wc -l) packs"
 stray=$(find "$TT" -name '*.h5turbo-index*' | head -5)
 [ -z "$stray" ] || fail "sidecars written into the test tree:"$'\n'"$stray"
 [ $rc -eq 0 ] || fail "HDF5 tools tests failing only under h5turbo (see above)"
