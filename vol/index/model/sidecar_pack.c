@@ -245,13 +245,31 @@ tb_sc_pread_all(int fd, void *buf, size_t n, off_t off)
     return 1;
 }
 
+int
+tb_sc_link_unnamed(int fd, int dirfd, const char *name)
+{
+    /* (by its /proc name: linkat's AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH) */
+    char proc[64];
+    if (snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd) >= (int)sizeof(proc)) {
+        errno = ENAMETOOLONG;
+        return -1;
+    }
+    return linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) == 0 ? 0 : -1;
+}
+
+/* Shard k's pack's name in the cache folder. */
+static void
+shard_name(unsigned k, char name[sizeof(TB_SC_PACK_PREFIX) + 8])
+{
+    snprintf(name, sizeof(TB_SC_PACK_PREFIX) + 8, TB_SC_PACK_PREFIX "%02x", k);
+}
+
 /* Makes shard k's pack at `name` in dirfd: its head written into an unnamed file, linked in at the
  * name (which fails where another process made one meanwhile: that one is used). Its descriptor
  * (appending), *created 1; or -1. */
 static int
 shard_make(int dirfd, const char *name, int flags, int *created)
 {
-    char    proc[64];
     uint8_t head[TB_SC_PACK_HEAD];
     memcpy(head, TB_SC_PACK_HEAD_MAGIC, 8);
     if (getrandom(head + 8, 8, GRND_NONBLOCK) != 8) {
@@ -262,8 +280,7 @@ shard_make(int dirfd, const char *name, int flags, int *created)
     if (fd < 0)
         return -1;
     if (write(fd, head, sizeof(head)) != (ssize_t)sizeof(head) || fcntl(fd, F_SETFL, O_APPEND | O_NONBLOCK) != 0 ||
-        snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd) >= (int)sizeof(proc) ||
-        linkat(AT_FDCWD, proc, dirfd, name, AT_SYMLINK_FOLLOW) != 0) {
+        tb_sc_link_unnamed(fd, dirfd, name) != 0) {
         int err = errno;
         close(fd);
         if (err != EEXIST)
@@ -284,7 +301,7 @@ static int
 shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
 {
     char name[sizeof(TB_SC_PACK_PREFIX) + 8];
-    snprintf(name, sizeof(name), TB_SC_PACK_PREFIX "%02x", k);
+    shard_name(k, name);
     shard_t    *s = &shards[k];
     struct stat ds, st;
     int         fd    = -1;
@@ -395,18 +412,18 @@ tb_sc_pack_find(int dirfd, uint64_t dev, uint64_t ino, void **buf_out, size_t *n
     unsigned k = shard_of(dev, ino);
     int      created, found = -1;
     pthread_mutex_lock(&pack_mu);
-    int fd = shard_sync(dirfd, k, 0, 0, &created);
+    /* Opened where a record is to be read: one listed already, or one among what is walked now
+     * (the pack is opened for that anyway); else up to date, with none to read. */
+    const slot_t *had = slot_find(&shards[k], dev, ino);
+    int           fd  = shard_sync(dirfd, k, 0, had && had->len > 0, &created);
     if (fd == -1) {
         found = errno == ENOENT ? 0 : -1;
         goto done;
     }
-    const slot_t *x = slot_find(&shards[k], dev, ino);
-    if (!x || x->len == 0) {
+    if (fd == -2) {
         found = 0;
         goto done;
     }
-    if (fd == -2 && (fd = shard_sync(dirfd, k, 0, 1, &created)) < 0)
-        goto done;
     if ((found = record_read(fd, &shards[k], dev, ino, buf_out, n_out)) > 0) {
         /* Recently used packs are the last to be evicted from the cache. */
         const struct timespec ts[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
@@ -429,7 +446,7 @@ tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, size
         return -1;
     char     name[sizeof(TB_SC_PACK_PREFIX) + 8];
     unsigned k = shard_of(dev, ino);
-    snprintf(name, sizeof(name), TB_SC_PACK_PREFIX "%02x", k);
+    shard_name(k, name);
     *added_out   = 0;
     *removed_out = 0;
     int      created;

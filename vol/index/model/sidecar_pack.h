@@ -52,6 +52,9 @@ int tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, 
 int tb_sc_pack_named(const char *name);
 /* Whether fd is on a local file system (where appends are atomic and mappings safe). */
 int tb_sc_local_fs(int fd);
+/* Links the unnamed file fd (O_TMPFILE) in at `name` in dirfd, which fails (-1, errno EEXIST)
+ * where anything has that name: 0, or -1 with errno. */
+int tb_sc_link_unnamed(int fd, int dirfd, const char *name);
 /* Reads n bytes at off: 1, 0 where the file is shorter, -1 on an error. */
 int tb_sc_pread_all(int fd, void *buf, size_t n, off_t off);
 

@@ -1064,17 +1064,16 @@ untaken(const loc_t *l)
            fstatat(l->dirfd, l->name, &st, AT_SYMLINK_NOFOLLOW) != 0 && errno == ENOENT;
 }
 
-/* The first publication at l, without a lock: where l is untaken, the sidecar is encoded into an unnamed file of the folder (O_TMPFILE) and linked in at its
- * name, which fails if anything took the name meanwhile. No lock file, temp name or rename: two
- * files fewer to create, each 50-100 us of a first run's close (bench/mpi README); a writer
- * killed meanwhile leaves nothing behind. False, with nothing visible done, where the locked way
+/* The first publication at l, without a lock: where l is untaken, the sidecar is encoded into an
+ * unnamed file of the folder (O_TMPFILE) and linked in at its name, which fails if anything took
+ * the name meanwhile. No lock file, temp name or rename: two files fewer to create, each 50-100 us
+ * of a first run's close (bench/mpi README); a writer killed meanwhile leaves nothing behind. False, with nothing visible done, where the locked way
  * must be taken (a lock or a name exists, the file system has no O_TMPFILE, no /proc, the link
  * lost a race); true with the outcome in *o otherwise. */
 static bool
 publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d,
               tb_sc_outcome_t *o)
 {
-    char proc[64];
     if (!untaken(l))
         return false;
     int fd = openat(l->dirfd, ".", O_TMPFILE | O_WRONLY | O_CLOEXEC | O_NOCTTY, 0600);
@@ -1082,9 +1081,7 @@ publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, co
         return false;
     size_t n = 0;
     *o       = fill_sidecar(l, fd, f, d, l->kind == TB_SC_CACHE ? p->cache_max_nbytes : UINT64_MAX, &n);
-    /* (linked by its /proc name: linkat's AT_EMPTY_PATH needs CAP_DAC_READ_SEARCH) */
-    bool linked = *o == TB_SC_WRITTEN && snprintf(proc, sizeof(proc), "/proc/self/fd/%d", fd) < (int)sizeof(proc) &&
-                  linkat(AT_FDCWD, proc, l->dirfd, l->name, AT_SYMLINK_FOLLOW) == 0;
+    bool linked = *o == TB_SC_WRITTEN && tb_sc_link_unnamed(fd, l->dirfd, l->name) == 0;
     close(fd);
     if (*o == TB_SC_WRITTEN && !linked)
         return false;
