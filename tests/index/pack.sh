@@ -5,7 +5,8 @@
 # and private packs in the cache; second run: 30 loaded, none written; `h5turbo index status`
 # finds a packed one and `index drop` removes it (the next run loads 29 and publishes it again);
 # packs damaged (a flipped byte in a record, garbage appended) cost only the records hit; four
-# processes reading at once leave sidecars of all 30 for the next.
+# processes reading at once leave sidecars of all 30 for the next; the data folder holds only the
+# data afterwards.
 source "$(dirname "$0")/../integration/lib.sh"
 venv_python
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
@@ -75,4 +76,6 @@ for k in 1 2 3 4; do run "p$k" & pids+=($!); done
 for p in "${pids[@]}"; do wait "$p" || fail "one of four processes at once"; done
 run 6
 [ "$(count 6 loaded)" -eq 30 ] || fail "after four processes at once: $(count 6 loaded) loaded (want 30)"
+extra=$(ls -A "$tmp/d" | grep -v '^t[0-9][0-9]\.h5$' || true)
+[ -z "$extra" ] || fail "the data folder holds more than the data after the runs: $extra"
 echo "ok: small sidecars packed (8 files, $(packs) packs), loaded, dropped, damaged and written by four processes at once"
