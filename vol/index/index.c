@@ -1312,15 +1312,6 @@ has_native_info(const tb_ix_data_t *d, uint32_t oi, unsigned have)
     return !have || (k != TB_IX_NONE && (d->ninfos[k].have & have) == have);
 }
 
-/* Native's H5Oget_native_info of `fields` (H5O_NATIVE_INFO_*) at loc, through `under`, into *ni. */
-static herr_t
-native_info_below(void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned fields, H5O_native_info_t *ni)
-{
-    H5VL_native_object_optional_args_t na = {.get_native_info = {.fields = fields, .ninfo = ni}};
-    H5VL_optional_args_t               oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
-    return H5VLobject_optional(under, loc, vol, &oa, H5P_DATASET_XFER_DEFAULT, NULL);
-}
-
 tb_status_t
 tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_params_t *loc, hid_t vol,
                       unsigned have)
@@ -1330,7 +1321,7 @@ tb_ix_ask_native_info(tb_ix_data_t *d, uint32_t oi, void *under, const H5VL_loc_
         return TB_OK;
     unsigned fields = ((have & TB_IX_NI_HDR) ? H5O_NATIVE_INFO_HDR : 0u) |
                       ((have & TB_IX_NI_META) ? H5O_NATIVE_INFO_META_SIZE : 0u);
-    if (native_info_below(under, loc, vol, fields, &ni) < 0)
+    if (tb_native_info(under, loc, vol, fields, &ni, H5P_DATASET_XFER_DEFAULT) < 0)
         return TB_ERR_HDF5;
     tb_ix_keep_native_info(d, oi, have, &ni);
     return TB_OK;
@@ -1459,7 +1450,7 @@ links_counted_cheaply(void *grp, hid_t vol)
     H5O_native_info_t ni;
     H5VL_loc_params_t self  = {.obj_type = H5I_GROUP, .type = H5VL_OBJECT_BY_SELF};
     hid_t             saved = tb_err_save();
-    bool ok = native_info_below(grp, &self, vol, H5O_NATIVE_INFO_HDR, &ni) >= 0 &&
+    bool ok = tb_native_info(grp, &self, vol, H5O_NATIVE_INFO_HDR, &ni, H5P_DATASET_XFER_DEFAULT) >= 0 &&
               (ni.hdr.mesg.present >> 0x0002 & 1);
     tb_err_restore(saved);
     return ok;

@@ -239,6 +239,14 @@ tb_wrap_new(void *under, const tb_obj_t *parent, void **req)
  * (native below): HADDR_UNDEF for any other layout, for external or unallocated storage, and when
  * it cannot be told. One cheap native call, where the creation property list would be a copy. */
 haddr_t tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id);
+/* Native's H5Oget_native_info of `fields` (H5O_NATIVE_INFO_*) of the object at loc, through `under`
+ * (connector vol), into *ni. */
+herr_t tb_native_info(void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned fields, H5O_native_info_t *ni,
+                      hid_t dxpl_id);
+/* Whether a real dataset's object header holds a filter pipeline message (native below): 1 or 0,
+ * told from the header's message summary without the copy of its creation property list; -1 when
+ * it cannot be told (error cleared). */
+int tb_dset_filtered(void *under, hid_t vol, hid_t dxpl_id);
 /* A real dataset's creation property list from below (a copy native makes on every request),
  * fetched once per wrapper and kept until the wrapper is freed: the pipeline and the index both
  * read it. Borrowed (never closed by the caller); H5I_INVALID_HID when native refuses (error

@@ -22,6 +22,28 @@ tb_dset_contig_addr(void *under, hid_t vol, hid_t dxpl_id)
     return off;
 }
 
+herr_t
+tb_native_info(void *under, const H5VL_loc_params_t *loc, hid_t vol, unsigned fields, H5O_native_info_t *ni,
+               hid_t dxpl_id)
+{
+    H5VL_native_object_optional_args_t na = {.get_native_info = {.fields = fields, .ninfo = ni}};
+    H5VL_optional_args_t               oa = {.op_type = H5VL_NATIVE_OBJECT_GET_NATIVE_INFO, .args = &na};
+    return H5VLobject_optional(under, loc, vol, &oa, dxpl_id, NULL);
+}
+
+int
+tb_dset_filtered(void *under, hid_t vol, hid_t dxpl_id)
+{
+    H5VL_loc_params_t self = {.obj_type = H5I_DATASET, .type = H5VL_OBJECT_BY_SELF};
+    H5O_native_info_t ni;
+    if (tb_native_info(under, &self, vol, H5O_NATIVE_INFO_HDR, &ni, dxpl_id) < 0) {
+        H5Eclear2(H5E_DEFAULT);
+        return -1;
+    }
+    /* (a header message's type is its bit in `present`, a shared message's too) */
+    return (ni.hdr.mesg.present & (uint64_t)H5O_SHMESG_PLINE_FLAG) != 0;
+}
+
 hid_t
 tb_dset_dcpl(tb_obj_t *o, hid_t dxpl_id)
 {
