@@ -2,9 +2,10 @@
  * is found again byte for byte, a later record replaces an earlier one and a drop hides it; records
  * appended at once by several processes are all found, by a process that walked the packs before
  * they grew; torn and damaged bytes in a pack lose only the records they hit; a pack made again at
- * the inode of the one before is walked anew; a full pack starts again within its bound; a pack
- * that is a symlink, a folder, writable by others, too large or headless is neither read nor
- * appended to; the frame scanner stops at a record still being appended. */
+ * the inode of the one before is walked anew; packs kept open that the program closed behind our
+ * back are opened again, never its own files at their numbers; a full pack starts again within its
+ * bound; a pack that is a symlink, a folder, writable by others, too large or headless is neither
+ * read nor appended to; the frame scanner stops at a record still being appended. */
 #include "tb_test.h"
 #include "sidecar_pack.h"
 
@@ -331,6 +332,44 @@ remade(void)
     rm_dir(dir2);
 }
 
+/* The packs the process keeps open: closed by the program behind our back (as a daemon closes
+ * every descriptor) and their numbers taken by files of its own, they are opened again, and
+ * nothing is written to or read from the program's files. */
+static void
+closed_behind(void)
+{
+    char dir[4096], mine[4200];
+    int  dirfd = fresh_dir(dir, sizeof(dir));
+    for (uint64_t i = 1; i <= 64; i++)
+        ASSERT_EQ(append(dirfd, i, 0, BIG), 0);
+    int taken[64], ntaken = 0;
+    for (int fd = 3; fd < 1024; fd++) /* (every descriptor but the folder's, as the program's files) */
+        if (fd != dirfd && fcntl(fd, F_GETFD) >= 0)
+            close(fd);
+    snprintf(mine, sizeof(mine), "%s/mine", dir);
+    for (int k = 0; k < 64; k++) {
+        taken[k] = open(mine, O_RDWR | O_CREAT | O_APPEND, 0600);
+        ASSERT(taken[k] >= 0);
+        ntaken++;
+    }
+    for (uint64_t i = 1; i <= 64; i++)
+        ASSERT_MSG(holds(dirfd, i, 0), "record %llu after its pack was closed", (unsigned long long)i);
+    for (uint64_t i = 1; i <= 64; i++)
+        ASSERT_EQ(append(dirfd, i, 1, BIG), 0);
+    for (uint64_t i = 1; i <= 64; i++)
+        ASSERT(holds(dirfd, i, 1));
+    struct stat st;
+    ASSERT(stat(mine, &st) == 0);
+    ASSERT_MSG(st.st_size == 0, "the program's file got %lld bytes", (long long)st.st_size);
+    for (int k = 0; k < ntaken; k++)
+        close(taken[k]);
+    forget();
+    for (uint64_t i = 1; i <= 64; i++)
+        ASSERT(holds(dirfd, i, 1));
+    close(dirfd);
+    rm_dir(dir);
+}
+
 /* A full pack starts again: each stays within its bound, the latest records are there. */
 static void
 bounded(void)
@@ -413,6 +452,7 @@ main(void)
     processes();
     damage();
     remade();
+    closed_behind();
     bounded();
     untrusted();
     printf("ok: packs of small sidecars\n");

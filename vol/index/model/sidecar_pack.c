@@ -128,8 +128,10 @@ typedef struct {
     uint32_t len, used;
 } slot_t;
 
-/* One shard's pack as this process last saw it: its identity, how much of it was walked, and the
- * latest record of each file found there. */
+/* One shard's pack as this process last saw it: its identity, how much of it was walked, the
+ * latest record of each file found there, and the pack kept open (a look-up or an append then
+ * costs a stat of the name and of the descriptor and a read of the head, where opening the pack
+ * each time also cost an open, a close and, to append, a file-system query). */
 typedef struct {
     dev_t    dev;
     ino_t    ino;
@@ -137,6 +139,8 @@ typedef struct {
     uint64_t walked; /* (0: not even its head) */
     slot_t  *slots;
     size_t   mask, n; /* (slots: mask + 1 of them, n used) */
+    int      fd1;     /* the pack's descriptor + 1 (0: none kept) */
+    int      local;   /* (whether it lies on a local file system: tb_sc_local_fs) */
 } shard_t;
 
 static pthread_mutex_t pack_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -158,11 +162,33 @@ shard_of(uint64_t dev, uint64_t ino)
     return (unsigned)((uint64_t)hash_of(dev, ino) >> 58) % TB_SC_PACK_SHARDS;
 }
 
+/* Closes the pack s keeps open, where that descriptor is still the pack's (a program may have
+ * closed it and opened something else at its number). */
+static void
+shard_close(shard_t *s)
+{
+    struct stat st;
+    if (s->fd1 && fstat(s->fd1 - 1, &st) == 0 && st.st_dev == s->dev && st.st_ino == s->ino)
+        close(s->fd1 - 1);
+    s->fd1 = 0;
+}
+
+/* What s knows of its pack, forgotten: walked from its head next time. */
+static void
+shard_clear(shard_t *s)
+{
+    int fd1 = s->fd1, local = s->local;
+    free(s->slots);
+    memset(s, 0, sizeof(*s));
+    s->fd1   = fd1;
+    s->local = local;
+}
+
 static void
 shard_forget(shard_t *s)
 {
-    free(s->slots);
-    memset(s, 0, sizeof(*s));
+    shard_close(s);
+    shard_clear(s);
 }
 
 static slot_t *
@@ -335,6 +361,13 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
     }
     if (fd < 0 && !want_fd && (uint64_t)st.st_size == s->walked)
         return -2;
+    if (fd < 0 && s->fd1) { /* (the one kept, while it is the file judged above) */
+        struct stat os;
+        if (fstat(s->fd1 - 1, &os) == 0 && os.st_dev == st.st_dev && os.st_ino == st.st_ino)
+            fd = s->fd1 - 1;
+        else
+            s->fd1 = 0; /* (closed by the program: not ours to close) */
+    }
     if (fd < 0) {
         /* (the file opened must be the one judged above) */
         struct stat os;
@@ -346,13 +379,18 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         }
         st = os;
     }
+    if (s->fd1 != fd + 1) {
+        shard_close(s);
+        s->fd1   = fd + 1;
+        s->local = tb_sc_local_fs(fd);
+    }
     uint8_t head[TB_SC_PACK_HEAD];
     if (tb_sc_pread_all(fd, head, sizeof(head), 0) != 1 || memcmp(head, TB_SC_PACK_HEAD_MAGIC, 8) != 0) {
         errno = EPERM;
         goto fail;
     }
     if (s->walked && memcmp(head + 8, s->id, 8) != 0) { /* (made again, at the same inode) */
-        shard_forget(s);
+        shard_clear(s);
         s->dev = st.st_dev;
         s->ino = st.st_ino;
     }
@@ -372,7 +410,6 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         size_t walked = tb_sc_pack_scan(buf, n, s->walked, walk_record, &w);
         free(buf);
         if (w.failed) { /* (out of memory: walked again next time) */
-            shard_forget(s);
             errno = ENOMEM;
             goto fail;
         }
@@ -382,7 +419,10 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
 fail:
     if (fd >= 0) {
         int err = errno;
-        close(fd);
+        if (s->fd1 == fd + 1)
+            shard_forget(s); /* (closes it) */
+        else
+            close(fd);
         errno = err;
     }
     return -1;
@@ -430,9 +470,7 @@ tb_sc_pack_find(int dirfd, uint64_t dev, uint64_t ino, void **buf_out, size_t *n
         (void)futimens(fd, ts);
     }
 done:
-    pthread_mutex_unlock(&pack_mu);
-    if (fd >= 0)
-        close(fd);
+    pthread_mutex_unlock(&pack_mu); /* (the descriptor stays the shard's) */
     return found;
 }
 
@@ -454,7 +492,7 @@ tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, size
     int      fd  = shard_sync(dirfd, k, 1, 1, &created);
     shard_t *s   = &shards[k];
     int      ret = -1;
-    if (fd < 0 || !tb_sc_local_fs(fd))
+    if (fd < 0 || !s->local)
         goto done;
     if (created)
         *added_out = max; /* (a pack counts in the cache's total as all it may grow to) */
@@ -474,8 +512,8 @@ tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, size
         if (s->walked <= TB_SC_PACK_HEAD || fstatat(dirfd, name, &at, AT_SYMLINK_NOFOLLOW) != 0 || at.st_ino != s->ino ||
             at.st_dev != s->dev || unlinkat(dirfd, name, 0) != 0)
             goto done;
-        close(fd);
-        if ((fd = shard_sync(dirfd, k, 1, 1, &created)) < 0)
+        shard_forget(s);
+        if ((fd = shard_sync(dirfd, k, 1, 1, &created)) < 0 || !s->local)
             goto done;
     }
     uint8_t      frame[TB_SC_PACK_FRAME];
@@ -490,8 +528,6 @@ tb_sc_pack_append(int dirfd, uint64_t dev, uint64_t ino, const void *bytes, size
         slot_put(s, dev, ino, s->walked + TB_SC_PACK_FRAME, (uint32_t)n) == 0)
         s->walked = (uint64_t)end;
 done:
-    pthread_mutex_unlock(&pack_mu);
-    if (fd >= 0)
-        close(fd);
+    pthread_mutex_unlock(&pack_mu); /* (the descriptor stays the shard's) */
     return ret;
 }

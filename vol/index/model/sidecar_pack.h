@@ -35,6 +35,9 @@
 size_t tb_sc_pack_scan(const uint8_t *buf, size_t n, uint64_t base,
                        void (*record)(void *ctx, uint64_t dev, uint64_t ino, uint64_t off, uint32_t len), void *ctx);
 
+/* The process keeps each shard's pack open once it has used it (at most TB_SC_PACK_SHARDS
+ * descriptors, close-on-exec), checked against the pack at the shard's name at every use. */
+
 /* The latest record of data file (dev, ino) in the packs of cache folder dirfd: 1 with a malloc'd
  * copy of its sidecar's bytes, 0 when there is none (or it was dropped), -1 when its pack cannot be
  * read or is not to be trusted (not a regular file of the reader's, writable by others, too large). */
