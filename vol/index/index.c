@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 tb_index_stats_t tb_ix_stats;
 
@@ -357,6 +358,35 @@ identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
 
 /* Whether the file changed less than 2 s ago: such a file's sidecars are neither used nor written
  * (tb_changed_lately). */
+/* The absolute path the sidecar records for data file `name` (malloc'd; NULL when it cannot be
+ * told): the sidecar's messages, the cache's collection of sidecars whose file is gone and an MPI
+ * job's rank 0 use it, all by opening or stat'ing it, so the working folder joined to a relative
+ * name serves them, for one getcwd where realpath reads every folder on the way as a link (two
+ * system calls of each file a program of many files opens here; on a parallel file system each is
+ * a metadata operation). A sidecar kept beside its file (`beside`) is placed by the file's real
+ * folder: realpath there. */
+static char *
+file_path(const char *name, tb_sc_where_t where)
+{
+    if (where == TB_SC_BESIDE)
+        return realpath(name, NULL);
+    while (name[0] == '.' && name[1] == '/') { /* ("./x" said as "x") */
+        name += 2;
+        while (*name == '/')
+            name++;
+    }
+    if (name[0] == '/')
+        return strdup(name);
+    char cwd[PATH_MAX];
+    if (!name[0] || !getcwd(cwd, sizeof(cwd)))
+        return NULL;
+    size_t n = strlen(cwd), m = strlen(name);
+    char  *p = malloc(n + m + 2);
+    if (p)
+        snprintf(p, n + m + 2, "%s/%s", strcmp(cwd, "/") == 0 ? "" : cwd, name);
+    return p;
+}
+
 static bool
 too_recent(const tb_ix_identity_t *id)
 {
@@ -741,8 +771,8 @@ tb_index_file_opened(tb_obj_t *file, const char *name, unsigned flags, hid_t fap
         d->file.mode   = (uint32_t)st.st_mode;
         d->have_id     = persist;
         d->persist     = persist;
-        d->file.path   = realpath(name, NULL);
         policy_from_config(&d->policy, &ctx->cfg);
+        d->file.path = file_path(name, d->policy.where);
         if (ctx->cfg.index_spill_nbytes != SIZE_MAX)
             d->spill = tb_ix_spill_new(ctx->cfg.index_spill_nbytes == TB_INDEX_SPILL_AUTO
                                            ? TB_IX_SPILL_AUTO
