@@ -19,6 +19,7 @@
 #include <sys/stat.h>
 #include <sys/uio.h>
 #include <sys/vfs.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A pack larger than this is not read (nothing appends past TB_SC_PACK_MAX but a race of two
@@ -141,6 +142,7 @@ typedef struct {
     size_t   mask, n; /* (slots: mask + 1 of them, n used) */
     int      fd1;     /* the pack's descriptor + 1 (0: none kept) */
     int      local;   /* (whether it lies on a local file system: tb_sc_local_fs) */
+    time_t   touched; /* (the second of CLOCK_MONOTONIC its times were set last) */
 } shard_t;
 
 static pthread_mutex_t pack_mu = PTHREAD_MUTEX_INITIALIZER;
@@ -449,8 +451,9 @@ record_read(int fd, const shard_t *s, uint64_t dev, uint64_t ino, void **buf_out
 int
 tb_sc_pack_find(int dirfd, uint64_t dev, uint64_t ino, void **buf_out, size_t *n_out)
 {
-    unsigned k = shard_of(dev, ino);
-    int      created, found = -1;
+    unsigned        k = shard_of(dev, ino);
+    int             created, found = -1;
+    struct timespec now = {0, 0};
     pthread_mutex_lock(&pack_mu);
     /* Opened where a record is to be read: one listed already, or one among what is walked now
      * (the pack is opened for that anyway); else up to date, with none to read. */
@@ -464,10 +467,13 @@ tb_sc_pack_find(int dirfd, uint64_t dev, uint64_t ino, void **buf_out, size_t *n
         found = 0;
         goto done;
     }
-    if ((found = record_read(fd, &shards[k], dev, ino, buf_out, n_out)) > 0) {
-        /* Recently used packs are the last to be evicted from the cache. */
+    if ((found = record_read(fd, &shards[k], dev, ino, buf_out, n_out)) > 0 &&
+        (clock_gettime(CLOCK_MONOTONIC, &now) != 0 || now.tv_sec != shards[k].touched)) {
+        /* Recently used packs are the last to be evicted from the cache: touched once a second at
+         * most (a program reading a record from each of many files touched its pack per file). */
         const struct timespec ts[2] = {{.tv_nsec = UTIME_NOW}, {.tv_nsec = UTIME_OMIT}};
         (void)futimens(fd, ts);
+        shards[k].touched = now.tv_sec;
     }
 done:
     pthread_mutex_unlock(&pack_mu); /* (the descriptor stays the shard's) */
