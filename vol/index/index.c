@@ -356,8 +356,6 @@ identity_from_stat(const struct stat *st, tb_ix_identity_t *id)
     id->ctime_ns = tb_ns(st->st_ctim);
 }
 
-/* Whether the file changed less than 2 s ago: such a file's sidecars are neither used nor written
- * (tb_changed_lately). */
 /* The absolute path the sidecar records for data file `name` (malloc'd; NULL when it cannot be
  * told): the sidecar's messages, the cache's collection of sidecars whose file is gone and an MPI
  * job's rank 0 use it, all by opening or stat'ing it, so the working folder joined to a relative
@@ -387,6 +385,8 @@ file_path(const char *name, tb_sc_where_t where)
     return p;
 }
 
+/* Whether the file changed less than 2 s ago: such a file's sidecars are neither used nor written
+ * (tb_changed_lately). */
 static bool
 too_recent(const tb_ix_identity_t *id)
 {
