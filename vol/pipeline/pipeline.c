@@ -355,10 +355,10 @@ examine(tb_obj_t *o, tb_pipe_dset_t *p, hid_t dxpl_id)
     /* Unfiltered chunks gain nothing from the pipeline: a header without a filter pipeline message
      * is told so without copying the creation list (~24k instructions a handle, with its close,
      * for every chunked dataset without filters: h5py's resizable ones, H5MD's trajectories). */
-    int filtered = tb_dset_filtered(o->under, o->under_vol_id, dxpl_id);
-    settled      = filtered == 0;
-    if (filtered == 0)
+    if (tb_dset_filtered(o->under, o->under_vol_id, dxpl_id) == 0) {
+        settled = true;
         goto done;
+    }
     if ((dcpl = tb_dset_dcpl(o, dxpl_id)) < 0)
         return;
     settled = true;

@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -164,13 +165,20 @@ shard_of(uint64_t dev, uint64_t ino)
     return (unsigned)((uint64_t)hash_of(dev, ino) >> 58) % TB_SC_PACK_SHARDS;
 }
 
+/* Whether descriptor fd is open on file (dev, ino); its stat in *st. */
+static bool
+fd_is(int fd, dev_t dev, ino_t ino, struct stat *st)
+{
+    return fstat(fd, st) == 0 && st->st_dev == dev && st->st_ino == ino;
+}
+
 /* Closes the pack s keeps open, where that descriptor is still the pack's (a program may have
  * closed it and opened something else at its number). */
 static void
 shard_close(shard_t *s)
 {
     struct stat st;
-    if (s->fd1 && fstat(s->fd1 - 1, &st) == 0 && st.st_dev == s->dev && st.st_ino == s->ino)
+    if (s->fd1 && fd_is(s->fd1 - 1, s->dev, s->ino, &st))
         close(s->fd1 - 1);
     s->fd1 = 0;
 }
@@ -365,7 +373,7 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         return -2;
     if (fd < 0 && s->fd1) { /* (the one kept, while it is the file judged above) */
         struct stat os;
-        if (fstat(s->fd1 - 1, &os) == 0 && os.st_dev == st.st_dev && os.st_ino == st.st_ino)
+        if (fd_is(s->fd1 - 1, st.st_dev, st.st_ino, &os))
             fd = s->fd1 - 1;
         else
             s->fd1 = 0; /* (closed by the program: not ours to close) */
@@ -375,7 +383,7 @@ shard_sync(int dirfd, unsigned k, int create, int want_fd, int *created_out)
         struct stat os;
         if ((fd = openat(dirfd, name, flags)) < 0)
             goto fail;
-        if (fstat(fd, &os) != 0 || os.st_dev != st.st_dev || os.st_ino != st.st_ino) {
+        if (!fd_is(fd, st.st_dev, st.st_ino, &os)) {
             errno = EAGAIN;
             goto fail;
         }

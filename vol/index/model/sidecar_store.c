@@ -1067,9 +1067,10 @@ untaken(const loc_t *l)
 /* The first publication at l, without a lock: where l is untaken, the sidecar is encoded into an
  * unnamed file of the folder (O_TMPFILE) and linked in at its name, which fails if anything took
  * the name meanwhile. No lock file, temp name or rename: two files fewer to create, each 50-100 us
- * of a first run's close (bench/mpi README); a writer killed meanwhile leaves nothing behind. False, with nothing visible done, where the locked way
- * must be taken (a lock or a name exists, the file system has no O_TMPFILE, no /proc, the link
- * lost a race); true with the outcome in *o otherwise. */
+ * of a first run's close (bench/mpi README); a writer killed meanwhile leaves nothing behind.
+ * False, with nothing visible done, where the locked way must be taken (a lock or a name exists,
+ * the file system has no O_TMPFILE, no /proc, the link lost a race); true with the outcome in *o
+ * otherwise. */
 static bool
 publish_first(const tb_sc_policy_t *p, const loc_t *l, const tb_sc_file_t *f, const tb_ix_data_t *d,
               tb_sc_outcome_t *o)
